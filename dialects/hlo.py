@@ -1,0 +1,24 @@
+"""The `hlo` dialect: StableHLO's core ops under the `hlo.` prefix.
+
+Semantics follow ../shared/reference/stablehlo-spec.md; the textual syntax is
+StableHLO's pretty syntax (generic form always accepted). The op classes live
+in `dialects/hlo_ops/` by concern; this module assembles the dialect and
+re-exports every op class (e.g. `hlo.AddOp`, `hlo.ReduceOp`).
+"""
+
+from xdsl.ir import Dialect
+
+from .hlo_ops import attrs, contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (registers ops)
+from .hlo_ops.attrs import *  # noqa: F401,F403
+from .hlo_ops.base import HLO_OPS, RAW_OPS
+from .hlo_ops.contraction import *  # noqa: F401,F403
+from .hlo_ops.control import *  # noqa: F401,F403
+from .hlo_ops.elementwise import *  # noqa: F401,F403
+from .hlo_ops.indexing import *  # noqa: F401,F403
+from .hlo_ops.reduction import *  # noqa: F401,F403
+from .hlo_ops.shape import *  # noqa: F401,F403
+
+HLO = Dialect("hlo", list(HLO_OPS.values()), list(vars(attrs.HLO_ATTRS).values()))
+
+#: mnemonic -> op class, e.g. OPS["add"] is hlo.AddOp
+OPS = dict(HLO_OPS)

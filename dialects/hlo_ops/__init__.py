@@ -1,0 +1,1 @@
+"""Op definitions of the `hlo` dialect, split by concern; `dialects.hlo` assembles them."""
