@@ -10,6 +10,7 @@ def load_all(ctx: Context | None = None) -> Context:
     """Register hlo, stablehlo, check and the upstream dialects (lazily)."""
     from xdsl.dialects import get_all_dialects
 
+    from . import xdsl_fixes  # noqa: F401
     from .check import CHECK
     from .hlo import HLO
     from .stablehlo import STABLEHLO

@@ -36,6 +36,15 @@ def _print_tolerance(printer: Printer, op: IRDLOperation) -> None:
         printer.print_string(f", tolerance = {tol.value.data!r}")
 
 
+def _route(props: dict[str, Attribute], attrs: dict[str, Attribute]):
+    """StableHLO may spell the tolerance in the attribute dictionary: make it a property."""
+    attrs = dict(attrs)
+    for key in ("tolerance", "max_ulp_difference", "min_ulp_difference"):
+        if key in attrs:
+            props[key] = attrs.pop(key)
+    return props, attrs
+
+
 def _parse_tail_type(parser: Parser) -> Attribute:
     """`: T`, skipping the `: f64` StableHLO may print after a tolerance."""
     parser.parse_punctuation(":")
@@ -89,7 +98,7 @@ class ExpectAlmostEqOp(IRDLOperation):
         parser.parse_punctuation(",")
         b = parser.parse_unresolved_operand()
         props = _parse_tolerance(parser)
-        attrs = parser.parse_optional_attr_dict()
+        props, attrs = _route(props, parser.parse_optional_attr_dict())
         t = _parse_tail_type(parser)
         return cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
                           properties=props, attributes=attrs)
@@ -126,7 +135,7 @@ class _ConstCheck(IRDLOperation):
         props: dict[str, Attribute] = {"value": value}
         if cls.HAS_TOLERANCE:
             props.update(_parse_tolerance(parser))
-        attrs = parser.parse_optional_attr_dict()
+        props, attrs = _route(props, parser.parse_optional_attr_dict())
         return cls.create(operands=[parser.resolve_operand(a, value.type)], properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
@@ -178,7 +187,7 @@ class ExpectCloseOp(IRDLOperation):
             parser.parse_punctuation("=")
             props[key] = IntegerAttr(parser.parse_integer(), i64)
         parser.parse_punctuation(":")
-        attrs = parser.parse_optional_attr_dict()
+        props, attrs = _route(props, parser.parse_optional_attr_dict())
         ta = parser.parse_type()
         parser.parse_punctuation(",")
         tb = parser.parse_type()
