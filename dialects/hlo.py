@@ -10,7 +10,7 @@ from xdsl.ir import Dialect
 
 from .hlo_ops import attrs, contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (registers ops)
 from .hlo_ops.attrs import *  # noqa: F401,F403
-from .hlo_ops.base import HLO_OPS, RAW_OPS
+from .hlo_ops.base import HLO_OPS
 from .hlo_ops.contraction import *  # noqa: F401,F403
 from .hlo_ops.control import *  # noqa: F401,F403
 from .hlo_ops.elementwise import *  # noqa: F401,F403

@@ -10,7 +10,6 @@ prefix-independent base classes exported here.
 
 from __future__ import annotations
 
-from enum import auto  # noqa: F401  (kept for readers extending the enums)
 from types import SimpleNamespace
 from typing import ClassVar
 
@@ -205,7 +204,7 @@ class ConvDimensionNumbersBase(Data[tuple]):
             return items.index(a), items.index(b), spatial_pos
 
         ib, if_, isp = layout(("b", "f"))
-        parser.parse_characters("x") if hasattr(parser, "parse_characters") else parser.parse_keyword("x")
+        parser.parse_keyword("x")
         ki, ko, ksp = layout(("i", "o"))
         parser.parse_punctuation("->")
         ob, of, osp = layout(("b", "f"))

@@ -4,7 +4,7 @@ rng_bit_generator. `if`/`case` use the generic form, as StableHLO prints them.""
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerType, TensorType, i1
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.irdl import (IRDLOperation, operand_def, prop_def, region_def, result_def, traits_def, var_operand_def,
                        var_region_def, var_result_def)
 from xdsl.parser import Parser
@@ -14,7 +14,7 @@ from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect
 from .attrs import RngAlgorithmAttrBase, attributes_for
 from .base import hlo_op, is_float, is_integer, is_unsigned, require, shape, tensor
 from .pretty import PrettyOp
-from .syntax import parse_operands, parse_trailing, print_trailing, split_props
+from .syntax import parse_operands, parse_trailing, print_trailing
 
 
 def region_results(region: Region, what: str) -> list[Attribute]:

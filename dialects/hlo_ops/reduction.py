@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (BoolAttr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, TensorType,
                                    UnitAttr, i1)
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (IRDLOperation, SameVariadicOperandSize, operand_def, opt_prop_def, prop_def, region_def,
                        result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.parser import Parser

@@ -7,7 +7,7 @@ from math import prod
 
 from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute
-from xdsl.irdl import operand_def, opt_prop_def, prop_def, result_def, traits_def, var_operand_def
+from xdsl.irdl import operand_def, prop_def, result_def, traits_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
