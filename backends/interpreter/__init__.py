@@ -1,0 +1,96 @@
+"""The numpy reference interpreter: the oracle for every other backend.
+
+    exe = InterpreterBackend().compile(module)          # or entry="name"
+    outputs = exe(np.ones((2, 3), np.float32))          # -> tuple of arrays
+
+A failing `check.*` op raises `CheckFailure`; an op without an
+implementation raises `UnsupportedOpError(op_name)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from .dtypes import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
+from .errors import CheckFailure, InterpreterError, UnsupportedOpError
+from .evaluator import OP_IMPLS, Interpreter, impl
+
+__all__ = [
+    "OP_IMPLS",
+    "CheckFailure",
+    "InterpreterBackend",
+    "InterpreterError",
+    "InterpreterExecutable",
+    "UnsupportedOpError",
+    "dense_attr_to_numpy",
+    "impl",
+    "numpy_dtype",
+    "numpy_to_dense_attr",
+    "pick_entry",
+    "run_function",
+]
+
+
+def pick_entry(module: ModuleOp, entry: str | None = None) -> str:
+    """`entry` if given, else `@main`, else the only public function."""
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    names = [f.sym_name.data for f in funcs]
+    if entry is not None:
+        if entry not in names:
+            raise InterpreterError(f"no function @{entry} in the module (have: {', '.join(names) or 'none'})")
+        return entry
+    if "main" in names:
+        return "main"
+    public = [f.sym_name.data for f in funcs
+              if f.body.blocks and (f.sym_visibility is None or f.sym_visibility.data == "public")]
+    if len(public) == 1:
+        return public[0]
+    raise InterpreterError("cannot choose an entry function: no @main and "
+                           f"{len(public)} public functions ({', '.join(public) or 'none'}); pass entry=")
+
+
+class InterpreterExecutable:
+    """Calls one function of a module; arguments are checked against its signature."""
+
+    def __init__(self, module: ModuleOp, entry: str):
+        self.module = module
+        self.entry = entry
+        self._interp = Interpreter(module)
+        fn = self._interp.functions[entry]
+        self.input_types = list(fn.function_type.inputs.data)
+        self.output_types = list(fn.function_type.outputs.data)
+
+    def _argument(self, i: int, value, t) -> np.ndarray:
+        shape, dt = tuple(t.get_shape()), numpy_dtype(t.get_element_type())
+        arr = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=dt)
+        if arr.dtype != dt:
+            raise TypeError(f"argument #{i} of @{self.entry}: expected dtype {dt}, got {arr.dtype}")
+        if arr.shape != shape:
+            raise ValueError(f"argument #{i} of @{self.entry}: expected shape {list(shape)}, got {list(arr.shape)}")
+        return arr
+
+    def __call__(self, *args) -> tuple[np.ndarray, ...]:
+        if len(args) != len(self.input_types):
+            raise TypeError(f"@{self.entry} takes {len(self.input_types)} arguments, got {len(args)}")
+        arrays = [self._argument(i, a, t) for i, (a, t) in enumerate(zip(args, self.input_types))]
+        with np.errstate(all="ignore"):
+            results = self._interp.call_function(self.entry, arrays)
+        return tuple(np.array(r, copy=True) for r in results)
+
+
+class InterpreterBackend:
+    name = "interpreter"
+
+    def compile(self, module: ModuleOp, entry: str | None = None, *, verify: bool = True) -> InterpreterExecutable:
+        if verify:
+            module.verify()
+        return InterpreterExecutable(module, pick_entry(module, entry))
+
+
+def run_function(module: ModuleOp, entry: str | None = None, args: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, ...]:
+    """One-shot convenience: compile and call."""
+    return InterpreterBackend().compile(module, entry)(*args)

@@ -1,0 +1,174 @@
+"""Element types <-> numpy dtypes, and dense attributes <-> numpy arrays.
+
+xDSL 0.74 stores a `DenseIntOrFPElementsAttr` as raw little-endian bytes in
+`attr.data.data` (splats already expanded by the parser). We read and write
+those bytes directly rather than going through `get_values()`, which loses
+NaN payloads (bf16 goes through Python floats) and mixes signed/unsigned
+integers. Quirks handled here, in one place:
+
+* i1 is stored one byte per element; the parser writes `true` as 0xFF, so we
+  read "non-zero" as true and write true as 0xFF to match.
+* signless integers are stored signed, `ui64` unsigned: both read back exactly.
+* a hand-built attribute may hold a single element for a larger shape (splat):
+  we broadcast it.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    BytesAttr,
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    Signedness,
+    TensorType,
+    f16,
+    f32,
+    f64,
+    i1,
+)
+from xdsl.ir import Attribute
+
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
+
+_FLOATS = {Float16Type: np.dtype(np.float16), BFloat16Type: bfloat16,
+           Float32Type: np.dtype(np.float32), Float64Type: np.dtype(np.float64)}
+
+
+def numpy_dtype(t: Attribute) -> np.dtype:
+    """The numpy dtype holding elements of xDSL element type `t`."""
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width not in (8, 16, 32, 64):
+            raise TypeError(f"unsupported integer width in {t}")
+        unsigned = t.signedness.data == Signedness.UNSIGNED
+        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    for cls, dt in _FLOATS.items():
+        if isinstance(t, cls):
+            return dt
+    if isinstance(t, ComplexType):
+        inner = t.element_type
+        if isinstance(inner, Float32Type):
+            return np.dtype(np.complex64)
+        if isinstance(inner, Float64Type):
+            return np.dtype(np.complex128)
+    raise TypeError(f"no numpy dtype for element type {t}")
+
+
+def element_type(dtype: np.dtype | type) -> Attribute:
+    """The xDSL element type for a numpy dtype (signed ints become signless)."""
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return i1
+    if dt.kind in "iu":
+        return IntegerType(dt.itemsize * 8, Signedness.UNSIGNED if dt.kind == "u" else Signedness.SIGNLESS)
+    if dt == bfloat16:
+        return BFloat16Type()
+    if dt.kind == "f":
+        return {2: f16, 4: f32, 8: f64}[dt.itemsize]
+    if dt.kind == "c":
+        return ComplexType(f32 if dt.itemsize == 8 else f64)
+    raise TypeError(f"no element type for numpy dtype {dt}")
+
+
+def tensor_type(t: Attribute) -> tuple[tuple[int, ...], np.dtype]:
+    """(shape, dtype) of a tensor type."""
+    if not isinstance(t, TensorType):
+        raise TypeError(f"expected a tensor type, got {t}")
+    return tuple(t.get_shape()), numpy_dtype(t.element_type)
+
+
+# -- dtype predicates (bf16 is not an np.floating subtype, hence these) -------
+
+def is_bool(dt: np.dtype) -> bool:
+    return np.dtype(dt) == np.bool_
+
+
+def is_int(dt: np.dtype) -> bool:
+    return np.dtype(dt).kind in "iu"
+
+
+def is_unsigned(dt: np.dtype) -> bool:
+    return np.dtype(dt).kind == "u"
+
+
+def is_float(dt: np.dtype) -> bool:
+    dt = np.dtype(dt)
+    return dt.kind == "f" or dt == bfloat16
+
+
+def is_complex(dt: np.dtype) -> bool:
+    return np.dtype(dt).kind == "c"
+
+
+def bit_width(dt: np.dtype) -> int:
+    return 1 if is_bool(dt) else np.dtype(dt).itemsize * 8
+
+
+def uint_of(dt: np.dtype) -> np.dtype:
+    """Unsigned integer dtype of the same width (for bit manipulation)."""
+    return np.dtype(f"u{np.dtype(dt).itemsize}")
+
+
+def int_of(dt: np.dtype) -> np.dtype:
+    return np.dtype(f"i{np.dtype(dt).itemsize}")
+
+
+# -- dense attributes ---------------------------------------------------------
+
+def _storage_dtype(dt: np.dtype) -> np.dtype:
+    """How xDSL lays out one element in the attribute's bytes (little endian)."""
+    if dt == np.bool_:
+        return np.dtype(np.int8)
+    return np.dtype(dt).newbyteorder("<") if dt != bfloat16 else np.dtype("<u2")
+
+
+def dense_attr_to_numpy(attr: DenseIntOrFPElementsAttr, type_: Attribute | None = None) -> np.ndarray:
+    """The value of a dense attribute as a (fresh, writable) numpy array of
+    `type_`'s shape (default: the attribute's own type)."""
+    ttype = type_ if type_ is not None else attr.type
+    shape = tuple(ttype.get_shape())  # type: ignore[union-attr]
+    dt = numpy_dtype(ttype.get_element_type())  # type: ignore[union-attr]
+    raw = np.frombuffer(attr.data.data, dtype=_storage_dtype(dt))
+    if dt == np.bool_:
+        flat = raw != 0
+    elif dt == bfloat16:
+        flat = raw.astype(np.uint16).view(bfloat16)
+    else:
+        flat = raw.astype(dt)
+    size = int(np.prod(shape, dtype=np.int64))
+    if flat.size == size:
+        return flat.reshape(shape).copy()
+    if flat.size == 1:
+        return np.full(shape, flat[0], dtype=dt)
+    raise ValueError(f"dense attribute holds {flat.size} elements, type {ttype} needs {size}")
+
+
+def numpy_to_dense_attr(arr: np.ndarray, type_: Attribute | None = None) -> DenseIntOrFPElementsAttr:
+    """A dense attribute holding `arr` bit-exactly (NaN payloads, -0.0 kept).
+    `type_` defaults to a tensor of `arr`'s shape and element type."""
+    arr = np.asarray(arr)
+    if type_ is None:
+        type_ = TensorType(element_type(arr.dtype), arr.shape)
+    shape, dt = tensor_type(type_)
+    if arr.shape != shape:
+        arr = np.broadcast_to(arr, shape)
+    arr = np.ascontiguousarray(arr.astype(dt, copy=False))
+    if dt == np.bool_:
+        data = np.where(arr, np.int8(-1), np.int8(0)).tobytes()
+    elif dt == bfloat16:
+        data = arr.view(np.uint16).astype("<u2").tobytes()
+    else:
+        data = arr.astype(_storage_dtype(dt)).tobytes()
+    return DenseIntOrFPElementsAttr(type_, BytesAttr(data))

@@ -1,0 +1,1 @@
+"""Pure numpy kernels (no IR): elementwise, conversions, structural, contraction, reduction, rng."""
