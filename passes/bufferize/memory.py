@@ -1,0 +1,140 @@
+"""Memref helpers for `bufferize`: tensor->memref types, strided view types,
+copies (as memref `linalg.generic`, so linalg-to-loops handles them like any
+other loop), constant globals, and dealloc insertion after the last use."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import memref
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, MemRefType, ModuleOp, NoneAttr,
+                                   StridedLayoutAttr, StringAttr, TensorType, UnitAttr)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+
+
+def memref_type(t: Attribute) -> Attribute:
+    if isinstance(t, TensorType):
+        return MemRefType(t.element_type, t.get_shape())
+    return t
+
+
+def row_major(shape: Sequence[int]) -> list[int]:
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return strides[::-1]
+
+
+def strides_offset(t: MemRefType) -> tuple[list[int], int]:
+    layout = t.layout
+    if isinstance(layout, StridedLayoutAttr):
+        strides = [s.data if hasattr(s, "data") else int(s) for s in layout.strides.data]
+        off = layout.offset
+        return strides, (off.data if hasattr(off, "data") else int(off))
+    return row_major(t.get_shape()), 0
+
+
+def is_identity(t: Attribute) -> bool:
+    if not isinstance(t, MemRefType):
+        return False
+    if isinstance(t.layout, NoneAttr):
+        return True
+    strides, off = strides_offset(t)
+    return off == 0 and strides == row_major(t.get_shape())
+
+
+def subview(block: Block, src: SSAValue, offsets: Sequence[int], sizes: Sequence[int],
+            steps: Sequence[int]) -> SSAValue:
+    st = src.type
+    assert isinstance(st, MemRefType)
+    strides, off = strides_offset(st)
+    new_strides = [s * k for s, k in zip(strides, steps)]
+    new_off = off + sum(o * s for o, s in zip(offsets, strides))
+    rt = MemRefType(st.element_type, list(sizes), StridedLayoutAttr(new_strides, new_off))
+    op = memref.SubviewOp(src, [], [], [], list(offsets), list(sizes), list(steps), rt)
+    block.add_op(op)
+    return op.result
+
+
+def copy(block: Block, src: SSAValue, dst: SSAValue) -> None:
+    """dst[...] = src[...] as an elementwise memref generic."""
+    rank = len(dst.type.get_shape())  # type: ignore[attr-defined]
+    body = Block(arg_types=[src.type.element_type, dst.type.element_type])  # type: ignore[attr-defined]
+    body.add_op(YieldOp(body.args[0]))
+    ident = AffineMapAttr(AffineMap.identity(rank))
+    block.add_op(GenericOp([src], [dst], Region(body), [ident, ident],
+                                  [IteratorTypeAttr.parallel()] * rank))
+
+
+def alloc(block: Block, t: MemRefType) -> SSAValue:
+    op = memref.AllocOp([], [], MemRefType(t.element_type, t.get_shape()), alignment=None)
+    block.add_op(op)
+    return op.memref
+
+
+class Globals:
+    """Dense tensor constants as private constant `memref.global`s (deduplicated)."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.names: dict[DenseIntOrFPElementsAttr, str] = {}
+        self.count = 0
+        self.last_global: memref.GlobalOp | None = None
+
+    def get(self, block: Block, value: DenseIntOrFPElementsAttr) -> SSAValue:
+        t = memref_type(value.type)
+        name = self.names.get(value)
+        if name is None:
+            name = f"__minixla_const_{self.count}"
+            self.count += 1
+            self.names[value] = name
+            glob = memref.GlobalOp.get(StringAttr(name), t, value, StringAttr("private"), UnitAttr(), 64)
+            top = self.module.body.block
+            if self.last_global is not None:
+                top.insert_op_after(glob, self.last_global)
+            elif top.first_op is not None:
+                top.insert_op_before(glob, top.first_op)
+            else:
+                top.add_op(glob)
+            self.last_global = glob
+        op = memref.GetGlobalOp(name, t)
+        block.add_op(op)
+        return op.memref
+
+
+def _uses_any(op: Operation, values: set[SSAValue]) -> bool:
+    for o in op.walk():
+        if any(v in values for v in o.operands):
+            return True
+    return False
+
+
+def insert_deallocs(block: Block, owned: dict[SSAValue, set[SSAValue]]) -> None:
+    """For each owned allocation (root -> every memref aliasing it) defined in
+    `block`, free it after the last op of `block` that touches an alias
+    (before the terminator if the terminator is that op)."""
+    ops = list(block.ops)
+    for root, aliases in owned.items():
+        last = None
+        for op in ops:
+            if _uses_any(op, aliases):
+                last = op
+        dealloc = memref.DeallocOp.get(root)
+        if last is None:
+            owner = root.owner
+            assert isinstance(owner, Operation)
+            block.insert_op_after(dealloc, owner)
+        elif _is_terminator(last):
+            block.insert_op_before(dealloc, last)
+        else:
+            block.insert_op_after(dealloc, last)
+
+
+def _is_terminator(op: Operation) -> bool:
+    from xdsl.traits import IsTerminator
+
+    return op.has_trait(IsTerminator)

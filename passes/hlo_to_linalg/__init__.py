@@ -1,0 +1,32 @@
+"""`convert-hlo-to-linalg`: hlo on tensors -> linalg/tensor/arith/math/scf on
+tensors (the first stage of `hlo-to-cpu`, see docs/cpu-pipeline.md).
+
+One module per op family registers its lowerings in `translate.LOWERINGS`;
+anything without a lowering is reported as a diagnostic naming the op and the
+pass, never a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from . import contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (register lowerings)
+from .common import LoweringError
+from .translate import LOWERINGS, convert_module
+
+
+@dataclass(frozen=True)
+class ConvertHloToLinalg(ModulePass):
+    """Lower every hlo (or stablehlo) op in every `func.func` to linalg on tensors."""
+
+    name = "convert-hlo-to-linalg"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        convert_module(op)
+
+
+__all__ = ["LOWERINGS", "ConvertHloToLinalg", "LoweringError"]

@@ -1,0 +1,136 @@
+"""dot_general -> contraction `linalg.generic` (or `linalg.matmul` for a plain
+2-d float matmul, kept named for later fast paths); convolution -> pad (lhs
+dilation = interior padding), then a generic over (batch, output feature,
+output spatial, input feature, window) with strided/dilated maps; feature
+feature groups become a separate loop, so maps stay pure (no floordiv/mod)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import tensor
+from xdsl.dialects.linalg.ops import MatmulOp
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from dialects.hlo_ops.base import int_value, ints
+from dialects.hlo_ops.reduction import padding_pairs
+
+from . import scalar
+from .common import (PARALLEL, REDUCTION, Emitter, amap, d, elem, fill, generic, kind, shape_of, signless,
+                     unsupported)
+from .shape import pad, reshape
+from .translate import Lowerer, lowering
+
+
+def _zero(e: Emitter, t: Attribute) -> SSAValue:
+    return e.const(0.0 if kind(t) == "float" else 0, signless(t))
+
+
+def _mac(b: Emitter, x: SSAValue, y: SSAValue, acc: SSAValue, tx: Attribute, ty: Attribute, tr: Attribute) -> SSAValue:
+    """acc + convert(x) * convert(y) in the result type."""
+    x = scalar.convert(b, x, tx, tr) if signless(tx) != signless(tr) else x
+    y = scalar.convert(b, y, ty, tr) if signless(ty) != signless(tr) else y
+    k = kind(tr)
+    mul = scalar.SCALAR_OPS["multiply"][k]
+    add = scalar.SCALAR_OPS["add"][k]
+    return add(b, [acc, mul(b, [x, y], tr)], tr)
+
+
+@lowering("dot_general")
+def lower_dot_general(lw: Lowerer, op: Operation):
+    a, b_ = lw.v(op.lhs), lw.v(op.rhs)
+    ta, tb, tr = elem(op.lhs.type), elem(op.rhs.type), elem(op.result.type)
+    if "complex" in (kind(ta), kind(tb), kind(tr)):
+        raise unsupported(op, "complex dot products are not supported")
+    dn = op.dot_dimension_numbers
+    lb, rb, lc, rc = (list(dn.lhs_batching_dimensions), list(dn.rhs_batching_dimensions),
+                      list(dn.lhs_contracting_dimensions), list(dn.rhs_contracting_dimensions))
+    sa, sb = shape_of(a), shape_of(b_)
+    lf = [k for k in range(len(sa)) if k not in lb + lc]
+    rf = [k for k in range(len(sb)) if k not in rb + rc]
+    rs = shape_of(op.result.type)
+    out = fill(lw.e, _zero(lw.e, tr), rs)
+    if not lb and lc == [1] and rc == [0] and len(sa) == 2 and len(sb) == 2 and kind(tr) == "float" \
+            and ta == tb == tr:
+        return list(lw.e.op(MatmulOp([a, b_], [out])).results)
+    nb, nl, nr, nc = len(lb), len(lf), len(rf), len(lc)
+    loops = nb + nl + nr + nc
+    lmap, rmap = [0] * len(sa), [0] * len(sb)
+    for i, (x, y) in enumerate(zip(lb, rb)):
+        lmap[x], rmap[y] = i, i
+    for i, x in enumerate(lf):
+        lmap[x] = nb + i
+    for i, y in enumerate(rf):
+        rmap[y] = nb + nl + i
+    for i, (x, y) in enumerate(zip(lc, rc)):
+        lmap[x], rmap[y] = nb + nl + nr + i, nb + nl + nr + i
+    maps = [amap(loops, lmap), amap(loops, rmap), amap(loops, list(range(nb + nl + nr)))]
+    iters = [PARALLEL] * (nb + nl + nr) + [REDUCTION] * nc
+    return generic(lw.e, [a, b_], [out], maps, iters, lambda b, x: [_mac(b, x[0], x[1], x[2], ta, tb, tr)])
+
+
+@lowering("convolution")
+def lower_convolution(lw: Lowerer, op: Operation):
+    x, k = lw.v(op.lhs), lw.v(op.rhs)
+    tx, tk, tr = elem(op.lhs.type), elem(op.rhs.type), elem(op.result.type)
+    if "complex" in (kind(tx), kind(tk), kind(tr)):
+        raise unsupported(op, "complex convolutions are not supported")
+    if int_value(op.batch_group_count) != 1:
+        raise unsupported(op, "batch_group_count > 1 is not supported")
+    if op.window_reversal is not None and any(ints(op.window_reversal)):
+        raise unsupported(op, "window_reversal is not supported")
+    groups = int_value(op.feature_group_count)
+    dn = op.dimension_numbers
+    n = len(dn.input_spatial_dimensions)
+    ones = (1,) * n
+    strides = ints(op.window_strides) or ones
+    lhs_dil, rhs_dil = ints(op.lhs_dilation) or ones, ints(op.rhs_dilation) or ones
+    pads = padding_pairs(op.padding, n)
+    xs = shape_of(x)
+    if any(p != (0, 0) for p in pads) or any(v != 1 for v in lhs_dil):
+        lo, hi, inner = [0] * (n + 2), [0] * (n + 2), [0] * (n + 2)
+        for j, dim in enumerate(dn.input_spatial_dimensions):
+            lo[dim], hi[dim], inner[dim] = pads[j][0], pads[j][1], lhs_dil[j] - 1
+        padded = [(0 if s == 0 else (s - 1) * (inner[i] + 1) + 1) + lo[i] + hi[i] for i, s in enumerate(xs)]
+        zero = lw.e(tensor.FromElementsOp(_zero(lw.e, tx), result_type=TensorType(signless(tx), [])))
+        x = pad(lw.e, x, zero, lo, hi, inner, padded)
+    ks = shape_of(k)
+    rs = shape_of(op.result.type)
+    out_f = ks[dn.kernel_output_feature_dimension]
+    in_f = ks[dn.kernel_input_feature_dimension]
+    per_group = out_f // groups
+    # loops: batch, group, out feature in group, out spatial..., in feature (in group), window...
+    B, G, O = 0, 1, 2
+    S = 3
+    C = 3 + n
+    W = 4 + n
+    loops = 4 + 2 * n
+    xmap = [0] * (n + 2)
+    xmap[dn.input_batch_dimension] = d(B)
+    xmap[dn.input_feature_dimension] = d(G) * in_f + d(C)
+    for j, dim in enumerate(dn.input_spatial_dimensions):
+        xmap[dim] = d(S + j) * strides[j] + d(W + j) * rhs_dil[j]
+    kmap = [0] * (n + 2)
+    kmap[dn.kernel_output_feature_dimension] = d(G) * per_group + d(O)
+    kmap[dn.kernel_input_feature_dimension] = d(C)
+    for j, dim in enumerate(dn.kernel_spatial_dimensions):
+        kmap[dim] = d(W + j)
+    # the output is viewed with its feature dim split in (group, feature): expand it
+    split = list(rs)
+    fdim = dn.output_feature_dimension
+    split[fdim:fdim + 1] = [groups, per_group]
+    omap = []
+    for dim in range(n + 2):
+        if dim == dn.output_batch_dimension:
+            omap.append(d(B))
+        elif dim == fdim:
+            omap += [d(G), d(O)]
+        else:
+            omap.append(d(S + list(dn.output_spatial_dimensions).index(dim)))
+    out = fill(lw.e, _zero(lw.e, tr), split)
+    # loop bounds of C and window dims come from the kernel; spatial from the output
+    res = generic(lw.e, [x, k], [out], [amap(loops, xmap), amap(loops, kmap), amap(loops, omap)],
+                  [PARALLEL] * (3 + n) + [REDUCTION] * (1 + n),
+                  lambda b, a: [_mac(b, a[0], a[1], a[2], tx, tk, tr)])[0]
+    return [reshape(lw.e, res, rs)]
+
+

@@ -1,0 +1,89 @@
+"""Elementwise hlo ops -> `linalg.generic` with identity maps and a scalar body
+from `scalar.SCALAR_OPS` (one table for all unary/binary ops)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Operation
+
+from dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
+
+from . import scalar
+from .common import elem, kind, map_elementwise, signless, unsupported, width
+from .translate import Lowerer, lowering
+
+
+@lowering(*UNARY_OPS, *BINARY_OPS, "round_nearest_afz")
+def lower_table_op(lw: Lowerer, op: Operation):
+    m = op.name.split(".", 1)[1]
+    t = elem(op.operands[0].type)
+    fn = scalar.scalar_op(m, t)
+    if fn is None:
+        raise unsupported(op, f"element type {t} ({kind(t)}) is not supported")
+    return [map_elementwise(lw.e, lw.vs(op.operands), signless(op.results[0].type), lambda b, a: fn(b, a, t))]
+
+
+@lowering("compare")
+def lower_compare(lw: Lowerer, op: Operation):
+    t = elem(op.operands[0].type)
+    if kind(t) == "complex":
+        raise unsupported(op, "complex comparisons are not supported")
+    direction = op.comparison_direction.data.value
+    ct = op.compare_type.data.value if op.compare_type is not None else None
+    return [map_elementwise(lw.e, lw.vs(op.operands), op.results[0].type,
+                            lambda b, a: scalar.compare(b, a[0], a[1], direction, ct, t))]
+
+
+@lowering("select")
+def lower_select(lw: Lowerer, op: Operation):
+    return [map_elementwise(lw.e, lw.vs(op.operands), signless(op.results[0].type),
+                            lambda b, a: b(arith.SelectOp(a[0], a[1], a[2])))]
+
+
+@lowering("clamp")
+def lower_clamp(lw: Lowerer, op: Operation):
+    """clamp = min(max(operand, min), max), with hlo's max/min semantics."""
+    t = elem(op.operand.type)
+    mx, mn = scalar.scalar_op("maximum", t), scalar.scalar_op("minimum", t)
+    if mx is None or mn is None:
+        raise unsupported(op, f"element type {t} is not supported")
+
+    def body(b, a):
+        lo, x, hi = a
+        return mn(b, [mx(b, [x, lo], t), hi], t)
+
+    return [map_elementwise(lw.e, lw.vs(op.operands), signless(op.results[0].type), body)]
+
+
+@lowering("convert")
+def lower_convert(lw: Lowerer, op: Operation):
+    src, dst = elem(op.operand.type), elem(op.result.type)
+    if "complex" in (kind(src), kind(dst)):
+        raise unsupported(op, "complex conversions are not supported")
+    return [map_elementwise(lw.e, [lw.v(op.operand)], signless(op.result.type),
+                            lambda b, a: scalar.convert(b, a[0], src, dst))]
+
+
+@lowering("is_finite")
+def lower_is_finite(lw: Lowerer, op: Operation):
+    t = elem(op.x.type)
+    return [map_elementwise(lw.e, [lw.v(op.x)], op.y.type, lambda b, a: scalar.is_finite(b, a[0], t))]
+
+
+@lowering("bitcast_convert")
+def lower_bitcast(lw: Lowerer, op: Operation):
+    src, dst = elem(op.operand.type), elem(op.result.type)
+    if width(src) != width(dst) or "complex" in (kind(src), kind(dst)):
+        raise unsupported(op, "only bitcasts between element types of equal width are supported")
+    s, t = signless(src), signless(dst)
+    if s == t or (isinstance(s, IntegerType) and isinstance(t, IntegerType)):
+        return [lw.v(op.operand)] if s == t else [map_elementwise(lw.e, [lw.v(op.operand)], signless(op.result.type),
+                                                                   lambda b, a: a[0])]
+    return [map_elementwise(lw.e, [lw.v(op.operand)], signless(op.result.type),
+                            lambda b, a: b(arith.BitcastOp(a[0], t)))]
+
+
+@lowering("optimization_barrier")
+def lower_barrier(lw: Lowerer, op: Operation):
+    return lw.vs(op.operands)

@@ -1,0 +1,133 @@
+"""The translation driver: rebuilds each `func.func` body op by op.
+
+A `Lowerer` keeps a map old value -> new value; lowering functions (registered
+per mnemonic with `@lowering`) read operands through `lw.v(old)` and their
+original hlo types from the old op, emit into `lw.e`, and return the new
+results. Non-hlo ops are cloned with remapped operands. Nested regions
+(while/if/case bodies) are translated recursively into new blocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from .common import Emitter, signless, unsupported
+
+LowerFn = Callable[["Lowerer", Operation], Sequence[SSAValue]]
+
+#: hlo mnemonic -> lowering function
+LOWERINGS: dict[str, LowerFn] = {}
+
+
+def lowering(*mnemonics: str) -> Callable[[LowerFn], LowerFn]:
+    def register(fn: LowerFn) -> LowerFn:
+        for m in mnemonics:
+            LOWERINGS[m] = fn
+        return fn
+
+    return register
+
+
+def mnemonic(op: Operation) -> str | None:
+    prefix, _, rest = op.name.partition(".")
+    return rest if prefix in ("hlo", "stablehlo") else None
+
+
+class Lowerer:
+    def __init__(self, block: Block, vmap: dict[SSAValue, SSAValue] | None = None):
+        self.e = Emitter(block)
+        self.vmap: dict[SSAValue, SSAValue] = vmap if vmap is not None else {}
+
+    def v(self, old: SSAValue) -> SSAValue:
+        return self.vmap.get(old, old)
+
+    def vs(self, olds: Sequence[SSAValue]) -> list[SSAValue]:
+        return [self.v(o) for o in olds]
+
+    def child(self, block: Block) -> "Lowerer":
+        """A lowerer emitting into `block` that sees the enclosing values."""
+        return Lowerer(block, dict(self.vmap))
+
+    def translate_block(self, old: Block) -> None:
+        """Translate every op of `old` (block arguments must be mapped already)."""
+        for op in old.ops:
+            self.translate_op(op)
+
+    def translate_op(self, op: Operation) -> None:
+        m = mnemonic(op)
+        if m is None:
+            self._clone(op)
+            return
+        fn = LOWERINGS.get(m)
+        if fn is None:
+            raise unsupported(op, "no lowering to linalg exists for this op")
+        new = list(fn(self, op))
+        if len(new) != len(op.results):
+            raise unsupported(op, f"internal error: {len(new)} values for {len(op.results)} results")
+        for old_r, new_r in zip(op.results, new):
+            self.vmap[old_r] = new_r
+
+    def _clone(self, op: Operation) -> None:
+        if op.regions and any(mnemonic(o) for r in op.regions for o in r.walk()):
+            raise unsupported(op, "hlo ops nested inside a non-hlo region op are not supported")
+        new = op.clone(value_mapper=dict(self.vmap))
+        new.operands = tuple(self.v(o) for o in op.operands)
+        for r in new.results:
+            r.type = signless(r.type)
+        self.e.op(new)
+        for old_r, new_r in zip(op.results, new.results):
+            self.vmap[old_r] = new_r
+
+    def translate_region_into(self, old: Region, arg_values: Sequence[SSAValue] = ()) -> list[SSAValue]:
+        """Inline a single-block hlo region into the current block; returns the
+        values its `hlo.return` yields (translated)."""
+        block = old.block
+        for a, v in zip(block.args, arg_values):
+            self.vmap[a] = v
+        ret = block.last_op
+        for op in block.ops:
+            if op is ret:
+                break
+            self.translate_op(op)
+        assert ret is not None
+        return self.vs(ret.operands)
+
+
+def convert_func(fn: func.FuncOp) -> None:
+    """Translate one function in place; its tensors become signless and the
+    original signature is kept as `minixla.hlo_type` for the runtime."""
+    if not fn.body.blocks:
+        return
+    old_block = fn.body.block
+    new_block = Block(arg_types=[signless(a.type) for a in old_block.args])
+    lw = Lowerer(new_block)
+    for a, b in zip(old_block.args, new_block.args):
+        lw.vmap[a] = b
+    lw.translate_block(old_block)
+    old_type = fn.function_type
+    new_type = FunctionType.from_lists([signless(t) for t in old_type.inputs.data],
+                                       [signless(t) for t in old_type.outputs.data])
+    if new_type != old_type:
+        fn.attributes["minixla.hlo_type"] = old_type
+    old_region = fn.body
+    fn.detach_region(old_region)
+    fn.add_region(Region(new_block))
+    fn.function_type = new_type
+    old_region.drop_all_references()
+
+
+def convert_module(module: ModuleOp) -> None:
+    from xdsl.dialects.builtin import Float64Type
+
+    for op in list(module.walk()):
+        if isinstance(op, func.FuncOp):
+            convert_func(op)
+    needs_fmod = any(isinstance(o, func.CallOp) and o.callee.string_value() == "fmod" for o in module.walk())
+    has_fmod = any(isinstance(o, func.FuncOp) and o.sym_name.data == "fmod" for o in module.ops)
+    if needs_fmod and not has_fmod:
+        decl = func.FuncOp.external("fmod", [Float64Type(), Float64Type()], [Float64Type()])
+        module.body.block.add_op(decl)

@@ -1,0 +1,202 @@
+"""`convert-linalg-to-loops` (minixla's): every structured linalg op on memrefs
+(`linalg.generic`, and named ops through their region and maps) becomes
+loops: one `scf.parallel` over all parallel dimensions (outermost), then
+`scf.for` over the reduction dimensions carrying the accumulators in
+`iter_args` (loaded once before, stored once after, so they stay in
+registers). Bodies are inlined with `memref.load`/`memref.store`; affine
+indexing maps become index arithmetic. xDSL's upstream pass skips ops it does
+not know (`linalg.broadcast`, `linalg.reduce`); this one fails loudly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.ops import IndexOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+PASS_NAME = "convert-linalg-to-loops"
+
+
+class _Emit:
+    def __init__(self, block: Block):
+        self.block = block
+
+    def __call__(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def index(self, v: int) -> SSAValue:
+        return self(arith.ConstantOp(IntegerAttr(v, IndexType())))
+
+
+def _affine(e: _Emit, expr: AffineExpr, ivs: Sequence[SSAValue]) -> SSAValue:
+    if isinstance(expr, AffineDimExpr):
+        return ivs[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return e.index(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    a, b = _affine(e, expr.lhs, ivs), _affine(e, expr.rhs, ivs)
+    cls = {AffineBinaryOpKind.Add: arith.AddiOp, AffineBinaryOpKind.Mul: arith.MuliOp,
+           AffineBinaryOpKind.FloorDiv: arith.FloorDivSIOp, AffineBinaryOpKind.CeilDiv: arith.CeilDivSIOp,
+           AffineBinaryOpKind.Mod: arith.RemSIOp}[expr.kind]
+    return e(cls(a, b))
+
+
+def _fail(op: Operation, why: str) -> DiagnosticException:
+    return DiagnosticException(f"{PASS_NAME}: cannot lower '{op.name}': {why}")
+
+
+def loop_bounds(op: Operation, maps, operands: Sequence[SSAValue], n_loops: int) -> list[int]:
+    """Each loop's trip count, from an operand dimension indexed by exactly that loop."""
+    bounds: list[int | None] = [None] * n_loops
+    for m, v in zip(maps, operands):
+        shape = v.type.get_shape()  # type: ignore[attr-defined]
+        for r, size in zip(m.results, shape):
+            if isinstance(r, AffineDimExpr) and bounds[r.position] is None:
+                bounds[r.position] = size
+    if any(b is None for b in bounds):
+        raise _fail(op, "a loop dimension is not the plain index of any operand dimension")
+    return bounds  # type: ignore[return-value]
+
+
+def lower_structured(op: Operation) -> None:
+    maps = [m.data for m in op.get_indexing_maps()]  # type: ignore[attr-defined]
+    iters = [it.data.value for it in op.get_iterator_types()]  # type: ignore[attr-defined]
+    ins, outs = list(op.inputs), list(op.outputs)  # type: ignore[attr-defined]
+    if any(not isinstance(v.type, MemRefType) for v in (*ins, *outs)):
+        raise _fail(op, "operands must be memrefs (run bufferize first)")
+    n_loops = len(iters)
+    bounds = loop_bounds(op, maps, [*ins, *outs], n_loops)
+    par = [k for k in range(n_loops) if iters[k] == "parallel"]
+    red = [k for k in range(n_loops) if iters[k] != "parallel"]
+    out_maps = maps[len(ins):]
+    carried = bool(red) and all(not (m.used_dims() & set(red)) for m in out_maps)
+    outer = Block()
+    e = _Emit(outer)
+    ivs: list[SSAValue | None] = [None] * n_loops
+    inner = e
+    if par:
+        body = Block(arg_types=[IndexType()] * len(par))
+        zero, one = e.index(0), e.index(1)
+        e(scf.ParallelOp([zero] * len(par), [e.index(bounds[k]) for k in par], [one] * len(par), Region(body)))
+        for k, a in zip(par, body.args):
+            ivs[k] = a
+        inner = _Emit(body)
+    # reductions innermost, in their original order
+    if carried:
+        _reduction_nest(op, inner, maps, ivs, red, bounds, ins, outs)
+    else:
+        _plain_nest(op, inner, maps, ivs, red, bounds, ins, outs)
+    if par:
+        inner(scf.ReduceOp())
+    parent = op.parent_block()
+    assert parent is not None
+    for new in list(outer.ops):
+        new.detach()
+        parent.insert_op_before(new, op)
+    op.detach()
+    op.erase()
+
+
+def _inline_body(op: Operation, e: _Emit, maps, ivs, ins, out_values: Sequence[SSAValue | None]) -> list[SSAValue]:
+    """Clone the body with loads for the inputs; returns the yielded values."""
+    block = op.regions[0].block
+    mapper: dict[SSAValue, SSAValue] = {}
+    for k, (x, arg) in enumerate(zip(ins, block.args)):
+        if arg.uses:
+            idx = [_affine(e, r, ivs) for r in maps[k].results]
+            mapper[arg] = e(memref.LoadOp.get(x, idx))
+    for arg, v in zip(block.args[len(ins):], out_values):
+        if v is not None:
+            mapper[arg] = v
+    for o in block.ops:
+        if isinstance(o, YieldOp):
+            return [mapper.get(v, v) for v in o.operands]
+        if isinstance(o, IndexOp):
+            mapper[o.result] = ivs[o.dim.value.data]
+            continue
+        new = o.clone(value_mapper=mapper)
+        e.block.add_op(new)
+        for a, b in zip(o.results, new.results):
+            mapper[a] = b
+    raise _fail(op, "body has no linalg.yield")
+
+
+def _out_index(e: _Emit, m, ivs) -> list[SSAValue]:
+    return [_affine(e, r, ivs) for r in m.results]
+
+
+def _load_outs(op, e, maps, ivs, ins, outs) -> list[SSAValue | None]:
+    block = op.regions[0].block
+    vals: list[SSAValue | None] = []
+    for j, o in enumerate(outs):
+        if block.args[len(ins) + j].uses:
+            vals.append(e(memref.LoadOp.get(o, _out_index(e, maps[len(ins) + j], ivs))))
+        else:
+            vals.append(None)
+    return vals
+
+
+def _plain_nest(op, e: _Emit, maps, ivs, loops, bounds, ins, outs) -> None:
+    """scf.for over `loops`; outputs loaded and stored at every iteration."""
+    if loops:
+        k = loops[0]
+        body = Block(arg_types=[IndexType()])
+        e.block.add_op(scf.ForOp(e.index(0), e.index(bounds[k]), e.index(1), [], Region(body)))
+        ivs[k] = body.args[0]
+        inner = _Emit(body)
+        _plain_nest(op, inner, maps, ivs, loops[1:], bounds, ins, outs)
+        body.add_op(scf.YieldOp())
+        return
+    cur = _load_outs(op, e, maps, ivs, ins, outs)
+    vals = _inline_body(op, e, maps, ivs, ins, cur)
+    for j, (o, v) in enumerate(zip(outs, vals)):
+        e(memref.StoreOp.get(v, o, _out_index(e, maps[len(ins) + j], ivs)))
+
+
+def _reduction_nest(op, e: _Emit, maps, ivs, loops, bounds, ins, outs) -> None:
+    """Accumulators loaded once, carried through scf.for iter_args, stored once."""
+    n_in = len(ins)
+    block = op.regions[0].block
+    out_idx = [_out_index(e, maps[n_in + j], ivs) for j in range(len(outs))]
+    accs = [e(memref.LoadOp.get(o, idx)) for o, idx in zip(outs, out_idx)]
+    top = e
+    fors = []
+    cur = accs
+    for k in loops:
+        body = Block(arg_types=[IndexType(), *[a.type for a in accs]])
+        loop = scf.ForOp(e.index(0), e.index(bounds[k]), e.index(1), cur, Region(body))
+        e.block.add_op(loop)
+        fors.append(loop)
+        ivs[k] = body.args[0]
+        cur = list(body.args[1:])
+        e = _Emit(body)
+    vals = _inline_body(op, e, maps, ivs, ins, [c if block.args[n_in + j].uses else None for j, c in enumerate(cur)])
+    e.block.add_op(scf.YieldOp(*vals))
+    for loop in reversed(fors[:-1]):
+        loop.body.block.add_op(scf.YieldOp(*fors[fors.index(loop) + 1].results))
+    final = fors[0].results
+    for o, idx, v in zip(outs, out_idx, final):
+        top(memref.StoreOp.get(v, o, idx))
+
+
+@dataclass(frozen=True)
+class ConvertLinalgToLoops(ModulePass):
+    """Structured linalg ops on memrefs -> scf.parallel / scf.for loops."""
+
+    name = "convert-linalg-to-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        ops = [o for o in op.walk() if isinstance(o, LinalgStructuredOperation)]
+        for o in ops:
+            lower_structured(o)
