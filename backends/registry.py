@@ -93,4 +93,11 @@ def _interpreter_factory() -> Backend:
     return InterpreterBackend()
 
 
+def _cpu_factory() -> Backend:
+    from .cpu.backend import CpuBackend
+
+    return CpuBackend()
+
+
 register_backend("interpreter", _interpreter_factory)
+register_backend("cpu", _cpu_factory)

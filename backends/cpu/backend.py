@@ -1,0 +1,80 @@
+"""The `cpu` backend object: `CpuBackend().compile(module, entry)(*arrays)`.
+
+An hlo module goes through `passes.pipelines.hlo_to_cpu()` (imported lazily:
+the upper pipeline belongs to another part of the project) and then through
+our llvm lowering if that pipeline stops short of it. A module that is
+already at the memref/scf level compiles directly. The entry's outputs are
+the trailing parameters that destination-passing bufferization added: as many
+as the hlo function has results.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
+
+from .compiler import (
+    SYMBOL_PREFIX,
+    compile_lowered,
+    lower,
+    prefix_symbols,
+    public_functions,
+)
+from .runtime import CompiledFunction
+
+_HIGH_LEVEL = ("hlo.", "stablehlo.", "tensor.", "linalg.", "bufferization.")
+
+
+def _entry_name(module: ModuleOp, entry: str | None) -> str:
+    if entry is not None:
+        return entry
+    names = [fn.sym_name.data for fn in public_functions(module)]
+    if "main" in names:
+        return "main"
+    if len(names) == 1:
+        return names[0]
+    raise ValueError(f"cannot choose an entry function among {names}; pass entry=")
+
+
+def _hlo_to_cpu_pipeline() -> str:
+    try:
+        from passes.pipelines import hlo_to_cpu  # type: ignore[import-not-found]
+    except ImportError as err:
+        raise NotImplementedError(
+            "compiling hlo for the CPU needs passes.pipelines.hlo_to_cpu(), which is not "
+            "available yet; modules already at the memref/scf level compile directly") from err
+    return hlo_to_cpu()
+
+
+class CpuBackend:
+    """JIT compilation for the host CPU through LLVM (llvmlite)."""
+
+    name = "cpu"
+
+    def __init__(self, opt_level: int = 3):
+        self.opt_level = opt_level
+
+    def compile(self, module: ModuleOp, entry: str | None = None) -> CompiledFunction:
+        module = module.clone()
+        name = _entry_name(module, entry)
+        fn = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name), None)
+        if fn is None:
+            raise ValueError(f"no function @{name} in the module")
+        high_level = any(op.name.startswith(_HIGH_LEVEL) for op in module.walk())
+        num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
+        prefix_symbols(module)
+        signatures: dict = {}
+        if high_level:
+            lower(module, _hlo_to_cpu_pipeline(), num_outputs, signatures)
+        if any(isinstance(op, func.FuncOp) for op in module.ops):
+            lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures)
+        return compile_lowered(module, signatures, self.opt_level)[name]
+
+
+def register() -> None:
+    """Make `get_backend("cpu")` available (the registry builds it lazily)."""
+    from backends.registry import register_backend
+
+    register_backend("cpu", CpuBackend)

@@ -1,0 +1,155 @@
+"""memref/scf-level module -> `CompiledModule` of callable functions.
+
+Runs the lowering pipeline (capturing each public function's memref
+signature just before `convert-func-to-llvm` erases it), translates to LLVM
+IR with a Python-object trampoline per function, and JIT-compiles. Results
+are cached by the lowered MLIR text; the JIT caches by LLVM IR text.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+
+from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
+
+from .jit import JitModule, jit_compile
+from .runtime import PY_PREFIX, CompiledFunction, Signature, add_python_entry
+from .translate import translate_module
+
+_CACHE: dict[tuple, CompiledModule] = {}
+_LOCK = threading.Lock()
+
+
+def _context() -> Context:
+    from dialects import load_all
+
+    return load_all()
+
+
+def build_pipeline(spec: str, callback=None) -> PassPipeline:
+    """The global registry, plus the pass tables of the CPU pipeline's parts
+    (in case they are not wired in yet); ours win over same-named upstream ones."""
+    from passes import available_passes
+
+    tables = [PASSES]
+    try:
+        from passes.pipelines import PASSES as upper
+        tables.insert(0, upper)
+    except ImportError:
+        pass
+    registry = dict(available_passes())
+    for table in tables:
+        registry.update({name: (lambda c=cls: c) for name, cls in table.items()})
+    return PassPipeline.parse_spec(registry, spec, callback)
+
+
+def public_functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks
+            and (op.sym_visibility is None or op.sym_visibility.data == "public")]
+
+
+def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
+          num_outputs: Mapping[str, int] | None = None,
+          signatures: dict[str, Signature] | None = None) -> dict[str, Signature]:
+    """Run `spec` on `module` in place, verifying after each pass; returns the
+    signatures of public functions as they were before convert-func-to-llvm."""
+    signatures = {} if signatures is None else signatures
+    num_outputs = num_outputs or {}
+
+    def capture(mod: ModuleOp) -> None:
+        for fn in public_functions(mod):
+            signatures.setdefault(fn.sym_name.data, Signature.of(fn, num_outputs.get(fn.sym_name.data)))
+
+    def step(prev: ModulePass | None, mod: ModuleOp, nxt: ModulePass | None) -> None:
+        if prev is not None:
+            mod.verify()
+        if nxt is not None and nxt.name == "convert-func-to-llvm":
+            capture(mod)
+
+    build_pipeline(spec, step).apply(_context(), module)
+    module.verify()
+    return signatures
+
+
+class CompiledModule:
+    """Native functions of one module; holds the JIT engine alive."""
+
+    def __init__(self, jit: JitModule, lowered_mlir: str, signatures: dict[str, Signature], by_object: bool):
+        self.jit = jit
+        self.lowered_mlir = lowered_mlir
+        self.llvm_ir = jit.llvm_ir
+        self.functions: dict[str, CompiledFunction] = {}
+        for name, sig in signatures.items():
+            entry = PY_PREFIX + name if by_object else "_mlir_ciface_" + name
+            self.functions[name.removeprefix(SYMBOL_PREFIX)] = CompiledFunction(
+                self, sig, jit.address(entry), by_object)
+
+    def __getitem__(self, name: str) -> CompiledFunction:
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise KeyError(f"no public function @{name}; have {sorted(self.functions)}") from None
+
+
+SYMBOL_PREFIX = "__mx_"
+
+
+def prefix_symbols(module: ModuleOp) -> None:
+    """Rename defined functions and globals to `__mx_<name>` (references too)
+    so no JIT symbol can shadow or be shadowed by libc/libm (`tanh`, `free`)."""
+    from xdsl.dialects import memref
+    from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+
+    renamed: dict[str, str] = {}
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.body.blocks or isinstance(op, memref.GlobalOp):
+            renamed[op.sym_name.data] = SYMBOL_PREFIX + op.sym_name.data
+            op.sym_name = StringAttr(renamed[op.sym_name.data])
+    for op in module.walk():
+        if isinstance(op, func.CallOp) and op.callee.root_reference.data in renamed:
+            op.callee = SymbolRefAttr(renamed[op.callee.root_reference.data])
+        elif isinstance(op, memref.GetGlobalOp) and op.name_.root_reference.data in renamed:
+            op.name_ = SymbolRefAttr(renamed[op.name_.root_reference.data])
+
+
+def compile_module(module: ModuleOp, *, num_outputs: Mapping[str, int] | None = None,
+                   opt_level: int = 3, pipeline: str = LOWER_TO_LLVM_PIPELINE,
+                   clone: bool = True) -> CompiledModule:
+    """Lower (a clone of) `module` and JIT it. `num_outputs[f]` says how many
+    trailing parameters of @f are outputs (default: 1 for functions without
+    results, else 0: scalar results are returned through the slots)."""
+    if clone:
+        module = module.clone()
+    prefix_symbols(module)
+    num_outputs = {SYMBOL_PREFIX + k: v for k, v in (num_outputs or {}).items()}
+    signatures = lower(module, pipeline, num_outputs)
+    return compile_lowered(module, signatures, opt_level)
+
+
+def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_level: int = 3) -> CompiledModule:
+    lowered = str(module)
+    key = (lowered, tuple(sorted(signatures.items())), opt_level)
+    with _LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    ir_module = translate_module(module)
+    entries = [add_python_entry(ir_module, sig) for sig in signatures.values()]  # adds each one
+    by_object = all(entries)
+    compiled = CompiledModule(jit_compile(str(ir_module), opt_level), lowered, signatures, by_object)
+    with _LOCK:
+        return _CACHE.setdefault(key, compiled)
+
+
+def clear_cache() -> None:
+    from .jit import clear_cache as clear_jit
+
+    with _LOCK:
+        _CACHE.clear()
+    clear_jit()

@@ -1,0 +1,78 @@
+"""LLVM IR -> native code in this process: llvmlite's new pass manager at
+-O3 for the host CPU (its vector width via the TargetMachine), then MCJIT.
+
+`JitModule` owns the engine, so function addresses stay valid exactly as long
+as it lives. Compiled modules are cached by their LLVM IR text.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import llvmlite.binding as llvm
+
+from .target import create_machine, host_target
+
+_CACHE: dict[str, JitModule] = {}
+_LOCK = threading.Lock()
+
+
+class JitError(Exception):
+    """LLVM rejected the IR (parse or verification error)."""
+
+
+def optimize(module: llvm.ModuleRef, opt_level: int = 3) -> None:
+    host = host_target()
+    pto = llvm.PipelineTuningOptions(speed_level=opt_level)
+    pto.loop_vectorization = opt_level >= 2
+    pto.slp_vectorization = opt_level >= 2
+    pb = llvm.create_pass_builder(host.machine, pto)
+    pb.getModulePassManager().run(module, pb)
+
+
+class JitModule:
+    """A JIT-compiled LLVM module; keep it alive while calling into it."""
+
+    def __init__(self, llvm_ir: str, opt_level: int = 3):
+        host = host_target()
+        try:
+            module = llvm.parse_assembly(llvm_ir)
+            module.verify()
+        except RuntimeError as err:
+            raise JitError(f"invalid LLVM IR: {err}") from None
+        if opt_level > 0:
+            optimize(module, opt_level)
+        self.llvm_ir = llvm_ir
+        self._module = module
+        self.engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+        self.engine.finalize_object()
+        self.engine.run_static_constructors()
+
+    def address(self, name: str) -> int:
+        addr = self.engine.get_function_address(name)
+        if not addr:
+            raise KeyError(f"no function '{name}' in the compiled module")
+        return addr
+
+    def optimized_ir(self) -> str:
+        return str(self._module)
+
+    def assembly(self) -> str:
+        return host_target().machine.emit_assembly(self._module)
+
+
+def jit_compile(llvm_ir: str, opt_level: int = 3) -> JitModule:
+    """The compiled module for this IR text (cached)."""
+    key = f"{opt_level}\0{llvm_ir}"
+    with _LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    compiled = JitModule(llvm_ir, opt_level)
+    with _LOCK:
+        return _CACHE.setdefault(key, compiled)
+
+
+def clear_cache() -> None:
+    with _LOCK:
+        _CACHE.clear()

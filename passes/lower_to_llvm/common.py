@@ -1,0 +1,217 @@
+"""Shared pieces of the *-to-llvm conversions: the type mapping, cast
+materialisation, constants and static memref layouts.
+
+Every conversion pass is a 1:1 op rewrite that works on its own: operands
+whose producer is not converted yet are bridged with
+`builtin.unrealized_conversion_cast`, and results whose type changes are cast
+back, so the passes can run in any order; `reconcile-unrealized-casts` removes
+the pairs at the end (as in MLIR).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    UnrealizedConversionCastOp,
+    VectorType,
+    i1,
+    i8,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import DiagnosticException
+
+PTR = llvm.LLVMPointerType()
+
+
+class LoweringError(DiagnosticException):
+    """An op or type the CPU lowering does not support (with the op named)."""
+
+
+def llvm_type(t: Attribute) -> Attribute:
+    """The LLVM-dialect type a value of builtin type `t` becomes: index -> i64,
+    ui8/si8 -> i8 (signedness lives in the ops), any memref -> !llvm.ptr."""
+    if isinstance(t, IndexType):
+        return i64
+    if isinstance(t, IntegerType):
+        return t if t.signedness.data.name == "SIGNLESS" else IntegerType(t.width.data)
+    if isinstance(t, MemRefType):
+        return PTR
+    if isinstance(t, VectorType):
+        elem = llvm_type(t.element_type)
+        return t if elem == t.element_type else VectorType(elem, t.get_shape())
+    return t
+
+
+def memory_type(elem: Attribute) -> Attribute:
+    """How an element is laid out in memory: i1 takes one byte (i8)."""
+    elem = llvm_type(elem)
+    return i8 if elem == i1 else elem
+
+
+def is_legal(t: Attribute) -> bool:
+    return llvm_type(t) == t
+
+
+def cast_to(rewriter: PatternRewriter, value: SSAValue, target: Attribute,
+            ip: InsertPoint | None = None) -> SSAValue:
+    """`value` as type `target`, looking through an earlier cast or inserting
+    an unrealized cast (before the matched op, or at `ip`)."""
+    if value.type == target:
+        return value
+    owner = value.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
+        if owner.inputs[0].type == target:
+            return owner.inputs[0]
+    cast, res = UnrealizedConversionCastOp.cast_one(value, target)
+    rewriter.insert(cast, ip)
+    return res
+
+
+def to_llvm(rewriter: PatternRewriter, value: SSAValue, ip: InsertPoint | None = None) -> SSAValue:
+    return cast_to(rewriter, value, llvm_type(value.type), ip)
+
+
+def operands_to_llvm(rewriter: PatternRewriter, values: Sequence[SSAValue]) -> list[SSAValue]:
+    """`to_llvm` of each value, one cast per distinct value."""
+    done: dict[SSAValue, SSAValue] = {}
+    for v in values:
+        if v not in done:
+            done[v] = to_llvm(rewriter, v)
+    return [done[v] for v in values]
+
+
+def replace_with_values(rewriter: PatternRewriter, op: Operation, values: Sequence[SSAValue]) -> None:
+    """Replace `op`'s results by LLVM values, casting back where the original
+    type differs (index, memref, unsigned integers)."""
+    results: list[SSAValue] = []
+    for old, new in zip(op.results, values, strict=True):
+        results.append(cast_to(rewriter, new, old.type))
+    rewriter.replace(op, [], results)
+
+
+class Emit:
+    """Inserts ops before the matched op (or at an insertion point) and hands
+    back their single result: `e(llvm.AddOp(a, b))` reads like an expression."""
+
+    def __init__(self, rewriter: PatternRewriter, ip: InsertPoint | None = None):
+        self.rewriter = rewriter
+        self.ip = ip
+
+    def __call__(self, op: Operation) -> SSAValue:
+        self.rewriter.insert(op, self.ip)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def const(self, t: Attribute, value: float) -> SSAValue:
+        return self(constant_op(t, value))
+
+    def icmp(self, pred: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        code = llvm.ICmpPredicateFlag(pred).to_int()
+        return self(llvm.ICmpOp(lhs, rhs, IntegerAttr(code, i64)))
+
+    def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self(llvm.SelectOp(c, a, b))
+
+    def intrinsic(self, name: str, args: Sequence[SSAValue], result: Attribute | None) -> SSAValue:
+        return self(llvm.CallIntrinsicOp(name, list(args), [] if result is None else [result]))
+
+
+def constant_op(t: Attribute, value: float) -> llvm.ConstantOp:
+    """`llvm.mlir.constant` of scalar or splat-vector type `t`."""
+    t = llvm_type(t)
+    if isinstance(t, VectorType):
+        attr = DenseIntOrFPElementsAttr.from_list(t, [value] * t.element_count())
+        return llvm.ConstantOp(attr, t)
+    if isinstance(t, IntegerType):
+        return llvm.ConstantOp(IntegerAttr(normalize_int(int(value), t.width.data), t), t)
+    if isinstance(t, AnyFloat):
+        return llvm.ConstantOp(FloatAttr(float(value), t), t)
+    raise LoweringError(f"cannot build a constant of type {t}")
+
+
+def normalize_int(value: int, width: int) -> int:
+    """Two's-complement wrap of `value` into the signed range of iN."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if width > 1 and value >> (width - 1) else value
+
+
+def element_type(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+def int_width(t: Attribute) -> int:
+    t = llvm_type(element_type(t))
+    assert isinstance(t, IntegerType), t
+    return t.width.data
+
+
+def static_layout(t: MemRefType) -> tuple[tuple[int, ...], int]:
+    """(strides, offset) in elements of a memref with a static layout; raises
+    for dynamic shapes, strides or offsets (the CPU ABI is bare pointers)."""
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        raise LoweringError(f"dynamic shapes are not supported by the CPU lowering: {t}")
+    layout = t.layout
+    if isinstance(layout, NoneAttr):
+        strides, acc = [], 1
+        for d in reversed(shape):
+            strides.append(acc)
+            acc *= d
+        return tuple(reversed(strides)), 0
+    if isinstance(layout, StridedLayoutAttr):
+        strides = t.get_strides()
+        offset = layout.get_offset()
+        if strides is None or offset is None or any(s is None for s in strides):
+            raise LoweringError(f"dynamic strides or offset are not supported: {t}")
+        return tuple(int(s) for s in strides), int(offset)
+    if isinstance(layout, AffineMapAttr):
+        amap = layout.data
+        zero = amap.eval([0] * len(shape), [])
+        if len(zero) != 1:
+            raise LoweringError(f"unsupported memref layout: {t}")
+        strides = []
+        for i in range(len(shape)):
+            unit = [0] * len(shape)
+            unit[i] = 1
+            strides.append(amap.eval(unit, [])[0] - zero[0])
+        return tuple(strides), zero[0]
+    raise LoweringError(f"unsupported memref layout: {t}")
+
+
+def is_contiguous(t: MemRefType) -> bool:
+    """Row-major dense (any offset): the elements form one block of memory."""
+    strides, _ = static_layout(t)
+    expect = 1
+    for d, s in zip(reversed(t.get_shape()), reversed(strides)):
+        if d != 1 and s != expect:
+            return False
+        expect *= d
+    return True
+
+
+def byte_size(elem: Attribute) -> int:
+    """Size in bytes of one element as stored in memory."""
+    elem = memory_type(elem)
+    if isinstance(elem, IntegerType):
+        return (elem.width.data + 7) // 8
+    if isinstance(elem, AnyFloat):
+        return elem.bitwidth // 8
+    if isinstance(elem, llvm.LLVMPointerType):
+        return 8
+    if isinstance(elem, VectorType):
+        return byte_size(elem.element_type) * elem.element_count()
+    raise LoweringError(f"unsupported element type in memory: {elem}")

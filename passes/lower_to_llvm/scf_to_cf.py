@@ -1,0 +1,151 @@
+"""`convert-scf-to-cf`: structured control flow to blocks and branches.
+
+Replaces xDSL's pass of the same name (which knows only `scf.for`, `scf.if`
+and `scf.index_switch`, whose patterns we reuse) and adds `scf.while`,
+`scf.parallel` (with `scf.reduce`) and `scf.execute_region`.
+
+`scf.parallel` becomes a sequential `scf.for` nest, outermost dimension
+outermost, before the branch lowering. A threading pass therefore has to run
+*before* this one, on `scf.parallel` itself, which is where it can outline the
+outermost parallel loop into a task body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.dialects.cf import BranchOp, ConditionalBranchOp
+from xdsl.dialects.scf import (
+    ConditionOp,
+    ExecuteRegionOp,
+    ForOp,
+    ParallelOp,
+    ReduceOp,
+    ReduceReturnOp,
+    WhileOp,
+    YieldOp,
+)
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import BlockInsertPoint, InsertPoint
+from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
+
+
+class WhileLowering(RewritePattern):
+    """scf.while -> a header block (the "before" region, ending in a
+    conditional branch) and a body (the "after" region, branching back)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: WhileOp, rewriter: PatternRewriter, /):
+        init_block = op.parent_block()
+        assert init_block is not None
+        cont = init_block.split_before(op)
+        for i, t in enumerate(op.result_types):
+            rewriter.insert_block_argument(cont, i, t)
+
+        before_first = op.before_region.first_block
+        after_first = op.after_region.first_block
+        assert before_first is not None and after_first is not None
+
+        for block in op.before_region.blocks:
+            term = block.last_op
+            if isinstance(term, ConditionOp):
+                rewriter.replace(term, ConditionalBranchOp(
+                    term.condition, after_first, term.args, cont, term.args))
+        for block in op.after_region.blocks:
+            term = block.last_op
+            if isinstance(term, YieldOp):
+                rewriter.replace(term, BranchOp(before_first, *term.operands))
+
+        rewriter.inline_region(op.before_region, BlockInsertPoint.before(cont))
+        rewriter.inline_region(op.after_region, BlockInsertPoint.before(cont))
+        rewriter.insert(BranchOp(before_first, *op.arguments), InsertPoint.at_end(init_block))
+        rewriter.replace(op, [], cont.args)
+
+
+class ExecuteRegionLowering(RewritePattern):
+    """scf.execute_region -> its blocks inlined, yields branch to the continuation."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ExecuteRegionOp, rewriter: PatternRewriter, /):
+        init_block = op.parent_block()
+        assert init_block is not None
+        cont = init_block.split_before(op)
+        for i, t in enumerate(op.result_types):
+            rewriter.insert_block_argument(cont, i, t)
+        first = op.region.first_block
+        assert first is not None
+        for block in op.region.blocks:
+            term = block.last_op
+            if isinstance(term, YieldOp):
+                rewriter.replace(term, BranchOp(cont, *term.operands))
+        rewriter.inline_region(op.region, BlockInsertPoint.before(cont))
+        rewriter.insert(BranchOp(first), InsertPoint.at_end(init_block))
+        rewriter.replace(op, [], cont.args)
+
+
+class ParallelToForNest(RewritePattern):
+    """scf.parallel -> nested scf.for (dimension 0 outermost). Reductions
+    become loop-carried values: the innermost body folds each `scf.reduce`
+    operand into its accumulator with the reduction region, inlined."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ParallelOp, rewriter: PatternRewriter, /):
+        body = op.body.block
+        inits = list(op.initVals)
+        acc_types = [v.type for v in inits]
+
+        loops: list[ForOp] = []
+        carried: list[SSAValue] = inits
+        for lb, ub, step in zip(op.lowerBound, op.upperBound, op.step):
+            block = Block(arg_types=[lb.type, *acc_types])
+            loop = ForOp(lb, ub, step, carried, Region(block))
+            if loops:
+                rewriter.insert(loop, InsertPoint.at_end(loops[-1].body.block))
+                rewriter.insert(YieldOp(*loop.results), InsertPoint.at_end(loops[-1].body.block))
+            else:
+                rewriter.insert(loop, InsertPoint.before(op))
+            loops.append(loop)
+            carried = list(block.args[1:])
+
+        inner = loops[-1].body.block
+        reduce = body.last_op
+        assert isinstance(reduce, ReduceOp)
+        rewriter.inline_block(body, InsertPoint.at_end(inner), [lp.body.block.args[0] for lp in loops])
+        accs = list(inner.args[1:])
+        new_accs: list[SSAValue] = []
+        for acc, value, region in zip(accs, reduce.args, reduce.reductions, strict=True):
+            rblock = region.block
+            ret = rblock.last_op
+            assert isinstance(ret, ReduceReturnOp)
+            result = ret.result
+            rewriter.erase(ret)
+            rewriter.inline_block(rblock, InsertPoint.before(reduce), [acc, value])
+            new_accs.append(result)
+        rewriter.replace(reduce, YieldOp(*new_accs))
+        rewriter.replace(op, [], loops[0].results)
+
+
+@dataclass(frozen=True)
+class ConvertScfToCf(ModulePass):
+    """Lower scf.{for,if,index_switch,while,parallel,execute_region} to cf."""
+
+    name = "convert-scf-to-cf"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        PatternRewriteWalker(ParallelToForNest()).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([
+                SwitchLowering(), IfLowering(), ForLowering(),
+                WhileLowering(), ExecuteRegionLowering(),
+            ])
+        ).rewrite_module(op)

@@ -1,0 +1,60 @@
+"""`minixla-translate`: mlir-translate's role for minixla.
+
+    minixla-translate --mlir-to-llvmir lowered.mlir      # llvm dialect -> LLVM IR
+    minixla-opt in.mlir -p hlo-to-cpu | minixla-translate --mlir-to-llvmir -
+
+The LLVM IR targets the host (triple and data layout); errors are reported
+as `file: error: ...` with exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path) as f:
+        return f.read()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="minixla-translate", description=__doc__.splitlines()[0])
+    parser.add_argument("input", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
+    parser.add_argument("--mlir-to-llvmir", action="store_true", required=True,
+                        help="translate an llvm-dialect module to LLVM IR")
+    parser.add_argument("-o", "--output", default="-", help="output file ('-' for stdout)")
+    parser.add_argument("--target-triple", default=None, help="override the host triple")
+    parser.add_argument("--data-layout", default=None, help="override the host data layout")
+    args = parser.parse_args(argv)
+
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+
+    from backends.cpu.translate import TranslationError, translate_to_llvm_ir
+    from dialects import load_all
+
+    name = "<stdin>" if args.input == "-" else args.input
+    try:
+        module = Parser(load_all(), _read(args.input), name).parse_module()
+        module.verify()
+        text = translate_to_llvm_ir(module, triple=args.target_triple, data_layout=args.data_layout)
+    except (ParseError, TranslationError, OSError) as err:
+        print(f"{name}: error: {err}", file=sys.stderr)
+        return 1
+    except Exception as err:  # noqa: BLE001 -- report verifier and lowering errors without a traceback
+        print(f"{name}: error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
