@@ -19,7 +19,25 @@ def load_all(ctx: Context | None = None) -> Context:
     for dialect in (HLO, STABLEHLO, CHECK):
         if dialect.name not in ctx.registered_dialect_names:
             ctx.load_dialect(dialect)
+    # the `tf` graph dialect is generated from the frontend's op registry: build it only when used
+    for name, factory in _frontend_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
     for name, factory in get_all_dialects().items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)
     return ctx
+
+
+def _frontend_dialects():
+    def tf():
+        from frontend.tf_dialect import tf_dialect
+
+        return tf_dialect()
+
+    def tf_type():
+        from frontend.tf_dialect import TF_TYPE
+
+        return TF_TYPE
+
+    return {"tf": tf, "tf_type": tf_type}

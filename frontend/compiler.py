@@ -1,0 +1,169 @@
+"""From a traced `tf` module to an executable: the jit_compile=True path.
+
+1. clone the traced module and bake value-specialized arguments in as
+   `tf.Const` (they stop being parameters, as in TF's constant-arg
+   specialization);
+2. `tf-legalize-to-hlo` (stage 'hlo'), then the hlo optimizations available
+   (stage 'optimized_hlo');
+3. compile on the best backend: `cpu` when registered and able to compile
+   this module, else the reference `interpreter`.
+
+`XLA_FLAGS=--xla_dump_to=DIR` writes the module after every step.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.printer import Printer
+
+from .legalize import legalize_module
+
+STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialized", "optimized_hlo_dot")
+OPTIMIZE_PIPELINE = "canonicalize,cse"
+
+
+def print_module(module: ModuleOp) -> str:
+    from io import StringIO
+
+    out = StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue() + "\n"
+
+
+def specialize(module: ModuleOp, values: dict[int, np.ndarray]) -> ModuleOp:
+    """A clone of `module` whose arguments in `values` are replaced by `tf.Const`."""
+    from .tf_dialect import tf_op_class, to_attr
+
+    module = module.clone()
+    f = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    block = f.body.block
+    for index in sorted(values, reverse=True):
+        arg = block.args[index]
+        const = tf_op_class("Const").create(result_types=[arg.type], properties={"value": to_attr(values[index])})
+        block.insert_op_before(const, block.first_op) if block.first_op else block.add_op(const)
+        arg.replace_all_uses_with(const.results[0])
+        block.erase_arg(arg)
+    f.function_type = FunctionType.from_lists([a.type for a in block.args], list(f.function_type.outputs.data))
+    return module
+
+
+def _dump_dir() -> str | None:
+    m = re.search(r"--xla_dump_to=(\S+)", os.environ.get("XLA_FLAGS", ""))
+    return m.group(1) if m else None
+
+
+_dump_counter = [0]
+
+
+def dump(stage: str, name: str, text: str) -> None:
+    directory = _dump_dir()
+    if directory is None:
+        return
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, f"module_{_dump_counter[0]:04d}.{name}.{stage}.txt"), "w") as fh:
+        fh.write(text)
+
+
+@dataclass
+class Compiled:
+    """One compile-cache entry: the IR at each stage and the executable."""
+
+    name: str
+    hlo: ModuleOp
+    optimized: ModuleOp
+    executable: object = None
+    backend: str = ""
+    fallback_reason: str = ""
+    kept_args: list[int] = field(default_factory=list)
+
+    def __call__(self, *arrays):
+        return self.executable(*arrays)
+
+
+def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stacks=None, names=None) -> Compiled:
+    """Specialize, legalize and optimize (no backend compile)."""
+    _dump_counter[0] += 1
+    dump("tf", name, print_module(module))
+    mod = specialize(module, const_values)
+    if stacks or names:  # carry the per-op records over to the clone (same order after the new consts)
+        def tf_ops(m):
+            return [op for op in next(o for o in m.ops if isinstance(o, func.FuncOp)).body.block.ops
+                    if op.name.startswith("tf.")]
+
+        pairs = list(zip(tf_ops(module), tf_ops(mod)[len(const_values):]))
+        stacks = {new: (stacks or {}).get(old, []) for old, new in pairs}
+        names = {new: (names or {}).get(old, old.name[3:]) for old, new in pairs}
+    legalize_module(mod, stacks, names)
+    mod.verify()
+    dump("tf-legalize-to-hlo", name, print_module(mod))
+    optimized = mod.clone()
+    try:
+        from passes import run_pipeline
+
+        run_pipeline(optimized, OPTIMIZE_PIPELINE)
+        dump("optimized", name, print_module(optimized))
+    except Exception:  # noqa: BLE001 -- optimization is best effort
+        optimized = mod.clone()
+    n_args = len(next(op for op in module.ops if isinstance(op, func.FuncOp)).body.block.args)
+    return Compiled(name, mod, optimized, kept_args=[i for i in range(n_args) if i not in const_values])
+
+
+def pick_backend(compiled: Compiled) -> None:
+    """Compile on `cpu` if it can, else on the interpreter (the reason is kept)."""
+    from backends.registry import available_backends, get_backend
+
+    forced = os.environ.get("MINIXLA_TF_BACKEND")
+    order = [forced] if forced else [b for b in ("cpu", "interpreter") if b in available_backends()]
+    reasons = []
+    for name in order:
+        try:
+            compiled.executable = get_backend(name).compile(compiled.optimized.clone())
+            compiled.backend = name
+            compiled.fallback_reason = "; ".join(reasons)
+            return
+        except Exception as err:  # noqa: BLE001 -- try the next backend
+            reasons.append(f"{name}: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}")
+    raise RuntimeError("no backend could compile the function: " + "; ".join(reasons))
+
+
+def to_dot(module: ModuleOp) -> str:
+    """Graphviz text of the entry function's dataflow (stage 'optimized_hlo_dot')."""
+    f = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    lines = [f'digraph "{f.sym_name.data}" {{', "  rankdir=TB;", "  node [shape=box];"]
+    ids: dict = {}
+    for i, arg in enumerate(f.body.block.args):
+        ids[arg] = f"arg{i}"
+        lines.append(f'  arg{i} [label="parameter({i})\\n{arg.type}", shape=ellipse];')
+    for k, op in enumerate(f.body.block.ops):
+        node = f"n{k}"
+        label = op.name.replace("func.return", "ROOT")
+        types = ", ".join(str(r.type) for r in op.results)
+        lines.append(f'  {node} [label="{label}\\n{types}"];')
+        for o in op.operands:
+            if o in ids:
+                lines.append(f"  {ids[o]} -> {node};")
+        for r in op.results:
+            ids[r] = node
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def stage_text(compiled: Compiled, stage: str):
+    if stage not in STAGES and stage != "hlo_no_metadata":
+        raise ValueError(f"Invalid stage selected: '{stage}'. Valid values are: "
+                         + ", ".join(f"'{s}'" for s in STAGES))
+    if stage in ("hlo", "hlo_no_metadata"):
+        return print_module(compiled.hlo)
+    if stage == "hlo_serialized":
+        return print_module(compiled.hlo).encode()
+    if stage == "optimized_hlo":
+        return print_module(compiled.optimized)
+    if stage == "optimized_hlo_serialized":
+        return print_module(compiled.optimized).encode()
+    return to_dot(compiled.optimized)

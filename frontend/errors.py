@@ -1,0 +1,98 @@
+"""TF's exception classes and the "where in the user's code" locator.
+
+Errors raised deep inside a decomposition must point at the user's line, not
+ours, so `user_frame()` walks the stack to the first frame outside the
+frontend package (and outside Python's own `contextlib`/`functools`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+_FRONTEND_DIR = os.path.dirname(os.path.abspath(__file__))
+_SKIP_DIRS = (_FRONTEND_DIR, os.path.dirname(os.path.abspath(os.__file__)))
+
+
+class OpError(Exception):
+    """Base of TF's runtime errors (`tf.errors.OpError`)."""
+
+    def __init__(self, message: str, node_def=None, op=None):
+        super().__init__(message)
+        self.message = message
+        self.node_def = node_def
+        self.op = op
+
+
+class InvalidArgumentError(OpError, ValueError):
+    """`tf.errors.InvalidArgumentError`; also a ValueError so graph-time and
+    run-time shape errors can be caught the same way."""
+
+
+class UnimplementedError(OpError):
+    pass
+
+
+class NotFoundError(OpError):
+    pass
+
+
+class FailedPreconditionError(OpError):
+    pass
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    filename: str
+    lineno: int
+    function: str
+
+    def __str__(self) -> str:
+        return f'File "{self.filename}", line {self.lineno}, in {self.function}'
+
+
+def _is_internal(filename: str) -> bool:
+    path = os.path.abspath(filename)
+    return path.startswith(_SKIP_DIRS) or filename.startswith("<frozen")
+
+
+def user_frame() -> SourceLocation | None:
+    """The innermost stack frame outside the frontend package."""
+    frame = sys._getframe(1)  # noqa: SLF001
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not _is_internal(name):
+            return SourceLocation(name, frame.f_lineno, frame.f_code.co_name)
+        frame = frame.f_back
+    return None
+
+
+def user_stack(limit: int = 8) -> list[SourceLocation]:
+    """User frames, outermost first (for "The op is created at:" listings)."""
+    out = []
+    frame = sys._getframe(1)  # noqa: SLF001
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not _is_internal(name):
+            out.append(SourceLocation(name, frame.f_lineno, frame.f_code.co_name))
+        frame = frame.f_back
+    return list(reversed(out[:limit]))
+
+
+def at_user_line(message: str) -> str:
+    """`message` followed by the user's source location (if any)."""
+    loc = user_frame()
+    return f"{message}\n  {loc}" if loc else message
+
+
+def compile_time_constant_error(index: int, node: str, op: str, stack: list[SourceLocation]) -> InvalidArgumentError:
+    """TF's error for a shape/axis input that is not known at compile time."""
+    where = "\n".join(str(s).split(", in ")[0] + ", in " + s.function for s in stack)
+    return InvalidArgumentError(
+        f"Input {index} to node `{node}` with op {op} must be a compile-time constant.\n\n"
+        "XLA compilation requires that operator arguments that represent shapes or dimensions be evaluated "
+        "to concrete values at compile time. This error means that a shape or dimension argument could not "
+        "be evaluated at compile time, usually because the value of the argument depends on a parameter to "
+        "the computation, on a variable, or on a stateful operation such as a random number generator.\n\n"
+        f"Stack trace for op definition: \n{where}\n\n\t [[{{{{node {node}}}}}]]")

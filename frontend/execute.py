@@ -1,0 +1,116 @@
+"""Run one TF op: eagerly (numpy now) or symbolically (append to the traced graph).
+
+Input conversion follows TF's op-definition rules: inputs sharing the type
+attribute `T` must agree (no implicit promotion: a mismatch raises TF's
+"cannot compute AddV2 as input #1(zero-based) was expected to be a float
+tensor but is a int32 tensor"); Python values take the dtype of the first
+tensor among them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes
+from .builder_eager import EagerBuilder
+from .errors import InvalidArgumentError, at_user_line
+from .graph import Graph, current_graph
+from .ops.registry import OpDef, get
+from .tensor import Tensor, to_array
+
+
+def _is_tensor_like(x) -> bool:
+    return isinstance(x, (Tensor, np.ndarray)) or hasattr(x, "_variable_value")
+
+
+def _dtype_of(x) -> np.dtype:
+    if hasattr(x, "_variable_value"):
+        return x._variable_value().dtype.np
+    return x._spec.dtype if isinstance(x, Tensor) else x.dtype
+
+
+def _as_tensor(x, dtype, graph: Graph | None, opdef: OpDef, index: int) -> Tensor:
+    if hasattr(x, "_variable_value"):  # tf.Variable
+        x = x._variable_value()
+    if isinstance(x, Tensor):
+        if dtype is not None and np.dtype(x._spec.dtype) != np.dtype(dtype):
+            raise InvalidArgumentError(at_user_line(
+                f"cannot compute {opdef.name} as input #{index}(zero-based) was expected to be a "
+                f"{dtypes.dtype_name(dtype)} tensor but is a {dtypes.dtype_name(x._spec.dtype)} tensor "
+                f"[Op:{opdef.name}] name: "))
+        if graph is not None and x._graph is not graph:
+            if x._graph is not None:
+                raise InvalidArgumentError(at_user_line(
+                    f"{x!r} belongs to another tf.function graph and cannot be used here"))
+            return graph.constant(x._value)
+        return x
+    arr = to_array(x, dtype)
+    return graph.constant(arr) if graph is not None else Tensor(arr)
+
+
+def convert_inputs(opdef: OpDef, inputs: list, graph: Graph | None) -> list:
+    """Tensors (lists for variadic inputs) with `T` unified across typed inputs."""
+    typed = set(opdef.typed_inputs)
+    names = opdef.input_names
+    target = None
+    for name, x in zip(names, inputs):
+        if name in typed:
+            for item in (x if isinstance(x, (list, tuple)) and opdef.is_variadic(names.index(name)) else [x]):
+                if _is_tensor_like(item):
+                    target = _dtype_of(item)
+                    break
+        if target is not None:
+            break
+    if target is None:  # all Python values: TF converts the first and uses its dtype
+        for name, x in zip(names, inputs):
+            if name in typed:
+                if opdef.is_variadic(names.index(name)):
+                    if not x:
+                        continue
+                    x = x[0]
+                target = to_array(x).dtype
+                break
+    out = []
+    flat_index = 0
+    for i, (name, x) in enumerate(zip(names, inputs)):
+        dt = target if name in typed else None
+        if opdef.is_variadic(i):
+            out.append([_as_tensor(v, dt, graph, opdef, flat_index + k) for k, v in enumerate(x)])
+            flat_index += len(x)
+        else:
+            out.append(_as_tensor(x, dt, graph, opdef, flat_index))
+            flat_index += 1
+    return out
+
+
+def run_eager(opdef: OpDef, arrays: list, attrs: dict[str, Any]) -> list[np.ndarray]:
+    """Apply an op to numpy inputs; returns its outputs as a list."""
+    if opdef.compilable:
+        res = opdef.rule(EagerBuilder(), *arrays, **attrs)
+    else:
+        res = opdef.host(*arrays, **attrs)
+    return [np.asarray(r) for r in res] if isinstance(res, tuple) else [np.asarray(res)]
+
+
+def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
+    """Run TF op `name`; returns a Tensor, a tuple of Tensors, or None (no outputs)."""
+    opdef = get(name)
+    attrs = opdef.full_attrs(attrs or {})
+    graph = current_graph()
+    if len(inputs) != len(opdef.inputs):
+        raise TypeError(f"{name} takes {len(opdef.inputs)} inputs, got {len(inputs)}")
+    tensors = convert_inputs(opdef, list(inputs), graph)
+    if graph is not None:
+        outs = graph.add_node(opdef, tensors, attrs)
+    else:
+        arrays = [[t._value for t in x] if isinstance(x, list) else x._value for x in tensors]
+        outs = [Tensor(r) for r in run_eager(opdef, arrays, attrs)]
+    if not outs:
+        return None
+    single = len(outs) == 1 and name not in _MULTI_OUTPUT
+    return outs[0] if single else tuple(outs)
+
+
+_MULTI_OUTPUT = {"Unpack", "Split", "SplitV", "EagerPyFunc"}

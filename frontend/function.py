@@ -1,0 +1,326 @@
+"""`tf.function`: trace once per input signature, run the graph, or jit-compile it.
+
+The trace key holds, per argument, the shape and dtype of tensors and the
+value of Python objects; arguments found to feed a must-be-constant input
+(ArgMax's axis, Reshape's shape, ...) are keyed by value too (TF specializes
+the compilation on them). Each key owns one traced graph and, with
+`jit_compile=True`, one compiled executable: the compile cache. `f.why()`
+tells why the last call missed the cache (which argument changed, and how).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from . import tracing_log
+from .builder import Spec
+from .compiler import Compiled, lower, pick_backend, stage_text, STAGES
+from .errors import InvalidArgumentError
+from .graph import Graph, NeedsConstant, run_graph, tracing
+from .tensor import Tensor
+
+_counter = itertools.count(1)
+
+
+def _leaf_key(v, specialized: bool):
+    if hasattr(v, "_variable_value"):
+        v = v._variable_value()
+    if isinstance(v, (Tensor, np.ndarray)):
+        arr = v._value if isinstance(v, Tensor) else v
+        shape, dt = (tuple(v._spec.shape), np.dtype(v._spec.dtype)) if isinstance(v, Tensor) else (v.shape, v.dtype)
+        if specialized and arr is not None:
+            return ("tensor", shape, dt.name, ("value", repr(arr.tolist())))
+        return ("tensor", shape, dt.name)
+    try:
+        hash(v)
+        return ("python", v)
+    except TypeError:
+        return ("python", repr(v))
+
+
+def _is_tensor(v) -> bool:
+    return isinstance(v, (Tensor, np.ndarray)) or hasattr(v, "_variable_value")
+
+
+def _flatten(value, leaves: list) -> Any:
+    """Structure of `value` with tensors and Python scalars replaced by leaf indices."""
+    if _is_tensor(value) or isinstance(value, (int, float, bool, str, type(None))):
+        leaves.append(value)
+        return ("leaf", len(leaves) - 1)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_flatten(v, leaves) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((k, _flatten(v, leaves)) for k, v in sorted(value.items())))
+    return ("python", value)
+
+
+def _rebuild(struct, leaves: list):
+    kind, body = struct
+    if kind == "leaf":
+        return leaves[body]
+    if kind in ("list", "tuple"):
+        items = [_rebuild(s, leaves) for s in body]
+        return items if kind == "list" else tuple(items)
+    if kind == "dict":
+        return {k: _rebuild(s, leaves) for k, s in body}
+    return body
+
+
+def _describe(key) -> str:
+    kind = key[0]
+    if kind == "tensor":
+        text = f"tensor shape={key[1]} dtype={key[2]}"
+        return text + (" (value-specialized)" if len(key) > 3 else "")
+    return f"Python value {key[1]!r}"
+
+
+@dataclass
+class ConcreteFunction:
+    """One trace: the graph, its `tf` module, and (jit) the compiled entry."""
+
+    name: str
+    graph: Graph
+    module: ModuleOp
+    structure: Any
+    outputs: list[Tensor]
+    n_args: int
+    captures: list
+    updates: list
+    const_leaves: dict[int, np.ndarray] = field(default_factory=dict)
+    tensor_leaves: list[int] = field(default_factory=list)
+    compiled: Compiled | None = None
+
+    def lower(self) -> Compiled:
+        if self.compiled is None:
+            from .legalize import Unsupported, unsupported_error
+
+            bad = [Unsupported(n.op, n.name) for n in self.graph.nodes if not n.opdef.compilable]
+            if bad:
+                raise unsupported_error(self.name, bad, {n.op: n.stack for n in self.graph.nodes})
+            stacks = {n.op: n.stack for n in self.graph.nodes}
+            names = {n.op: n.name for n in self.graph.nodes}
+            tensor_index = {leaf: k for k, leaf in enumerate(self.tensor_leaves)}
+            consts = {tensor_index[i]: v for i, v in self.const_leaves.items()}
+            self.compiled = lower(self.module, consts, self.name, stacks, names)
+        return self.compiled
+
+    def run(self, leaf_values: list[np.ndarray], jit: bool) -> list[np.ndarray]:
+        args = list(leaf_values) + [v._value for v in self.captures]
+        if not jit:
+            results = run_graph(self.graph, args, self.outputs + [self.graph.updates[v] for v in self.updates])
+        else:
+            compiled = self.lower()
+            if compiled.executable is None:
+                pick_backend(compiled)
+            results = list(compiled(*[np.asarray(args[i]) for i in compiled.kept_args]))
+        n = len(self.outputs)
+        for var, value in zip(self.updates, results[n:]):
+            var._value = np.array(value, copy=True)
+        return results[:n]
+
+    @property
+    def tf_ir(self) -> str:
+        from .compiler import print_module
+
+        return print_module(self.module)
+
+
+class Function:
+    """The callable returned by `tf.function`."""
+
+    def __init__(self, python_function, jit_compile: bool | None = None, reduce_retracing: bool = False,
+                 input_signature=None, name: str | None = None, autograph: bool = True, **_):
+        self._python_function = python_function
+        self._jit_compile = bool(jit_compile)
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._signature = inspect.signature(python_function)
+        self._cache: dict[Any, ConcreteFunction] = {}
+        self._specialized: set[int] = set()  # leaf indices keyed by value
+        self._tracing_count = 0
+        self._last_key: Any = None
+        self._last_leaf_keys: tuple = ()
+        self._why = "not called yet"
+        self._arg_names: list[str] = []
+        functools.update_wrapper(self, python_function)
+
+    # ---- keys ------------------------------------------------------------------
+    def _bind(self, args, kwargs):
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        leaves: list = []
+        structure = _flatten((tuple(bound.args), dict(bound.kwargs)), leaves)
+        names = []
+        for pname, value in bound.arguments.items():
+            sub: list = []
+            _flatten(value, sub)
+            names += [pname] if len(sub) == 1 else [f"{pname}[{i}]" for i in range(len(sub))]
+        self._arg_names = names
+        return structure, leaves
+
+    def _key(self, structure, leaves):
+        leaf_keys = tuple(_leaf_key(v, i in self._specialized) for i, v in enumerate(leaves))
+        return (repr(structure), leaf_keys), leaf_keys
+
+    def _explain(self, leaf_keys) -> str:
+        if not self._cache:
+            return "first call: nothing traced or compiled yet"
+        best, best_diff = None, None
+        for key in reversed(list(self._cache)):
+            other = key[1]
+            if len(other) != len(leaf_keys):
+                continue
+            diff = [i for i, (a, b) in enumerate(zip(other, leaf_keys)) if a != b]
+            if best_diff is None or len(diff) < len(best_diff):
+                best, best_diff = other, diff
+        if best is None:
+            return "the arguments have a new structure (number or nesting of arguments changed)"
+        parts = []
+        for i in best_diff:
+            name = self._arg_names[i] if i < len(self._arg_names) else f"#{i}"
+            old, new = best[i], leaf_keys[i]
+            if i in self._specialized and old[:3] == new[:3]:
+                parts.append(f"argument '{name}' feeds a must-be-constant input (compile-time constant): "
+                             f"value {old[3][1]} -> {new[3][1]}")
+            else:
+                parts.append(f"argument '{name}' changed: {_describe(old)} -> {_describe(new)}")
+        return "; ".join(parts)
+
+    # ---- tracing ---------------------------------------------------------------
+    def _trace(self, structure, leaves) -> ConcreteFunction:
+        while True:
+            try:
+                return self._trace_once(structure, leaves)
+            except NeedsConstant as need:
+                if need.arg_index in self._specialized:
+                    raise
+                self._specialized.add(need.arg_index)
+
+    def _trace_once(self, structure, leaves) -> ConcreteFunction:
+        graph = Graph(self._name)
+        placeholders, consts = [], {}
+        for i, v in enumerate(leaves):
+            if not _is_tensor(v):
+                placeholders.append(v)
+                continue
+            t = v._variable_value() if hasattr(v, "_variable_value") else v
+            arr = t._value if isinstance(t, Tensor) else np.asarray(t)
+            spec = Spec(tuple(arr.shape), arr.dtype)
+            const = arr if i in self._specialized else None
+            if const is not None:
+                consts[i] = arr
+            p = graph.placeholder(spec, self._arg_names[i] if i < len(self._arg_names) else f"arg{i}", const)
+            p._arg_index = i
+            placeholders.append(p)
+        args, kwargs = _rebuild(structure, placeholders)
+        with tracing(graph):
+            result = self._python_function(*args, **kwargs)
+        out_leaves: list = []
+        out_struct = _flatten(result, out_leaves)
+        with tracing(graph):
+            from .api import convert_to_tensor
+
+            outputs = [convert_to_tensor(v) for v in out_leaves]
+        for c in graph.captures.values():
+            c._arg_index = None
+        updates = list(graph.updates)
+        self._tracing_count += 1
+        fname = f"__inference_{self._name}_{next(_counter)}"
+        f = graph.build(outputs + [graph.updates[v] for v in updates], fname)
+        module = ModuleOp([f])
+        return ConcreteFunction(fname, graph, module, out_struct, outputs, len(leaves), list(graph.captures),
+                                updates, consts, [i for i, v in enumerate(leaves) if _is_tensor(v)])
+
+    def _concrete(self, args, kwargs, count_call: bool) -> tuple[ConcreteFunction, list]:
+        structure, leaves = self._bind(args, kwargs)
+        key, leaf_keys = self._key(structure, leaves)
+        cf = self._cache.get(key)
+        if cf is not None:
+            self._why = "cache hit"
+            if count_call:
+                tracing_log.called_without_tracing(self._python_function)
+            return cf, leaves
+        self._why = self._explain(leaf_keys)
+        n_specialized = len(self._specialized)
+        cf = self._trace(structure, leaves)
+        if len(self._specialized) != n_specialized:  # keys now include constant values
+            key, leaf_keys = self._key(structure, leaves)
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._why = "cache hit"
+                return hit, leaves
+            self._why = self._explain(leaf_keys)
+        self._cache[key] = cf
+        if count_call:
+            tracing_log.called_with_tracing(self._python_function)
+        return cf, leaves
+
+    # ---- public API --------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        cf, leaves = self._concrete(args, kwargs, count_call=True)
+        values = []
+        for v in filter(_is_tensor, leaves):
+            t = v._variable_value() if hasattr(v, "_variable_value") else v
+            values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
+        results = cf.run(values, self._jit_compile)
+        return _rebuild(cf.structure, [Tensor(r) for r in results])
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        return self._concrete(args, kwargs, count_call=False)[0]
+
+    def experimental_get_tracing_count(self) -> int:
+        return self._tracing_count
+
+    def why(self) -> str:
+        """Why the last call retraced/recompiled ("cache hit" when it did not)."""
+        return self._why
+
+    @property
+    def compile_count(self) -> int:
+        """Executables built so far (one per compile-cache entry that ran)."""
+        return sum(1 for cf in self._cache.values() if cf.compiled is not None and cf.compiled.executable is not None)
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    def experimental_get_compiler_ir(self, *args, **kwargs):
+        cf = self.get_concrete_function(*args, **kwargs)
+
+        def compiler_ir(stage: str = "hlo", device_name=None, platform_name=None):
+            if stage not in STAGES and stage != "hlo_no_metadata":
+                stage_text(None, stage)  # raises TF's ValueError
+            try:
+                compiled = cf.lower()
+            except InvalidArgumentError as err:
+                raise ValueError(f"Failed getting HLO text: '{err}'") from None
+            return stage_text(compiled, stage)
+
+        return compiler_ir
+
+    def __repr__(self) -> str:
+        return f"<minixla tf.function {self._name} jit_compile={self._jit_compile}>"
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        bound = Function(self._python_function.__get__(instance, owner), self._jit_compile, name=self._name)
+        return bound
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_compile=None, name=None, **kwargs):
+    """`tf.function` (usable as `@tf.function` or `@tf.function(jit_compile=True)`)."""
+    jit = jit_compile if jit_compile is not None else experimental_compile
+
+    def wrap(fn):
+        return Function(fn, jit_compile=jit, reduce_retracing=reduce_retracing, input_signature=input_signature,
+                        name=name)
+
+    return wrap if func is None else wrap(func)

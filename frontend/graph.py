@@ -1,0 +1,193 @@
+"""The graph a `tf.function` traces: `tf` dialect IR plus a node list.
+
+Each TF op called while tracing becomes a `"tf.X"` op in one `func.func`
+block (the IR users inspect and `tf-legalize-to-hlo` lowers) and a `Node`
+(the Python-side record: op definition, attributes, and where in the user's
+code it was created, for error messages and for running the graph op by op).
+Result types come from running the op's rule on a `SpecBuilder`, so shape
+errors surface while tracing, at the user's line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, TensorType, UnrankedTensorType
+from xdsl.ir import Block, Operation, Region
+
+from backends.interpreter.dtypes import element_type
+
+from .builder import Spec, SpecBuilder
+from .builder_eager import EagerBuilder
+from .errors import SourceLocation, compile_time_constant_error, user_stack
+from .ops.registry import OpDef
+from .tensor import Tensor
+
+_FOLD_LIMIT = 4096  # fold ops whose inputs are all known and results this small
+
+
+class NeedsConstant(Exception):
+    """A placeholder feeds a must-be-constant input: retrace with its value known."""
+
+    def __init__(self, arg_index: int, op: str):
+        super().__init__(arg_index, op)
+        self.arg_index = arg_index
+        self.op = op
+
+
+def value_type(spec: Spec):
+    if np.dtype(spec.dtype) == np.dtype(object):
+        from .tf_dialect import StringType
+
+        elem = StringType()
+    else:
+        elem = element_type(spec.dtype)
+    return UnrankedTensorType(elem) if spec.shape is None else TensorType(elem, list(spec.shape))
+
+
+@dataclass
+class Node:
+    opdef: OpDef
+    inputs: list  # Tensor or list[Tensor] per declared input
+    attrs: dict[str, Any]
+    outputs: list[Tensor]
+    stack: list[SourceLocation]
+    op: Operation
+    name: str = ""
+
+
+@dataclass
+class Graph:
+    name: str
+    block: Block = field(default_factory=Block)
+    nodes: list[Node] = field(default_factory=list)
+    inputs: list[Tensor] = field(default_factory=list)
+    #: Variable -> placeholder holding its value at call time
+    captures: dict = field(default_factory=dict)
+    #: Variable -> tensor holding its new value after the call
+    updates: dict = field(default_factory=dict)
+    py_funcs: dict[str, Any] = field(default_factory=dict)
+    _names: dict[str, int] = field(default_factory=dict)
+
+    def placeholder(self, spec: Spec, name: str, const: np.ndarray | None = None) -> Tensor:
+        arg = self.block.insert_arg(value_type(spec), len(self.block.args))
+        t = Tensor(graph=self, ssa=arg, spec=spec, const=const, name=name)
+        t._arg_index = len(self.inputs)
+        self.inputs.append(t)
+        return t
+
+    def _unique(self, base: str) -> str:
+        n = self._names.get(base, 0)
+        self._names[base] = n + 1
+        return base if n == 0 else f"{base}_{n}"
+
+    def constant(self, value: np.ndarray) -> Tensor:
+        from .ops.registry import get
+
+        return self.add_node(get("Const"), [], {"value": value, "dtype": value.dtype})[0]
+
+    def _const_value(self, t: Tensor, opdef: OpDef, i: int) -> np.ndarray:
+        if t._const is not None:
+            return t._const
+        index = getattr(t, "_arg_index", None)
+        if index is not None:
+            raise NeedsConstant(index, opdef.name)
+        raise compile_time_constant_error(i, opdef.name, opdef.name, user_stack())
+
+    def add_node(self, opdef: OpDef, inputs: list, attrs: dict[str, Any]) -> list[Tensor]:
+        """Append `opdef(inputs, attrs)`; returns the symbolic outputs."""
+        spec_args, fold_args, foldable = [], [], not opdef.stateful and opdef.compilable
+        for i, x in enumerate(inputs):
+            if opdef.is_const(i):
+                v = self._const_value(x, opdef, i)
+                spec_args.append(v)
+                fold_args.append(v)
+            elif isinstance(x, list):
+                spec_args.append([t._spec for t in x])
+                fold_args.append([t._const for t in x])
+                foldable &= all(t._const is not None for t in x)
+            else:
+                spec_args.append(x._spec)
+                fold_args.append(x._const)
+                foldable &= x._const is not None
+        if opdef.compilable:
+            out = opdef.rule(SpecBuilder(), *spec_args, **attrs)
+        else:
+            out = opdef.infer(*spec_args, **attrs)
+        specs = list(out) if isinstance(out, tuple) else [out]
+        specs = [Spec(tuple(s.shape) if s.shape is not None else None, np.dtype(s.dtype)) for s in specs]
+        folded: list = [None] * len(specs)
+        if opdef.name == "Const":
+            folded = [np.asarray(attrs["value"])]
+        elif foldable and all(s.shape is not None and int(np.prod(s.shape)) <= _FOLD_LIMIT for s in specs):
+            res = opdef.rule(EagerBuilder(), *fold_args, **attrs)
+            folded = list(res) if isinstance(res, tuple) else [res]
+        operands = [t._ssa for x in inputs for t in (x if isinstance(x, list) else [x])]
+        from .tf_dialect import tf_op_class, to_attr
+
+        mlir_attrs = {}
+        for k, v in attrs.items():
+            if k == "dtype" and opdef.name == "Const":
+                continue
+            if callable(v) and not isinstance(v, type):
+                token = f"pyfunc_{len(self.py_funcs)}"
+                self.py_funcs[token] = v
+                v = token
+            if v is not None:
+                mlir_attrs[k] = to_attr(v)
+        props = {"value": mlir_attrs.pop("value")} if opdef.name == "Const" else {}
+        op = tf_op_class(opdef.name).create(operands=operands, result_types=[value_type(s) for s in specs],
+                                            attributes=mlir_attrs, properties=props)
+        self.block.add_op(op)
+        name = self._unique(opdef.name)
+        outs = [Tensor(graph=self, ssa=r, spec=s, const=None if f is None else np.asarray(f),
+                       name=name if len(specs) == 1 else f"{name}:{i}")
+                for i, (r, s, f) in enumerate(zip(op.results, specs, folded))]
+        self.nodes.append(Node(opdef, list(inputs), dict(attrs), outs, user_stack(), op, name))
+        return outs
+
+    def build(self, outputs: list[Tensor], fn_name: str) -> func.FuncOp:
+        """Terminate the block with `func.return` and wrap it in `func.func @fn_name`."""
+        self.block.add_op(func.ReturnOp(*[t._ssa for t in outputs]))
+        ftype = FunctionType.from_lists([a.type for a in self.block.args], [t._ssa.type for t in outputs])
+        return func.FuncOp(fn_name, ftype, Region(self.block))
+
+
+# -- the tracing stack --------------------------------------------------------------
+
+_STACK: list[Graph] = []
+
+
+def current_graph() -> Graph | None:
+    return _STACK[-1] if _STACK else None
+
+
+class tracing:
+    """`with tracing(graph):` makes TF ops append to `graph`."""
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+
+    def __enter__(self) -> Graph:
+        _STACK.append(self.graph)
+        return self.graph
+
+    def __exit__(self, *exc) -> None:
+        _STACK.pop()
+
+
+def run_graph(graph: Graph, args: list[np.ndarray], outputs: list[Tensor]) -> list[np.ndarray]:
+    """Execute a traced graph op by op on the host (tf.function without jit)."""
+    from .execute import run_eager
+
+    env: dict[int, np.ndarray] = {id(t): a for t, a in zip(graph.inputs, args)}
+    for node in graph.nodes:
+        ins = [[env[id(t)] for t in x] if isinstance(x, list) else env[id(x)] for x in node.inputs]
+        results = run_eager(node.opdef, ins, node.attrs)
+        for t, r in zip(node.outputs, results):
+            env[id(t)] = r
+    return [env[id(t)] for t in outputs]
+

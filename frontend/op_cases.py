@@ -1,0 +1,157 @@
+"""Op cases shared by tests/test_frontend_ops.py and tools/record_tf_goldens.py.
+
+Each case: name -> (function of tf, list of numpy inputs, numpy reference).
+The reference is an independent numpy computation (not our kernels); the
+same table drives the golden recorder when TensorFlow is installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+R = np.random.default_rng(0)
+
+
+def f32(*shape, lo=-2.0, hi=2.0):
+    return R.uniform(lo, hi, shape).astype(np.float32)
+
+
+def i32(*shape, lo=-5, hi=6):
+    return R.integers(lo, hi, shape).astype(np.int32)
+
+
+A, B = f32(2, 3), f32(2, 3)
+ROW = f32(3)
+POS = f32(2, 3, lo=0.1, hi=3.0)
+UNIT = f32(2, 3, lo=-0.9, hi=0.9)
+IA, IB = i32(2, 3), i32(2, 3, lo=1, hi=4) * np.where(R.random((2, 3)) < 0.5, -1, 1).astype(np.int32)
+M1, M2 = f32(2, 3), f32(3, 4)
+X4 = f32(1, 4, 4, 2)
+
+
+def _softmax(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def _erf(x):
+    import math
+    return np.vectorize(math.erf)(x.astype(np.float64)).astype(np.float32)
+
+
+CASES = {
+    "add_bcast": (lambda tf, a, b: tf.add(a, b), [A, ROW], A + ROW),
+    "subtract": (lambda tf, a, b: tf.subtract(a, b), [A, B], A - B),
+    "multiply": (lambda tf, a, b: tf.multiply(a, b), [A, B], A * B),
+    "divide": (lambda tf, a, b: tf.divide(a, b), [A, POS], A / POS),
+    "floordiv_f": (lambda tf, a, b: tf.math.floordiv(a, b), [A, POS], np.floor_divide(A, POS)),
+    "floordiv_i": (lambda tf, a, b: tf.math.floordiv(a, b), [IA, IB], np.floor_divide(IA, IB)),
+    "floormod_i": (lambda tf, a, b: tf.math.floormod(a, b), [IA, IB], np.mod(IA, IB)),
+    "floormod_f": (lambda tf, a, b: tf.math.floormod(a, b), [A, POS], np.mod(A, POS)),
+    "pow": (lambda tf, a, b: tf.pow(a, b), [POS, A], np.power(POS, A)),
+    "maximum": (lambda tf, a, b: tf.maximum(a, b), [A, B], np.maximum(A, B)),
+    "minimum": (lambda tf, a, b: tf.minimum(a, b), [A, B], np.minimum(A, B)),
+    "squared_difference": (lambda tf, a, b: tf.math.squared_difference(a, b), [A, B], (A - B) ** 2),
+    "add_n": (lambda tf, a, b: tf.add_n([a, b, a]), [A, B], A + B + A),
+    "equal": (lambda tf, a, b: tf.equal(a, b), [IA, IB], IA == IB),
+    "not_equal": (lambda tf, a, b: tf.not_equal(a, b), [IA, IB], IA != IB),
+    "less": (lambda tf, a, b: tf.less(a, b), [A, B], A < B),
+    "less_equal": (lambda tf, a, b: tf.less_equal(a, b), [IA, IB], IA <= IB),
+    "greater": (lambda tf, a, b: tf.greater(a, b), [A, B], A > B),
+    "greater_equal": (lambda tf, a, b: tf.greater_equal(a, b), [IA, IB], IA >= IB),
+    "logical_and": (lambda tf, a, b: tf.logical_and(a > 0, b > 0), [A, B], (A > 0) & (B > 0)),
+    "logical_or": (lambda tf, a, b: tf.logical_or(a > 0, b > 0), [A, B], (A > 0) | (B > 0)),
+    "logical_not": (lambda tf, a: tf.logical_not(a > 0), [A], ~(A > 0)),
+    "abs": (lambda tf, a: tf.abs(a), [A], np.abs(A)),
+    "negative": (lambda tf, a: tf.negative(a), [A], -A),
+    "sign": (lambda tf, a: tf.sign(a), [IA], np.sign(IA)),
+    "square": (lambda tf, a: tf.square(a), [A], A * A),
+    "sqrt": (lambda tf, a: tf.sqrt(a), [POS], np.sqrt(POS)),
+    "rsqrt": (lambda tf, a: tf.math.rsqrt(a), [POS], 1 / np.sqrt(POS)),
+    "exp": (lambda tf, a: tf.exp(a), [A], np.exp(A)),
+    "log": (lambda tf, a: tf.math.log(a), [POS], np.log(POS)),
+    "reciprocal": (lambda tf, a: tf.math.reciprocal(a), [POS], 1 / POS),
+    "sin": (lambda tf, a: tf.sin(a), [A], np.sin(A)),
+    "cos": (lambda tf, a: tf.cos(a), [A], np.cos(A)),
+    "tanh": (lambda tf, a: tf.tanh(a), [A], np.tanh(A)),
+    "floor": (lambda tf, a: tf.floor(a), [A], np.floor(A)),
+    "ceil": (lambda tf, a: tf.math.ceil(a), [A], np.ceil(A)),
+    "round": (lambda tf, a: tf.round(a), [np.array([0.5, 1.5, 2.5, -0.5, -1.7], np.float32)],
+              np.array([0., 2., 2., -0., -2.], np.float32)),
+    "sigmoid": (lambda tf, a: tf.sigmoid(a), [A], 1 / (1 + np.exp(-A))),
+    "softplus": (lambda tf, a: tf.math.softplus(a), [A], np.log1p(np.exp(A))),
+    "is_nan": (lambda tf, a: tf.math.is_nan(a), [np.array([1.0, np.nan, np.inf], np.float32)],
+               np.array([False, True, False])),
+    "asin": (lambda tf, a: tf.math.asin(a), [UNIT], np.arcsin(UNIT)),
+    "acos": (lambda tf, a: tf.math.acos(a), [UNIT], np.arccos(UNIT)),
+    "erf": (lambda tf, a: tf.math.erf(a), [A], _erf(A)),
+    "reduce_sum": (lambda tf, a: tf.reduce_sum(a, axis=1), [A], A.sum(1)),
+    "reduce_sum_all": (lambda tf, a: tf.reduce_sum(a), [A], A.sum()),
+    "reduce_mean": (lambda tf, a: tf.reduce_mean(a, axis=0, keepdims=True), [A], A.mean(0, keepdims=True)),
+    "reduce_max": (lambda tf, a: tf.reduce_max(a, axis=-1), [A], A.max(-1)),
+    "reduce_min": (lambda tf, a: tf.reduce_min(a), [A], A.min()),
+    "reduce_prod": (lambda tf, a: tf.reduce_prod(a, 1), [A], A.prod(1)),
+    "reduce_all": (lambda tf, a: tf.reduce_all(a > -1.5, 1), [A], (A > -1.5).all(1)),
+    "reduce_any": (lambda tf, a: tf.reduce_any(a > 1.5, 0), [A], (A > 1.5).any(0)),
+    "reduce_logsumexp": (lambda tf, a: tf.reduce_logsumexp(a, 1), [A], np.log(np.exp(A).sum(1))),
+    "argmax0": (lambda tf, a: tf.argmax(a, 0), [A], A.argmax(0)),
+    "argmax1": (lambda tf, a: tf.math.argmax(a, axis=1), [A], A.argmax(1)),
+    "argmin": (lambda tf, a: tf.argmin(a, 1, output_type=tf.int32), [A], A.argmin(1).astype(np.int32)),
+    "cumsum": (lambda tf, a: tf.cumsum(a, axis=1), [A], np.cumsum(A, 1)),
+    "cumsum_excl_rev": (lambda tf, a: tf.cumsum(a, axis=1, exclusive=True, reverse=True), [A],
+                        np.cumsum(A[:, ::-1], 1)[:, ::-1] - A),
+    "reshape": (lambda tf, a: tf.reshape(a, [3, -1]), [A], A.reshape(3, 2)),
+    "transpose": (lambda tf, a: tf.transpose(a), [A], A.T),
+    "expand_dims": (lambda tf, a: tf.expand_dims(a, 1), [A], A[:, None]),
+    "squeeze": (lambda tf, a: tf.squeeze(a), [f32(1, 3, 1)], None),
+    "concat": (lambda tf, a, b: tf.concat([a, b], axis=1), [A, B], np.concatenate([A, B], 1)),
+    "stack": (lambda tf, a, b: tf.stack([a, b], axis=1), [A, B], np.stack([A, B], 1)),
+    "unstack": (lambda tf, a: tf.unstack(a, axis=1)[2], [A], A[:, 2]),
+    "split": (lambda tf, a: tf.split(a, [1, 2], axis=1)[1], [A], A[:, 1:]),
+    "tile": (lambda tf, a: tf.tile(a, [2, 3]), [A], np.tile(A, (2, 3))),
+    "broadcast_to": (lambda tf, a: tf.broadcast_to(a, [4, 3]), [ROW], np.broadcast_to(ROW, (4, 3))),
+    "pad": (lambda tf, a: tf.pad(a, [[1, 0], [2, 1]], constant_values=7.0), [A],
+            np.pad(A, [(1, 0), (2, 1)], constant_values=7)),
+    "pad_reflect": (lambda tf, a: tf.pad(a, [[1, 1], [2, 2]], mode="REFLECT"), [A],
+                    np.pad(A, [(1, 1), (2, 2)], mode="reflect")),
+    "slice": (lambda tf, a: tf.slice(a, [0, 1], [2, 2]), [A], A[0:2, 1:3]),
+    "getitem": (lambda tf, a: a[1, ::-2], [A], A[1, ::-2]),
+    "getitem_newaxis": (lambda tf, a: a[:, None, 1:], [A], A[:, None, 1:]),
+    "where": (lambda tf, a, b: tf.where(a > b, a, b), [A, B], np.where(A > B, A, B)),
+    "clip_by_value": (lambda tf, a: tf.clip_by_value(a, -1.0, 0.5), [A], np.clip(A, -1, 0.5)),
+    "matmul": (lambda tf, a, b: tf.matmul(a, b), [M1, M2], M1.astype(np.float64) @ M2),
+    "matmul_tb": (lambda tf, a, b: tf.matmul(a, b, transpose_b=True), [A, B], A.astype(np.float64) @ B.T),
+    "batch_matmul": (lambda tf, a, b: tf.matmul(a, b), [f32(2, 2, 3), f32(3, 4)],
+                     None),
+    "cast_f2i": (lambda tf, a: tf.cast(a * 3, tf.int32), [A], np.trunc(A * 3).astype(np.int32)),
+    "zeros_like": (lambda tf, a: tf.zeros_like(a), [A], np.zeros_like(A)),
+    "ones": (lambda tf, a: tf.ones([2, 2]) + a[0, 0], [A], np.ones((2, 2), np.float32) + A[0, 0]),
+    "fill": (lambda tf, a: tf.fill([2, 3], 4.0) * a, [A], 4 * A),
+    "range": (lambda tf, a: tf.cast(tf.range(1, 7, 2), tf.float32) + a[0], [A], np.arange(1, 7, 2) + A[0]),
+    "eye": (lambda tf, a: tf.eye(3) + a[:1], [A], np.eye(3, dtype=np.float32) + A[:1]),
+    "one_hot": (lambda tf, a: tf.one_hot(a, 4), [np.array([0, 3, 1], np.int32)], np.eye(4, dtype=np.float32)[[0, 3, 1]]),
+    "identity": (lambda tf, a: tf.identity(a), [A], A),
+    "shape": (lambda tf, a: tf.shape(a), [A], np.array([2, 3], np.int32)),
+    "size": (lambda tf, a: tf.size(a), [A], np.array(6, np.int32)),
+    "relu": (lambda tf, a: tf.nn.relu(a), [A], np.maximum(A, 0)),
+    "relu6": (lambda tf, a: tf.nn.relu6(a * 4), [A], np.clip(A * 4, 0, 6)),
+    "leaky_relu": (lambda tf, a: tf.nn.leaky_relu(a), [A], np.where(A > 0, A, 0.2 * A)),
+    "elu": (lambda tf, a: tf.nn.elu(a), [A], np.where(A > 0, A, np.expm1(A))),
+    "silu": (lambda tf, a: tf.nn.silu(a), [A], A / (1 + np.exp(-A))),
+    "gelu": (lambda tf, a: tf.nn.gelu(a), [A], 0.5 * A * (1 + _erf(A / np.sqrt(2)))),
+    "softmax": (lambda tf, a: tf.nn.softmax(a), [A], _softmax(A)),
+    "log_softmax": (lambda tf, a: tf.nn.log_softmax(a), [A], np.log(_softmax(A))),
+    "softmax_xent": (lambda tf, a, b: tf.nn.softmax_cross_entropy_with_logits(b, a), [A, _softmax(B)],
+                     -(_softmax(B) * np.log(_softmax(A))).sum(-1)),
+    "sparse_xent": (lambda tf, a, l: tf.nn.sparse_softmax_cross_entropy_with_logits(l, a),
+                    [A, np.array([2, 0], np.int32)], -np.log(_softmax(A))[[0, 1], [2, 0]]),
+    "sigmoid_xent": (lambda tf, a, b: tf.nn.sigmoid_cross_entropy_with_logits(b, a), [A, (B > 0).astype(np.float32)],
+                     np.maximum(A, 0) - A * (B > 0) + np.log1p(np.exp(-np.abs(A)))),
+    "bias_add": (lambda tf, a, b: tf.nn.bias_add(a, b), [A, ROW], A + ROW),
+    "moments_mean": (lambda tf, a: tf.nn.moments(a, [0])[1], [A], A.var(0)),
+    "max_pool": (lambda tf, x: tf.nn.max_pool2d(x, 2, 2, "VALID"), [X4],
+                 X4.reshape(1, 2, 2, 2, 2, 2).max(axis=(2, 4))),
+    "avg_pool_same": (lambda tf, x: tf.nn.avg_pool2d(x, 3, 2, "SAME"), [X4], None),
+    "running_example": (lambda tf, x, y: tf.reduce_mean(tf.multiply(x ** 2, 3) + y), [A, B],
+                        np.mean(A.astype(np.float64) ** 2 * 3 + B)),
+}

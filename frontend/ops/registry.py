@@ -1,0 +1,142 @@
+"""The one table of TF ops.
+
+An `OpDef` names a TF raw op (`AddV2`, `Mean`, ...), its inputs and
+attributes, which inputs must be compile-time constants, and one
+decomposition `rule(b, *inputs, **attrs)` written against `frontend.builder`.
+The same rule runs eagerly (EagerBuilder), infers result types while tracing
+(SpecBuilder) and emits `hlo` in `tf-legalize-to-hlo` (TracingBuilder).
+Const inputs reach the rule as numpy arrays, never as builder values.
+
+Ops without a rule (`compilable=False`) run on the host only, through `host`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidArgumentError, at_user_line
+
+REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class OpDef:
+    name: str
+    #: input names; a leading "*" marks a variadic input (a list of tensors)
+    inputs: tuple[str, ...]
+    rule: Callable | None
+    #: attribute name -> default (REQUIRED if none)
+    attrs: dict[str, Any] = field(default_factory=dict)
+    #: inputs that must be compile-time constants (the rule gets numpy arrays)
+    const_inputs: tuple[str, ...] = ()
+    #: inputs sharing the type attribute `T` (default: all non-const inputs)
+    typed: tuple[str, ...] | None = None
+    #: numpy implementation for ops that cannot be compiled
+    host: Callable | None = None
+    #: result specs of a host op: infer(*input specs, **attrs) -> Spec or tuple of Specs
+    infer: Callable | None = None
+    #: stateful ops are never constant-folded or deduplicated
+    stateful: bool = False
+
+    @property
+    def compilable(self) -> bool:
+        return self.rule is not None
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        return tuple(n.lstrip("*") for n in self.inputs)
+
+    def is_variadic(self, i: int) -> bool:
+        return self.inputs[i].startswith("*")
+
+    def is_const(self, i: int) -> bool:
+        return self.input_names[i] in self.const_inputs
+
+    @property
+    def typed_inputs(self) -> tuple[str, ...]:
+        if self.typed is not None:
+            return self.typed
+        return tuple(n for n in self.input_names if n not in self.const_inputs)
+
+    def full_attrs(self, given: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(given) - set(self.attrs)
+        if unknown:
+            raise TypeError(f"{self.name} got unexpected attributes {sorted(unknown)}")
+        out = {}
+        for k, default in self.attrs.items():
+            v = given.get(k, default)
+            if v is REQUIRED:
+                raise TypeError(f"{self.name} requires attribute {k!r}")
+            out[k] = v
+        return out
+
+
+REGISTRY: dict[str, OpDef] = {}
+
+
+def register(name: str, inputs: Sequence[str], rule: Callable | None, **kw) -> OpDef:
+    opdef = OpDef(name, tuple(inputs), rule, **kw)
+    if name in REGISTRY:
+        raise ValueError(f"TF op {name} registered twice")
+    REGISTRY[name] = opdef
+    return opdef
+
+
+def get(name: str) -> OpDef:
+    if name not in REGISTRY:
+        raise KeyError(f"no TF op {name!r} in the registry")
+    return REGISTRY[name]
+
+
+# -- helpers shared by the rule modules ------------------------------------------
+
+def op_error(op: str, message: str) -> InvalidArgumentError:
+    """A TF-style op error ("... [Op:MatMul]") pointing at the user's line."""
+    return InvalidArgumentError(at_user_line(f"{message} [Op:{op}]"))
+
+
+def shape_text(shape: Sequence[int]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def broadcast_shape(op: str, a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    """numpy/TF broadcasting, with TF's "Incompatible shapes" error."""
+    out = []
+    for i in range(max(len(a), len(b))):
+        x = a[len(a) - 1 - i] if i < len(a) else 1
+        y = b[len(b) - 1 - i] if i < len(b) else 1
+        if x != y and 1 not in (x, y):
+            raise op_error(op, f"Incompatible shapes: {shape_text(a)} vs. {shape_text(b)}")
+        out.append(y if x == 1 else x)
+    return tuple(reversed(out))
+
+
+def broadcast_all(b, op: str, *xs):
+    shape: tuple[int, ...] = ()
+    for x in xs:
+        shape = broadcast_shape(op, shape, x.shape)
+    return [b.broadcast_to(x, shape) for x in xs]
+
+
+def axes(op: str, value, rank: int, allow_empty: bool = True) -> list[int]:
+    """Normalize a const axis input (scalar or list; negatives wrap)."""
+    flat = [int(v) for v in np.asarray(value).reshape(-1)]
+    out = []
+    for a in flat:
+        if not -rank <= a < max(rank, 1):
+            raise op_error(op, f"Invalid reduction dimension ({a} for input with {rank} dimension(s)")
+        out.append(a % rank if rank else 0)
+    return out
+
+
+def is_float(dt) -> bool:
+    dt = np.dtype(dt)
+    return dt.kind == "f" or dt.name == "bfloat16"
+
+
+def is_int(dt) -> bool:
+    return np.dtype(dt).kind in "iu"

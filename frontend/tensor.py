@@ -1,0 +1,270 @@
+"""`Tensor`, `TensorShape` and conversion of Python/numpy values.
+
+A Tensor is either *eager* (holds a numpy array) or *symbolic* (a value of the
+graph being traced by `tf.function`). Python operators dispatch to the public
+API (`frontend.api`), which follows TF's rules: numpy-style broadcasting and
+no implicit dtype promotion (Python scalars take the other operand's dtype).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes
+from .builder import Spec
+
+
+class TensorShape:
+    """Static shape (all dimensions known, or unknown rank as `None`)."""
+
+    __slots__ = ("_dims",)
+
+    def __init__(self, dims):
+        self._dims = None if dims is None else tuple(int(d) for d in dims)
+
+    @property
+    def rank(self):
+        return None if self._dims is None else len(self._dims)
+
+    ndims = rank
+
+    def as_list(self) -> list[int]:
+        if self._dims is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape.")
+        return list(self._dims)
+
+    def num_elements(self):
+        return None if self._dims is None else int(np.prod(self._dims, dtype=np.int64))
+
+    def is_fully_defined(self) -> bool:
+        return self._dims is not None
+
+    def __len__(self) -> int:
+        if self._dims is None:
+            raise ValueError("Cannot take the length of shape with unknown rank.")
+        return len(self._dims)
+
+    def __iter__(self):
+        return iter(self._dims or ())
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return TensorShape(self._dims[i])
+        return self._dims[i]
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, TensorShape):
+            return self._dims == other._dims
+        try:
+            return self._dims == tuple(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._dims)
+
+    def __repr__(self) -> str:
+        return "TensorShape(None)" if self._dims is None else f"TensorShape({list(self._dims)})"
+
+    def __str__(self) -> str:
+        if self._dims is None:
+            return "<unknown>"
+        return "(" + ", ".join(map(str, self._dims)) + ("," if len(self._dims) == 1 else "") + ")"
+
+
+class Tensor:
+    """An eager value (`_value`) or a symbolic one (`_graph`, `_ssa`, `_spec`)."""
+
+    __array_priority__ = 100
+
+    def __init__(self, value: np.ndarray | None = None, *, graph=None, ssa=None, spec: Spec | None = None,
+                 const: np.ndarray | None = None, name: str = ""):
+        self._value = None if value is None else np.asarray(value)
+        self._graph = graph
+        self._ssa = ssa
+        self._spec = spec if spec is not None else Spec(self._value.shape, self._value.dtype)
+        self._const = const if const is not None else self._value
+        self._name = name
+
+    # ---- metadata ----------------------------------------------------------
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._spec.shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.as_dtype(self._spec.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return len(self._spec.shape)
+
+    @property
+    def is_symbolic(self) -> bool:
+        return self._value is None
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def numpy(self) -> np.ndarray:
+        if self._value is None:
+            raise AttributeError(
+                f"'SymbolicTensor' object has no attribute 'numpy' ({self!r}): numpy() is only available "
+                "when eager execution is enabled, not while tracing a tf.function")
+        return self._value.copy() if self._value.ndim else self._value[()]
+
+    def __array__(self, dtype=None, copy=None):
+        arr = np.asarray(self._eager_value("converted to a numpy array"))
+        return arr.astype(dtype) if dtype is not None else arr
+
+    def _eager_value(self, what: str) -> np.ndarray:
+        if self._value is None:
+            raise TypeError(f"A symbolic tf.Tensor ({self!r}) cannot be {what}: its value is only known "
+                            "when the tf.function runs.")
+        return self._value
+
+    # ---- printing ------------------------------------------------------------
+    def __repr__(self) -> str:
+        if self._value is None:
+            return f'<tf.Tensor \'{self._name or "tensor"}:0\' shape={self.shape} dtype={self.dtype.name}>'
+        body = np.array2string(self._value, separator=", ", prefix="array(") if self._value.ndim else repr(
+            self._value[()].item() if self._value.dtype != object else self._value[()])
+        if self._value.ndim:
+            body = "\n" + np.array_repr(self._value)
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={body}>"
+
+    def __str__(self) -> str:
+        if self._value is None:
+            return f'Tensor("{self._name or "tensor"}:0", shape={self.shape}, dtype={self.dtype.name})'
+        text = np.array2string(self._value) if self._value.ndim else str(self._value[()])
+        return f"tf.Tensor({('' if self._value.ndim < 2 else chr(10))}{text}, shape={self.shape}, " \
+               f"dtype={self.dtype.name})"
+
+    # ---- Python protocol -------------------------------------------------------
+    def __len__(self) -> int:
+        if not self._spec.shape:
+            raise TypeError("len() of unsized object")
+        return self._spec.shape[0]
+
+    def __bool__(self) -> bool:
+        value = self._eager_value("used as a Python bool")
+        if value.size != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return bool(value.reshape(()))
+
+    def __int__(self) -> int:
+        return int(self._eager_value("converted to int"))
+
+    def __float__(self) -> float:
+        return float(self._eager_value("converted to float"))
+
+    def __index__(self) -> int:
+        return int(self._eager_value("used as an index"))
+
+    def __iter__(self):
+        if not self._spec.shape:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        from . import api
+
+        return iter(api.unstack(self))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __getitem__(self, key):
+        from . import api
+
+        return api.getitem(self, key)
+
+    def __eq__(self, other):  # TF2: elementwise
+        from . import api
+
+        if other is None:
+            return False
+        return api.equal(self, other)
+
+    def __ne__(self, other):
+        from . import api
+
+        if other is None:
+            return True
+        return api.not_equal(self, other)
+
+
+def _binary(api_name: str, reverse: bool = False):
+    def method(self, other):
+        from . import api
+
+        fn = getattr(api, api_name)
+        return fn(other, self) if reverse else fn(self, other)
+
+    method.__name__ = api_name
+    return method
+
+
+def _unary(api_name: str):
+    def method(self):
+        from . import api
+
+        return getattr(api, api_name)(self)
+
+    return method
+
+
+for _dunder, _api in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "truediv"),
+                      ("floordiv", "floordiv"), ("mod", "floormod"), ("pow", "pow"), ("matmul", "matmul"),
+                      ("and", "logical_and_or_bitwise"), ("or", "logical_or_or_bitwise"),
+                      ("xor", "logical_xor_or_bitwise")):
+    setattr(Tensor, f"__{_dunder}__", _binary(_api))
+    setattr(Tensor, f"__r{_dunder}__", _binary(_api, reverse=True))
+for _dunder, _api in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")):
+    setattr(Tensor, f"__{_dunder}__", _binary(_api))
+for _dunder, _api in (("neg", "negative"), ("abs", "abs"), ("invert", "invert_or_not")):
+    setattr(Tensor, f"__{_dunder}__", _unary(_api))
+
+
+# -- conversion ---------------------------------------------------------------
+
+def _default_array(value: Any) -> np.ndarray:
+    """numpy array with TF's default dtypes for Python values (float32, int32)."""
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        return np.asarray(value)
+    if isinstance(value, (bytes, str)):
+        return np.array(value.encode() if isinstance(value, str) else value, dtype=object)
+    arr = np.asarray(value)
+    if arr.dtype == np.float64:
+        return arr.astype(np.float32)
+    if arr.dtype.kind in "iu" and arr.dtype.itemsize == 8:
+        if arr.size == 0 or (arr.min() >= np.iinfo(np.int32).min and arr.max() <= np.iinfo(np.int32).max):
+            return arr.astype(np.int32)
+        return arr.astype(np.int64)
+    if arr.dtype == np.complex128 and not isinstance(value, np.ndarray):
+        return arr.astype(np.complex128)
+    if arr.dtype.kind in "US":
+        return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
+    return arr
+
+
+def to_array(value: Any, dtype=None) -> np.ndarray:
+    """A Python/numpy value as a numpy array of `dtype` (TF's conversion rules)."""
+    if dtype is None:
+        return _default_array(value)
+    dt = dtypes.np_dtype(dtype)
+    arr = np.asarray(value) if not isinstance(value, (list, tuple)) else np.array(value)
+    if dt.kind in "iub" and arr.dtype.kind == "f" and not isinstance(value, np.ndarray):
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.trunc(arr)) or dt.kind == "b":
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtypes.dtype_name(dt)}")
+    if dt == np.bool_ and arr.dtype != np.bool_ and not isinstance(value, np.ndarray):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
+    if dt.kind in "iu" and arr.dtype.kind in "iu" and arr.size:
+        info = np.iinfo(dt)
+        if arr.min() < info.min or arr.max() > info.max:
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtypes.dtype_name(dt)}")
+    return arr.astype(dt)

@@ -1,0 +1,92 @@
+"""The `tf` namespace: `from frontend import tf`, then write TensorFlow.
+
+Top-level names and the `tf.math`, `tf.nn`, `tf.linalg`, `tf.io`,
+`tf.strings`, `tf.dtypes`, `tf.errors` sub-namespaces are assembled here from
+the API modules; nothing is implemented in this file except the host-only
+conveniences (`tf.print`, `tf.py_function`).
+"""
+
+from __future__ import annotations
+
+import builtins as _builtins
+import sys as _sys
+from types import SimpleNamespace as _NS
+
+from . import api as _api
+from . import api_nn as _nn
+from . import dtypes as _dtypes
+from . import errors as _errors
+from .dtypes import (DType, as_dtype, bfloat16, bool_ as bool, complex64, complex128, double, float16,  # noqa: F401,A004
+                     float32, float64, half, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+from .execute import execute as _execute
+from .function import function  # noqa: F401
+from .tensor import Tensor, TensorShape  # noqa: F401
+from .variables import Variable  # noqa: F401
+
+string = _dtypes.string
+
+_TOP = ["constant", "convert_to_tensor", "cast", "identity", "stop_gradient", "zeros", "ones", "zeros_like",
+        "ones_like", "fill", "range", "eye", "one_hot", "shape", "size", "rank", "add", "subtract", "multiply",
+        "divide", "truediv", "floordiv", "pow", "maximum", "minimum", "equal", "not_equal", "less", "less_equal",
+        "greater", "greater_equal", "abs", "negative", "sign", "square", "sqrt", "exp", "tanh", "sigmoid", "round",
+        "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all", "reduce_any",
+        "reduce_logsumexp", "argmax", "argmin", "cumsum", "reshape", "transpose", "expand_dims", "squeeze",
+        "concat", "stack", "unstack", "split", "tile", "broadcast_to", "pad", "slice", "strided_slice", "reverse",
+        "where", "clip_by_value", "matmul", "add_n", "logical_and", "logical_or", "logical_not", "floor", "ceil",
+        "cos", "sin", "log", "rsqrt", "truncatediv", "truncatemod"]
+for _n in _TOP:
+    setattr(_sys.modules[__name__], _n, getattr(_api, _n))
+
+_MATH = _TOP + ["floormod", "mod", "squared_difference", "logical_xor", "expm1", "log1p", "reciprocal", "tan",
+                "atan", "asin", "acos", "sinh", "cosh", "atan2", "rint", "softplus", "is_nan", "is_inf",
+                "is_finite", "divide_no_nan", "multiply_no_nan", "xlogy", "xdivy", "log_sigmoid", "erf",
+                "reduce_euclidean_norm", "cumprod", "scalar_mul"]
+math = _NS(**{n: getattr(_api, n) for n in _MATH})
+nn = _NS(**{n: getattr(_nn, n) for n in _nn.__all__ if not n.startswith("api")})
+linalg = _NS(matmul=_api.matmul, matrix_transpose=lambda a, name=None: _api.transpose(
+    a, list(_builtins.range(_api.convert_to_tensor(a).ndim - 2)) + [_api.convert_to_tensor(a).ndim - 1,
+                                                           _api.convert_to_tensor(a).ndim - 2]),
+    eye=_api.eye)
+bitwise = _NS(bitwise_and=_api.bitwise_and, bitwise_or=_api.bitwise_or, bitwise_xor=_api.bitwise_xor,
+              invert=_api.invert, left_shift=_api.left_shift, right_shift=_api.right_shift)
+dtypes = _NS(as_dtype=as_dtype, DType=DType, float16=float16, bfloat16=bfloat16, float32=float32, float64=float64,
+             int8=int8, int16=int16, int32=int32, int64=int64, uint8=uint8, uint16=uint16, uint32=uint32,
+             uint64=uint64, bool=bool, complex64=complex64, complex128=complex128, string=string,
+             cast=_api.cast)
+errors = _NS(OpError=_errors.OpError, InvalidArgumentError=_errors.InvalidArgumentError,
+             UnimplementedError=_errors.UnimplementedError, NotFoundError=_errors.NotFoundError,
+             FailedPreconditionError=_errors.FailedPreconditionError)
+
+
+def _read_file(filename, name=None):
+    return _execute("ReadFile", [_api.constant(filename, string) if isinstance(filename, str) else filename])
+
+
+def _as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="", name=None):
+    return _execute("AsString", [input], {"precision": precision, "scientific": scientific, "shortest": shortest,
+                                          "width": width, "fill": fill})
+
+
+io = _NS(read_file=_read_file)
+strings = _NS(as_string=_as_string)
+
+
+def py_function(func, inp, Tout, name=None):
+    """Run `func` on the host (never compiled), like TF's EagerPyFunc."""
+    single = not isinstance(Tout, (list, tuple))
+    touts = [Tout] if single else list(Tout)
+    out = _execute("EagerPyFunc", [list(inp)], {"func": func, "Tout": tuple(as_dtype(t).np for t in touts)})
+    return out[0] if single else list(out)
+
+
+def print(*inputs, output_stream=_sys.stderr, sep=" ", end="\n", summarize=3, name=None):  # noqa: A001
+    """`tf.print`: StringFormat + PrintV2 (host only)."""
+    tensors = [x for x in inputs if isinstance(x, (Tensor, Variable)) or hasattr(x, "__array__")]
+    template = sep.join("{}" if isinstance(x, (Tensor, Variable)) else str(x) for x in inputs)
+    text = _execute("StringFormat", [[x for x in tensors if isinstance(x, (Tensor, Variable))]],
+                    {"template": template, "summarize": summarize})
+    stream = "stdout" if output_stream is _sys.stdout else "stderr"
+    _execute("PrintV2", [text], {"output_stream": stream, "end": end})
+
+
+newaxis = None
