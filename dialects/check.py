@@ -33,7 +33,13 @@ def _parse_tolerance(parser: Parser) -> dict[str, Attribute]:
 def _print_tolerance(printer: Printer, op: IRDLOperation) -> None:
     tol = op.properties.get("tolerance")
     if tol is not None:
-        printer.print_string(f", tolerance = {tol.value.data!r}")
+        printer.print_string(f", tolerance = {_float_literal(tol.value.data)}")
+
+
+def _float_literal(value: float) -> str:
+    """repr() may give `1e-05`; MLIR float literals need a `.` before the exponent."""
+    text = repr(value)
+    return text.replace("e", ".0e") if "." not in text and "e" in text else text
 
 
 def _route(props: dict[str, Attribute], attrs: dict[str, Attribute]):

@@ -8,19 +8,20 @@
 
 from __future__ import annotations
 
-import numpy as np
+import struct
+
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
 from xdsl.parser.attribute_parser import AttrParser
 
-_BITS_DTYPES = {Float16Type: (np.uint16, np.float16), Float32Type: (np.uint32, np.float32),
-                Float64Type: (np.uint64, np.float64)}
+# struct formats (unsigned, float) per type; struct, not numpy, keeps tool start-up fast
+_BITS_DTYPES = {Float16Type: ("<H", "<e"), Float32Type: ("<I", "<f"), Float64Type: ("<Q", "<d")}
 
 
 def _float_from_bits(bits: int, type_) -> float:
     if isinstance(type_, BFloat16Type):
-        return float(np.array([bits << 16], dtype=np.uint32).view(np.float32)[0])
-    int_dtype, float_dtype = _BITS_DTYPES[type(type_)]
-    return float(np.array([bits], dtype=int_dtype).view(float_dtype)[0])
+        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    int_format, float_format = _BITS_DTYPES[type(type_)]
+    return struct.unpack(float_format, struct.pack(int_format, bits))[0]
 
 
 _element = AttrParser._TensorLiteralElement  # noqa: SLF001

@@ -136,7 +136,8 @@ class ReduceOp(IRDLOperation):
             return None
         op, ret = ops
         if (op.name.split(".", 1)[1] in _COMBINERS and tuple(op.operands) == tuple(args)
-                and tuple(ret.operands) == tuple(op.results) and op.results[0].type == args[0].type == args[1].type):
+                and tuple(ret.operands) == tuple(op.results) and op.results[0].type == args[0].type == args[1].type
+                and not op.attributes and not ret.attributes):  # the compact form would drop them
             return op
         return None
 
