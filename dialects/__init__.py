@@ -26,7 +26,15 @@ def load_all(ctx: Context | None = None) -> Context:
     for name, factory in get_all_dialects().items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)
+    if "nvvm" not in ctx.registered_dialect_names:  # ours (dialects/nvvm.py): xDSL has none
+        ctx.register_dialect("nvvm", _nvvm)
     return ctx
+
+
+def _nvvm():
+    from .nvvm import NVVM
+
+    return NVVM
 
 
 def _frontend_dialects():

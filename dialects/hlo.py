@@ -14,11 +14,12 @@ from .hlo_ops.base import HLO_OPS
 from .hlo_ops.contraction import *  # noqa: F401,F403
 from .hlo_ops.control import *  # noqa: F401,F403
 from .hlo_ops.elementwise import *  # noqa: F401,F403
+from .hlo_ops.fusion import FusionOp  # noqa: F401  (hlo.fusion: an extra op without a stablehlo twin)
 from .hlo_ops.indexing import *  # noqa: F401,F403
 from .hlo_ops.reduction import *  # noqa: F401,F403
 from .hlo_ops.shape import *  # noqa: F401,F403
 
-HLO = Dialect("hlo", list(HLO_OPS.values()), list(vars(attrs.HLO_ATTRS).values()))
+HLO = Dialect("hlo", [*HLO_OPS.values(), FusionOp], list(vars(attrs.HLO_ATTRS).values()))
 
 #: mnemonic -> op class, e.g. OPS["add"] is hlo.AddOp
 OPS = dict(HLO_OPS)

@@ -74,6 +74,8 @@ class DotGeneralOp(PrettyOp):
     def verify_(self) -> None:
         a, b = tensor(self.lhs.type, "lhs"), tensor(self.rhs.type, "rhs")
         r = tensor(self.result.type, "result")
+        require(a.element_type == b.element_type,
+                f"lhs and rhs element types {a.element_type} and {b.element_type} must be equal")
         dn = self.dot_dimension_numbers
         lb, rb, lc, rc = (dn.lhs_batching_dimensions, dn.rhs_batching_dimensions,
                           dn.lhs_contracting_dimensions, dn.rhs_contracting_dimensions)
@@ -183,6 +185,8 @@ class ConvolutionOp(PrettyOp):
     def verify_(self) -> None:
         x, k = tensor(self.lhs.type, "lhs"), tensor(self.rhs.type, "rhs")
         r = tensor(self.result.type, "result")
+        require(x.element_type == k.element_type,
+                f"lhs and rhs element types {x.element_type} and {k.element_type} must be equal")
         dn = self.dimension_numbers
         n = len(dn.input_spatial_dimensions)
         require(len(shape(x)) == n + 2 and len(shape(k)) == n + 2 and len(shape(r)) == n + 2,
@@ -202,6 +206,8 @@ class ConvolutionOp(PrettyOp):
         lhs_dil, rhs_dil = ints(self.lhs_dilation) or ones, ints(self.rhs_dilation) or ones
         for name, vals in (("window strides", strides), ("lhs_dilation", lhs_dil), ("rhs_dilation", rhs_dil)):
             require(len(vals) == n and all(v > 0 for v in vals), f"{name} must be {n} positive values, got {list(vals)}")
+        require(len(ints(self.window_reversal)) in (0, n),
+                f"window_reversal needs {n} entries, got {len(ints(self.window_reversal))}")
         pads = padding_pairs(self.padding, n)
         spatial = windowed_shape(tuple(shape(x)[d] for d in dn.input_spatial_dimensions),
                                  tuple(shape(k)[d] for d in dn.kernel_spatial_dimensions), strides, lhs_dil, rhs_dil,

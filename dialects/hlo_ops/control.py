@@ -191,7 +191,9 @@ class OptimizationBarrierOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser):
         start = parser.pos
-        operands = parse_operands(parser)
+        # `()` spells "no operands", so a following `%x = ...` is not read as an operand
+        operands = [] if parser.parse_optional_punctuation("(") and parser.parse_punctuation(")") \
+            else parse_operands(parser)
         attrs = parse_trailing(parser)
         types = []
         if operands:
@@ -203,9 +205,11 @@ class OptimizationBarrierOp(IRDLOperation):
         return cls.create(operands=values, result_types=types, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
         if self.operands:
-            printer.print_string(" ")
             printer.print_list(self.operands, printer.print_operand)
+        else:
+            printer.print_string("()")
         print_trailing(printer, self, ())
         if self.operands:
             printer.print_string(" : ")

@@ -100,6 +100,10 @@ class ScatterOp(IRDLOperation):
             require(shape(x) == shape(xs[0]), f"input #{i} shape differs from input #0")
         for i, u in enumerate(us):
             require(shape(u) == shape(us[0]), f"update #{i} shape differs from update #0")
+        require(len(us) == len(xs), f"expected {len(xs)} updates (one per input), got {len(us)}")
+        for i, (x, u) in enumerate(zip(xs, us)):
+            require(u.element_type == x.element_type,
+                    f"update #{i} element type {u.element_type} must equal input #{i}'s {x.element_type}")
         _sorted_unique(dn.update_window_dims, "update_window_dims")
         _sorted_unique(dn.inserted_window_dims, "inserted_window_dims")
         check_dims_in_range(dn.inserted_window_dims + dn.input_batching_dims, rank,

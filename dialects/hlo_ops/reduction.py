@@ -26,18 +26,31 @@ def scalar(t: TensorType) -> TensorType:
 
 
 def check_body(region: Region, inputs: list[TensorType], what: str, n_returns: int | None = None) -> list[Attribute]:
-    """A reduction body takes (acc_0..acc_n-1, x_0..x_n-1) as 0-d tensors and returns n 0-d tensors."""
+    """A reduction body takes (acc_0..acc_n-1, x_0..x_n-1) as 0-d tensors of the
+    inputs' element types and returns n of them (or `n_returns` 0-d tensors)."""
     n = len(inputs)
     args = block_arg_types(region)
     require(len(args) == 2 * n, f"{what} must take {2 * n} arguments, got {len(args)}")
-    for i, a in enumerate(args):
-        require(isinstance(a, TensorType) and shape(a) == (), f"{what} argument #{i} must be a 0-d tensor, got {a}")
+    want_args = [scalar(t) for t in inputs] * 2
+    require(args == want_args, f"{what} must take ({', '.join(map(str, want_args))}), "
+                               f"got ({', '.join(map(str, args))})")
     got = region_results(region, what)
-    want = n if n_returns is None else n_returns
-    require(len(got) == want, f"{what} must return {want} values, got {len(got)}")
-    for i, t in enumerate(got):
-        require(isinstance(t, TensorType) and shape(t) == (), f"{what} result #{i} must be a 0-d tensor, got {t}")
+    if n_returns is None:
+        require(got == want_args[:n], f"{what} must return ({', '.join(map(str, want_args[:n]))}), "
+                                      f"got ({', '.join(map(str, got))})")
+    else:
+        require(len(got) == n_returns, f"{what} must return {n_returns} values, got {len(got)}")
+        for i, t in enumerate(got):
+            require(isinstance(t, TensorType) and shape(t) == (), f"{what} result #{i} must be a 0-d tensor, got {t}")
     return got
+
+
+def check_inits(inputs: list[TensorType], inits: list[TensorType]) -> None:
+    """Init values are 0-d tensors of the matching input's element type (spec C2)."""
+    for i, (x, init) in enumerate(zip(inputs, inits)):
+        require(shape(init) == (), f"init value #{i} must be a 0-d tensor, got {init}")
+        require(init.element_type == x.element_type,
+                f"init value #{i} element type {init.element_type} must equal input #{i}'s {x.element_type}")
 
 
 def padding_pairs(attr: DenseIntOrFPElementsAttr | None, rank: int) -> list[tuple[int, int]]:
@@ -175,9 +188,9 @@ class ReduceOp(IRDLOperation):
         require(n >= 1, "needs at least one input")
         xs = [tensor(v.type, f"input #{i}") for i, v in enumerate(self.inputs)]
         inits = [tensor(v.type, f"init value #{i}") for i, v in enumerate(self.init_values)]
-        for i, (x, init) in enumerate(zip(xs, inits)):
+        for i, x in enumerate(xs):
             require(shape(x) == shape(xs[0]), f"input #{i} shape {list(shape(x))} differs from input #0 {list(shape(xs[0]))}")
-            require(shape(init) == (), f"init value #{i} must be a 0-d tensor, got {init}")
+        check_inits(xs, inits)
         dims = ints(self.dimensions)
         check_dims_in_range(dims, len(shape(xs[0])), "dimensions")
         got = check_body(self.body, xs, "reduction body")
@@ -221,9 +234,9 @@ class ReduceWindowOp(IRDLOperation):
         inits = [tensor(v.type, f"init value #{i}") for i, v in enumerate(self.init_values)]
         require(len(xs) >= 1, "needs at least one input")
         rank = len(shape(xs[0]))
-        for i, (x, init) in enumerate(zip(xs, inits)):
+        for i, x in enumerate(xs):
             require(shape(x) == shape(xs[0]), f"input #{i} shape {list(shape(x))} differs from input #0 {list(shape(xs[0]))}")
-            require(shape(init) == (), f"init value #{i} must be a 0-d tensor, got {init}")
+        check_inits(xs, inits)
         window, strides, bd, wd, pads = self.window(rank)
         for name, vals in (("window_dimensions", window), ("window_strides", strides), ("base_dilations", bd),
                            ("window_dilations", wd)):
@@ -256,7 +269,9 @@ class SelectAndScatterOp(IRDLOperation):
         src = tensor(self.source.type, "source")
         init = tensor(self.init_value.type, "init_value")
         rank = len(shape(x))
-        require(shape(init) == (), f"init_value must be a 0-d tensor, got {init}")
+        check_inits([src], [init])
+        require(src.element_type == x.element_type,
+                f"source element type {src.element_type} must equal operand element type {x.element_type}")
         window = ints(self.window_dimensions) or (1,) * rank
         strides = ints(self.window_strides) or (1,) * rank
         require(len(window) == rank and len(strides) == rank,
@@ -264,7 +279,7 @@ class SelectAndScatterOp(IRDLOperation):
         pads = padding_pairs(self.padding, rank)
         out = windowed_shape(shape(x), window, strides, (1,) * rank, (1,) * rank, pads)
         require(list(shape(src)) == out, f"source shape {list(shape(src))} must be {out}")
-        sel = check_body(self.select, [x], "select region")
+        sel = check_body(self.select, [x], "select region", n_returns=1)
         require(sel == [TensorType(i1, [])], f"select region must return tensor<i1>, got {[str(t) for t in sel]}")
         check_body(self.scatter, [src], "scatter region")
         require(self.result.type == x, f"result type {self.result.type} must equal operand type {x}")
@@ -322,7 +337,6 @@ class AllReduceOp(IRDLOperation):
         require(len(groups.get_shape()) == 2, f"replica_groups must be 2-d, got shape {list(groups.get_shape())}")
         ids = [int(v) for v in groups.get_values() if int(v) != -1]
         require(len(set(ids)) == len(ids), f"replica_groups must not repeat replica ids, got {ids}")
-        args = block_arg_types(self.computation)
-        require(len(args) == 2 and all(isinstance(a, TensorType) and shape(a) == () for a in args),
-                f"computation must take two 0-d tensors, got {[str(t) for t in args]}")
+        for x in xs:
+            check_body(self.computation, [x], "computation")
         require([r.type for r in self.results] == xs, "result types must equal operand types")

@@ -286,7 +286,7 @@
 ^bb0(%p: tensor<1xf32>, %q: tensor<f32>):
   hlo.return %q : tensor<f32>
 }) : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<3x4xf32>
-// CHECK: error: 'hlo.scatter' op update_computation argument #0 must be a 0-d tensor, got tensor<1xf32>
+// CHECK: error: 'hlo.scatter' op update_computation must take (tensor<f32>, tensor<f32>), got (tensor<1xf32>, tensor<f32>)
 
 // -----
 %x = "test.op"() : () -> tensor<3x4xf32>
@@ -296,7 +296,7 @@
 ^bb0(%p: tensor<f32>, %q: tensor<f32>):
   hlo.return %p, %q : tensor<f32>, tensor<f32>
 }) : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<3x4xf32>
-// CHECK: error: 'hlo.scatter' op update_computation must return 1 values, got 2
+// CHECK: error: 'hlo.scatter' op update_computation must return (tensor<f32>), got (tensor<f32>, tensor<f32>)
 
 // -----
 %x = "test.op"() : () -> tensor<3x4xf32>
@@ -307,7 +307,7 @@
   %b = "test.op"() : () -> tensor<2xf32>
   hlo.return %b : tensor<2xf32>
 }) : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<3x4xf32>
-// CHECK: error: 'hlo.scatter' op update_computation result #0 must be a 0-d tensor, got tensor<2xf32>
+// CHECK: error: 'hlo.scatter' op update_computation must return (tensor<f32>), got (tensor<2xf32>)
 
 // -----
 %x = "test.op"() : () -> tensor<3x4xf32>

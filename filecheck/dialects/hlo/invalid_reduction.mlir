@@ -88,7 +88,7 @@
   reducer(%p: tensor<f32>, %q: tensor<2xf32>) {
     hlo.return %p : tensor<f32>
   }
-// CHECK: error: 'hlo.reduce' op reduction body argument #1 must be a 0-d tensor, got tensor<2xf32>
+// CHECK: error: 'hlo.reduce' op reduction body must take (tensor<f32>, tensor<f32>), got (tensor<f32>, tensor<2xf32>)
 
 // -----
 %x = "test.op"() : () -> tensor<2x3xf32>
@@ -97,7 +97,7 @@
   reducer(%p: tensor<f32>, %q: f32) {
     hlo.return %p : tensor<f32>
   }
-// CHECK: error: 'hlo.reduce' op reduction body argument #1 must be a 0-d tensor, got f32
+// CHECK: error: 'hlo.reduce' op reduction body must take (tensor<f32>, tensor<f32>), got (tensor<f32>, f32)
 
 // -----
 %x = "test.op"() : () -> tensor<2x3xf32>
@@ -106,7 +106,7 @@
   reducer(%p: tensor<f32>, %q: tensor<f32>) {
     hlo.return %p, %q : tensor<f32>, tensor<f32>
   }
-// CHECK: error: 'hlo.reduce' op reduction body must return 1 values, got 2
+// CHECK: error: 'hlo.reduce' op reduction body must return (tensor<f32>), got (tensor<f32>, tensor<f32>)
 
 // -----
 %x = "test.op"() : () -> tensor<2x3xf32>
@@ -116,7 +116,7 @@
     %w = "test.op"() : () -> tensor<2xf32>
     hlo.return %w : tensor<2xf32>
   }
-// CHECK: error: 'hlo.reduce' op reduction body result #0 must be a 0-d tensor, got tensor<2xf32>
+// CHECK: error: 'hlo.reduce' op reduction body must return (tensor<f32>), got (tensor<2xf32>)
 
 // -----
 %x = "test.op"() : () -> tensor<2x3xf32>
@@ -125,7 +125,7 @@
   reducer(%p: tensor<f32>, %q: tensor<f32>) {
     hlo.return
   }
-// CHECK: error: 'hlo.reduce' op reduction body must return 1 values, got 0
+// CHECK: error: 'hlo.reduce' op reduction body must return (tensor<f32>), got ()
 
 // -----
 %x = "test.op"() : () -> tensor<2x3xf32>
@@ -306,7 +306,7 @@
 ^bb0(%p: tensor<f32>, %q: tensor<f32>):
   hlo.return %p : tensor<f32>
 }) : (tensor<4x6xf32>, tensor<2x3xf32>, tensor<1xf32>) -> tensor<4x6xf32>
-// CHECK: error: 'hlo.select_and_scatter' op init_value must be a 0-d tensor, got tensor<1xf32>
+// CHECK: error: 'hlo.select_and_scatter' op init value #0 must be a 0-d tensor, got tensor<1xf32>
 
 // -----
 %x = "test.op"() : () -> tensor<4x6xf32>
@@ -486,7 +486,7 @@
 ^bb0(%p: tensor<f32>):
   hlo.return %p : tensor<f32>
 }) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK: error: 'hlo.all_reduce' op computation must take two 0-d tensors, got ['tensor<f32>']
+// CHECK: error: 'hlo.all_reduce' op computation must take 2 arguments, got 1
 
 // -----
 %x = "test.op"() : () -> tensor<4xf32>
@@ -494,7 +494,7 @@
 ^bb0(%p: tensor<f32>, %q: tensor<2xf32>):
   hlo.return %p : tensor<f32>
 }) : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK: error: 'hlo.all_reduce' op computation must take two 0-d tensors, got ['tensor<f32>', 'tensor<2xf32>']
+// CHECK: error: 'hlo.all_reduce' op computation must take (tensor<f32>, tensor<f32>), got (tensor<f32>, tensor<2xf32>)
 
 // -----
 %x = "test.op"() : () -> tensor<4xf32>
