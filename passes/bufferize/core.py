@@ -33,6 +33,23 @@ def _fail(op: Operation, why: str) -> DiagnosticException:
     return DiagnosticException(f"{PASS_NAME}: cannot bufferize '{op.name}': {why}")
 
 
+def _block_of(v: SSAValue) -> Block | None:
+    owner = v.owner
+    return owner if isinstance(owner, Block) else owner.parent_block()
+
+
+def _nested_in(block: Block | None, outer: Block) -> bool:
+    """Is `block` strictly inside a region of an op of `outer`?"""
+    while block is not None:
+        op = block.parent_op()
+        if op is None:
+            return False
+        block = op.parent_block()
+        if block is outer:
+            return True
+    return False
+
+
 def _last_uses(block: Block) -> dict[SSAValue, int]:
     """value -> index of the last op of `block` that uses it (nested uses count)."""
     last: dict[SSAValue, int] = {}
@@ -57,6 +74,7 @@ class BlockState:
         self.index = 0
         self.owned: dict[SSAValue, set[SSAValue]] = {}  # roots allocated here -> aliases (new values)
         self.writable: set[SSAValue] = set()  # roots this block may overwrite
+        self.loop_roots: set[SSAValue] = set()  # scf.for carried roots: only aliases in this block count
 
 
 class Bufferizer:
@@ -101,9 +119,10 @@ class Bufferizer:
         """No use of `old` after the current op (and it is defined in this block)."""
         st = self.state
         assert st is not None
-        owner = old.owner
-        block = owner if isinstance(owner, Block) else owner.parent_block()
-        return block is st.old and st.last.get(old, -1) <= st.index
+        block = _block_of(old)
+        if block is not st.old:
+            return _nested_in(block, st.old)  # scoped to an earlier op's region: gone after it
+        return st.last.get(old, -1) <= st.index
 
     def can_overwrite(self, old: SSAValue) -> bool:
         """May the current op write into `old`'s buffer (see module docstring)?"""
@@ -113,7 +132,10 @@ class Bufferizer:
         st = self.state
         assert st is not None
         r = self.root.get(v, v)
-        return r in st.writable and all(self.dead_after(a) for a in self.aliases.get(r, []))
+        aliases = self.aliases.get(r, [])
+        if r in st.loop_roots:  # outer aliases are the loop's init/results, dead inside (see op_scf_for)
+            aliases = [a for a in aliases if _block_of(a) is st.old]
+        return r in st.writable and all(self.dead_after(a) for a in aliases)
 
     # -- driver ---------------------------------------------------------------
     def run_block(self, old: Block, new: Block, writable: Sequence[SSAValue] = ()) -> BlockState:
@@ -193,6 +215,13 @@ class Bufferizer:
         self.state.new.add_op(load)
         self.vmap[op.result] = load.res
 
+    def op_tensor_insert(self, op: tensor.InsertOp) -> None:
+        """A scalar store, in place when the destination may be overwritten."""
+        assert self.state is not None
+        dest = self.writable_copy(op.dest, needs_contents=True)
+        self.state.new.add_op(memref.StoreOp.get(self.m(op.scalar), dest, [self.m(i) for i in op.indices]))
+        self.bind(op.result, dest)
+
     def op_tensor_extract_slice(self, op: tensor.ExtractSliceOp) -> None:
         if op.offsets or op.sizes or op.strides:
             raise _fail(op, "dynamic slices are not supported")
@@ -244,18 +273,19 @@ class Bufferizer:
         self._reshape(op, memref.ExpandShapeOp)
 
     # -- linalg ---------------------------------------------------------------
-    def _out_buffer(self, op: Operation, out: SSAValue, arg_used: bool) -> SSAValue:
+    def _out_buffer(self, op: Operation, out: SSAValue, arg_used: bool, taken: Sequence[SSAValue] = ()) -> SSAValue:
         v = self.vmap.get(out)
         if isinstance(v, Pending):
-            reuse = self._reusable_input(op, out)
+            reuse = self._reusable_input(op, out, taken)
             if reuse is not None:
                 return reuse
             return self._materialize(out, v)
         return self.writable_copy(out, needs_contents=arg_used)
 
-    def _reusable_input(self, op: Operation, out: SSAValue) -> SSAValue | None:
+    def _reusable_input(self, op: Operation, out: SSAValue, taken: Sequence[SSAValue] = ()) -> SSAValue | None:
         """An elementwise op may write over a dead input of the same type read
-        through the identity map (and not aliased by another input)."""
+        through the identity map (and not aliased by another input), unless an
+        earlier output of the same op already took that buffer."""
         if not isinstance(op, GenericOp) or any(it.data.value != "parallel" for it in op.iterator_types):
             return None
         maps = [m.data for m in op.indexing_maps]
@@ -267,7 +297,7 @@ class Bufferizer:
             buf = self.m(x)
             if (maps[k].is_minor_identity() and len(maps[k].results) == maps[k].num_dims
                     and memref_type(out.type) == buf.type and roots.count(roots[k]) == 1
-                    and self.can_overwrite(x)):
+                    and buf not in taken and self.can_overwrite(x)):
                 return buf
         return None
 
@@ -284,7 +314,7 @@ class Bufferizer:
         ins = [self.m(x) for x in op.inputs]
         outs = []
         for j, o in enumerate(op.outputs):
-            outs.append(self._out_buffer(op, o, bool(body.args[n_in + j].uses)))
+            outs.append(self._out_buffer(op, o, bool(body.args[n_in + j].uses), outs))
         new_body = Block(arg_types=[a.type for a in body.args])
         for a, b in zip(body.args, new_body.args):
             self.vmap[a] = b
@@ -365,15 +395,68 @@ class Bufferizer:
         for r, b in zip(op.results, bufs):
             self.bind(r, b)
 
-    def _run_yielding(self, old: Block, new: Block, targets: Sequence[SSAValue], writable=()) -> None:
-        """Translate a region body whose `scf.yield` stores into `targets`."""
+    def op_scf_for(self, op: scf.ForOp) -> None:
+        """Tensor iter_args live in one buffer each for the whole loop (the
+        init's, if it is dead after the loop and nothing aliasing it is read
+        in the body); the body updates it in place (tensor.insert, linalg
+        outs, nested loops), so scatter/sort loops cost no copies. Scalar
+        iter_args stay iter_args."""
+        st = self.state
+        assert st is not None
+        inits = list(op.iter_args)
+        body = op.body.block
+        is_t = [isinstance(v.type, TensorType) for v in inits]
+        used_inside = {v for o in body.walk() for v in o.operands}
+        bufs: list[SSAValue] = []
+        for x in [v for v, t in zip(inits, is_t) if t]:
+            src = self.m(x)
+            r = self.root.get(src, src)
+            if (self.can_overwrite(x) and inits.count(x) == 1 and is_identity(src.type)
+                    and r not in {self.root.get(b, b) for b in bufs}
+                    and not any(a in used_inside for a in self.aliases.get(r, []))):
+                bufs.append(src)
+            else:
+                buf = self.new_alloc(MemRefType(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
+                copy(st.new, src, buf)
+                bufs.append(buf)
+        scalars = [v for v, t in zip(inits, is_t) if not t]
+        new_body = Block(arg_types=[body.args[0].type, *[v.type for v in scalars]])
+        self.vmap[body.args[0]] = new_body.args[0]
+        it_bufs, it_scalars = iter(bufs), iter(new_body.args[1:])
+        for a, t in zip(body.args[1:], is_t):
+            if t:
+                self.bind(a, next(it_bufs))
+            else:
+                self.vmap[a] = next(it_scalars)
+        self._run_yielding(body, new_body, bufs, writable=bufs, loop=True, carried=is_t)
+        new = scf.ForOp(self.m(op.lb), self.m(op.ub), self.m(op.step), [self.m(v) for v in scalars],
+                        Region(new_body))
+        st.new.add_op(new)
+        it_bufs, it_res = iter(bufs), iter(new.results)
+        for r, t in zip(op.results, is_t):
+            if t:
+                self.bind(r, next(it_bufs))
+            else:
+                self.vmap[r] = next(it_res)
+
+    def _run_yielding(self, old: Block, new: Block, targets: Sequence[SSAValue], writable=(), loop: bool = False,
+                      carried: Sequence[bool] | None = None) -> None:
+        """Translate a region body whose `scf.yield` stores into `targets`
+        (with `carried`, only the yielded values flagged True are tensors
+        stored there; the others are yielded as scalars)."""
         outer = self.state
         st = BlockState(old, new)
         st.writable.update(writable)
+        if loop:
+            st.loop_roots.update(self.root.get(b, b) for b in writable)
         self.state = st
         for i, o in enumerate(old.ops):
             st.index = i
-            if isinstance(o, scf.YieldOp):
+            if isinstance(o, scf.YieldOp) and carried is not None:
+                vals = list(o.operands)
+                self._store_yield([v for v, t in zip(vals, carried) if t], targets)
+                new.add_op(scf.YieldOp(*[self.m(v) for v, t in zip(vals, carried) if not t]))
+            elif isinstance(o, scf.YieldOp):
                 self._store_yield(list(o.operands), targets)
                 new.add_op(scf.YieldOp())
             else:

@@ -2,7 +2,8 @@
 2-d float matmul, kept named for later fast paths); convolution -> pad (lhs
 dilation = interior padding), then a generic over (batch, output feature,
 output spatial, input feature, window) with strided/dilated maps; feature
-feature groups become a separate loop, so maps stay pure (no floordiv/mod)."""
+(or batch) groups become a separate loop, so maps stay pure (no
+floordiv/mod); window reversal reverses the kernel first."""
 
 from __future__ import annotations
 
@@ -74,13 +75,13 @@ def lower_convolution(lw: Lowerer, op: Operation):
     tx, tk, tr = elem(op.lhs.type), elem(op.rhs.type), elem(op.result.type)
     if "complex" in (kind(tx), kind(tk), kind(tr)):
         raise unsupported(op, "complex convolutions are not supported")
-    if int_value(op.batch_group_count) != 1:
-        raise unsupported(op, "batch_group_count > 1 is not supported")
-    if op.window_reversal is not None and any(ints(op.window_reversal)):
-        raise unsupported(op, "window_reversal is not supported")
-    groups = int_value(op.feature_group_count)
+    batch_groups = int_value(op.batch_group_count)
+    groups = int_value(op.feature_group_count) * batch_groups  # at most one of them is > 1 (spec)
     dn = op.dimension_numbers
     n = len(dn.input_spatial_dimensions)
+    reversal = list(ints(op.window_reversal)) if op.window_reversal is not None else []
+    if any(reversal):  # reversing the lhs window = reversing the kernel's spatial dims
+        k = _reverse(lw.e, k, [dim for j, dim in enumerate(dn.kernel_spatial_dimensions) if reversal[j]])
     ones = (1,) * n
     strides = ints(op.window_strides) or ones
     lhs_dil, rhs_dil = ints(op.lhs_dilation) or ones, ints(op.rhs_dilation) or ones
@@ -105,8 +106,12 @@ def lower_convolution(lw: Lowerer, op: Operation):
     W = 4 + n
     loops = 4 + 2 * n
     xmap = [0] * (n + 2)
-    xmap[dn.input_batch_dimension] = d(B)
-    xmap[dn.input_feature_dimension] = d(G) * in_f + d(C)
+    if batch_groups > 1:  # group g reads batch slice g (of the output's batch size)
+        xmap[dn.input_batch_dimension] = d(G) * rs[dn.output_batch_dimension] + d(B)
+        xmap[dn.input_feature_dimension] = d(C)
+    else:
+        xmap[dn.input_batch_dimension] = d(B)
+        xmap[dn.input_feature_dimension] = d(G) * in_f + d(C)
     for j, dim in enumerate(dn.input_spatial_dimensions):
         xmap[dim] = d(S + j) * strides[j] + d(W + j) * rhs_dil[j]
     kmap = [0] * (n + 2)
@@ -132,5 +137,17 @@ def lower_convolution(lw: Lowerer, op: Operation):
                   [PARALLEL] * (3 + n) + [REDUCTION] * (1 + n),
                   lambda b, a: [_mac(b, a[0], a[1], a[2], tx, tk, tr)])[0]
     return [reshape(lw.e, res, rs)]
+
+
+def _reverse(e: Emitter, x: SSAValue, dims) -> SSAValue:
+    from xdsl.ir.affine import AffineExpr
+
+    from .common import empty, identity
+
+    xs = shape_of(x)
+    r = len(xs)
+    exprs = [AffineExpr.constant(xs[i] - 1) - d(i) if i in dims else d(i) for i in range(r)]
+    return generic(e, [x], [empty(e, xs, elem(x.type))], [amap(r, exprs), identity(r)], [PARALLEL] * r,
+                   lambda b, a: [a[0]])[0]
 
 

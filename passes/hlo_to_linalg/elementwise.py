@@ -74,14 +74,64 @@ def lower_is_finite(lw: Lowerer, op: Operation):
 @lowering("bitcast_convert")
 def lower_bitcast(lw: Lowerer, op: Operation):
     src, dst = elem(op.operand.type), elem(op.result.type)
-    if width(src) != width(dst) or "complex" in (kind(src), kind(dst)):
-        raise unsupported(op, "only bitcasts between element types of equal width are supported")
+    if "complex" in (kind(src), kind(dst)):
+        raise unsupported(op, "complex bitcasts are not supported")
+    if width(src) != width(dst):
+        return [_bitcast_resize(lw, op, src, dst)]
     s, t = signless(src), signless(dst)
     if s == t or (isinstance(s, IntegerType) and isinstance(t, IntegerType)):
         return [lw.v(op.operand)] if s == t else [map_elementwise(lw.e, [lw.v(op.operand)], signless(op.result.type),
                                                                    lambda b, a: a[0])]
     return [map_elementwise(lw.e, [lw.v(op.operand)], signless(op.result.type),
                             lambda b, a: b(arith.BitcastOp(a[0], t)))]
+
+
+def _bitcast_resize(lw: Lowerer, op: Operation, src, dst):
+    """Widths differ: as the interpreter (little-endian), narrowing splits each
+    element into a trailing dim, low-order part first (i1: bit k); widening
+    ORs the trailing dim's parts together, part k shifted by k * width."""
+    from xdsl.dialects import tensor
+    from xdsl.dialects.linalg.ops import IndexOp
+
+    from .common import PARALLEL, amap, empty, generic, shape_of
+
+    x = lw.v(op.operand)
+    ws, wd = width(src), width(dst)
+    ist, idt = IntegerType(ws), IntegerType(wd)
+    rs = shape_of(op.result.type)
+    n = len(rs)
+    out = empty(lw.e, rs, signless(dst))
+
+    def to_int(b, v, t, it):
+        return b(arith.BitcastOp(v, it)) if kind(t) == "float" else v
+
+    def from_int(b, v):
+        return b(arith.BitcastOp(v, signless(dst))) if kind(dst) == "float" else v
+
+    if wd < ws:
+        def narrow(b, a):
+            bits = to_int(b, a[0], src, ist)
+            k = b(arith.IndexCastOp(b(IndexOp(n - 1)), ist))
+            shift = b(arith.MuliOp(k, b.const(wd, ist)))
+            return [from_int(b, b(arith.TruncIOp(b(arith.ShRUIOp(bits, shift)), idt)))]
+
+        return generic(lw.e, [x], [out], [amap(n, list(range(n - 1))), amap(n, list(range(n)))], [PARALLEL] * n,
+                       narrow)[0]
+
+    ratio = wd // ws
+
+    def widen(b, a):
+        idx = [b(IndexOp(d)) for d in range(n)]
+        acc = b.const(0, idt)
+        for k in range(ratio):
+            part = to_int(b, b(tensor.ExtractOp(x, [*idx, b.index(k)], signless(src))), src, ist)
+            part = b(arith.ExtUIOp(part, idt))
+            if k:
+                part = b(arith.ShLIOp(part, b.const(k * ws, idt)))
+            acc = b(arith.OrIOp(acc, part))
+        return [from_int(b, acc)]
+
+    return generic(lw.e, [], [out], [amap(n, list(range(n)))], [PARALLEL] * n, widen)[0]
 
 
 @lowering("optimization_barrier")
