@@ -1,0 +1,72 @@
+"""minixla's passes, by name. One `register(...)` line per pass; the class is
+imported only when the pass is used, so the CLI starts fast.
+
+`get_all_passes()` gives our passes; `available_passes()` adds xDSL's upstream
+ones; `run_pipeline(module, "a,b{opt=1}")` runs a pipeline spec exactly as
+`minixla-opt -p` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+
+from xdsl.passes import ModulePass
+
+from .pipeline import available_passes, build_pipeline, register_pipeline, run_pipeline
+
+_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+
+
+def register(name: str, target: str) -> None:
+    """Register pass `name` as "module:Class" (relative to this package)."""
+    module, cls = target.split(":")
+
+    def factory() -> type[ModulePass]:
+        return getattr(import_module(module, __name__), cls)
+
+    _PASSES[name] = factory
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """name -> factory returning the pass class (xDSL's registry convention)."""
+    return dict(_PASSES)
+
+
+# StableHLO interchange
+register("stablehlo-legalize-to-hlo", ".legalize_stablehlo:StablehloLegalizeToHlo")
+register("hlo-legalize-to-stablehlo", ".legalize_stablehlo:HloLegalizeToStablehlo")
+# hlo on tensors -> loops (passes/pipelines.py)
+register("convert-hlo-to-linalg", ".hlo_to_linalg:ConvertHloToLinalg")
+register("bufferize", ".bufferize:Bufferize")
+register("convert-linalg-to-loops", ".linalg_to_loops:ConvertLinalgToLoops")
+# loops -> llvm dialect (passes/lower_to_llvm)
+register("convert-scf-to-cf", ".lower_to_llvm:ConvertScfToCf")
+register("convert-memref-to-llvm", ".lower_to_llvm:ConvertMemRefToLLVM")
+register("convert-math-to-llvm", ".lower_to_llvm:ConvertMathToLLVM")
+register("convert-index-to-llvm", ".lower_to_llvm:ConvertIndexToLLVM")
+register("convert-arith-to-llvm", ".lower_to_llvm:ConvertArithToLLVM")
+register("convert-func-to-llvm", ".lower_to_llvm:ConvertFuncToLLVM")
+register("convert-cf-to-llvm", ".lower_to_llvm:ConvertCfToLLVM")
+
+# hlo optimizations (passes/hlo_opt, docs/fusion.md)
+register("hlo-algebraic-simplifier", ".hlo_opt.simplify:HloAlgebraicSimplifier")
+register("hlo-constant-fold", ".hlo_opt.constant_fold:HloConstantFold")
+register("hlo-fusion", ".hlo_opt.fusion:HloFusion")
+
+# named pipelines, usable wherever a pass name is (`-p hlo-to-cpu`)
+register_pipeline("hlo-to-cpu", ".pipelines:hlo_to_cpu")
+register_pipeline("hlo-optimize", ".pipelines:hlo_optimize")
+
+
+# the mini-TF frontend
+register("tf-legalize-to-hlo", "frontend.legalize:TfLegalizeToHlo")
+# the GPU pipeline (passes/gpu, docs/gpu.md)
+register("gpu-map-parallel-loops", ".gpu.mapping:GpuMapParallelLoops")
+register("gpu-kernel-outlining", ".gpu.outline:GpuKernelOutlining")
+register("convert-gpu-to-nvvm", ".gpu.to_nvvm:ConvertGpuToNVVM")
+register("convert-nvvm-to-llvm", ".gpu.to_nvvm:ConvertNVVMToLLVM")
+register_pipeline("hlo-to-gpu", ".gpu.pipelines:hlo_to_gpu")
+
+__all__ = ["available_passes", "build_pipeline", "get_all_passes", "register", "register_pipeline",
+           "run_pipeline"]

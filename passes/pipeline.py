@@ -1,0 +1,73 @@
+"""Pass pipelines from text specs (`"a,b{opt=1}"`), shared by the Python API
+and `minixla-opt -p`, so both run the very same code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
+
+
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """xDSL's upstream passes plus ours (ours win on a name clash)."""
+    from xdsl.transforms import get_all_passes as upstream
+
+    from . import get_all_passes
+
+    return {**upstream(), **get_all_passes()}
+
+
+#: pipeline name -> function returning its spec (expanded where the name is used)
+PIPELINES: dict[str, Callable[[], str]] = {}
+
+
+def register_pipeline(name: str, target: str) -> None:
+    """Register a named pipeline as "module:function" (relative to `passes`)."""
+    module, fn = target.split(":")
+    PIPELINES[name] = lambda: getattr(import_module(module, "passes"), fn)()
+
+
+def _split_top_level(spec: str) -> list[str]:
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(spec):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            items.append(spec[start:i])
+            start = i + 1
+    items.append(spec[start:])
+    return [item.strip() for item in items if item.strip()]
+
+
+def expand_spec(spec: str, _depth: int = 0) -> str:
+    """Replace named pipelines in a spec by their passes."""
+    if _depth > 8:
+        raise ValueError(f"named pipelines nest too deeply in '{spec}'")
+    items = [expand_spec(PIPELINES[i](), _depth + 1) if i in PIPELINES else i for i in _split_top_level(spec)]
+    return ",".join(items)
+
+
+def build_pipeline(spec: str, callback: PassPipelineCallbackType | None = None) -> PassPipeline:
+    """Parse a pipeline spec; unknown passes or bad options raise ValueError."""
+    from xdsl.utils.exceptions import ArgSpecParseError
+
+    try:
+        return PassPipeline.parse_spec(available_passes(), expand_spec(spec), callback)
+    except ArgSpecParseError as err:  # a BaseException in xDSL: make it catchable
+        raise ValueError(str(err)) from None
+
+
+def run_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None, verify: bool = True) -> ModuleOp:
+    """Run `spec` on `module` in place (and return it), verifying after each
+    pass with MLIR-style diagnostics (`dialects.diagnostics.DiagnosticError`)."""
+    from dialects import load_all
+    from dialects.diagnostics import verify_module
+
+    def check(prev: ModulePass | None, mod: ModuleOp, nxt: ModulePass | None) -> None:
+        if verify and prev is not None:
+            verify_module(mod)
+
+    build_pipeline(spec, check).apply(ctx or load_all(), module)
+    return module

@@ -1,0 +1,143 @@
+"""Which StableHLO interpreter test cases minixla must pass, and running them.
+
+A chunk of a test file is *in scope* when every op it uses is one of
+func.func/return/call, a `check.*` op or `stablehlo.X` for an op X that the
+hlo dialect defines, and every tensor element type is one of i1, i8..i64,
+ui8..ui64, f16, bf16, f32, f64 (no complex, sub-byte ints, f8, tokens,
+tuples or quantized types). The scan is textual, so it also classifies
+chunks that do not parse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dialects.diagnostics import split_input
+
+#: ../shared/reference/stablehlo-interpret relative to the repository root
+REFERENCE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "stablehlo-interpret"
+
+ELEMENT_TYPES = frozenset({"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
+                           "f16", "bf16", "f32", "f64"})
+BASE_OPS = frozenset({"func.func", "func.return", "func.call"})
+
+_OP_AT_STATEMENT = re.compile(r"(?:^|=|[{}:])[ \t]*([a-z_][\w]*\.[a-z_][\w.]*)(?=[\s(<{\"%@:]|$)", re.MULTILINE)
+_GENERIC_OP = re.compile(r"\"([a-z_][\w]*\.[a-z_][\w.]*)\"\s*\(")
+_NOARG_FUNC = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.-]+)\s*\(\s*\)")
+_DIMS = re.compile(r"^(?:(?:\d+|\?)x)*")
+
+
+def allowed_ops() -> frozenset[str]:
+    from dialects import check, hlo
+
+    return BASE_OPS | {op.name for op in check.CHECK.operations} | {f"stablehlo.{m}" for m in hlo.OPS}
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def ops_used(text: str) -> set[str]:
+    code = _strip_comments(text)
+    return set(_OP_AT_STATEMENT.findall(code)) | set(_GENERIC_OP.findall(code))
+
+
+def _tensor_bodies(code: str):
+    for m in re.finditer(r"tensor<", code):
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"<": 1, ">": -1}.get(code[i], 0)
+            i += 1
+        yield code[m.end():i - 1]
+
+
+def element_types(text: str) -> set[str]:
+    """Element types of every `tensor<...>` type written in the text."""
+    found = set()
+    for body in _tensor_bodies(_strip_comments(text)):
+        depth, cut = 0, len(body)
+        for i, ch in enumerate(body):  # drop a `, #encoding`
+            depth += {"<": 1, ">": -1}.get(ch, 0)
+            if ch == "," and depth == 0:
+                cut = i
+                break
+        found.add(_DIMS.sub("", body[:cut].strip()).strip())
+    return found
+
+
+def scope_reasons(text: str, ops: frozenset[str] | None = None) -> list[str]:
+    """Why the chunk is out of scope (empty list: in scope), ops first."""
+    ops = allowed_ops() if ops is None else ops
+    reasons = [f"op {name}" for name in sorted(ops_used(text) - ops)]
+    for t in sorted(element_types(text) - ELEMENT_TYPES):
+        reasons.append("complex element type" if t.startswith("complex") else f"element type {t}")
+    code = _strip_comments(text)
+    if re.search(r"\btuple<", code):
+        reasons.append("tuple type")
+    if "!stablehlo.token" in code:
+        reasons.append("token type")
+    return reasons
+
+
+def in_scope(text: str) -> bool:
+    return not scope_reasons(text)
+
+
+def case_names(chunk_text: str) -> list[str]:
+    """Names of the cases (public functions without arguments) in a chunk."""
+    return _NOARG_FUNC.findall(_strip_comments(chunk_text))
+
+
+@dataclass
+class ConformanceRun:
+    """Results of the in-scope cases, and (file, case, reason) of the others."""
+
+    backend: str
+    results: list = field(default_factory=list)
+    out_of_scope: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(r.passed for r in self.results)
+
+    @property
+    def failures(self) -> list:
+        return [r for r in self.results if not r.passed]
+
+    @property
+    def rate(self) -> float:
+        return self.passed / len(self.results) if self.results else 0.0
+
+    def out_of_scope_counts(self) -> Counter:
+        return Counter(reason for _, _, reason in self.out_of_scope)
+
+
+def reference_files(ref_dir: Path = REFERENCE_DIR) -> list[Path]:
+    return sorted(ref_dir.glob("*.mlir"))
+
+
+def run_conformance(backend_name: str = "interpreter", ref_dir: Path = REFERENCE_DIR) -> ConformanceRun:
+    """Run every in-scope case of every reference file on one backend."""
+    from backends import get_backend
+    from dialects import load_all
+
+    from .testfile import run_chunk
+
+    ctx, backend, ops = load_all(), get_backend(backend_name), allowed_ops()
+    run = ConformanceRun(backend_name)
+    for path in reference_files(ref_dir):
+        for chunk in split_input(path.read_text()):
+            names = case_names(chunk.text)
+            if not names:
+                continue
+            reasons = scope_reasons(chunk.text, ops)
+            if reasons:
+                run.out_of_scope += [(path.name, n, reasons[0]) for n in names]
+                continue
+            results = run_chunk(chunk, path.name, ctx, backend)
+            run.results += results
+    return run
+

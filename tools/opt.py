@@ -1,0 +1,141 @@
+"""`minixla-opt`: xdsl-opt with minixla's dialects and passes, and MLIR-style
+diagnostics (`file:line:col: error: ...`, exit code 1, no traceback) for bad
+input.
+
+    minixla-opt in.mlir -p stablehlo-legalize-to-hlo,canonicalize
+    minixla-opt tests.mlir --split-input-file --verify-diagnostics
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from dialects.diagnostics import (
+    Chunk,
+    DiagnosticError,
+    parse_and_verify,
+    split_input,
+    verify_module,
+)
+
+
+class MinixlaOptMain(xDSLOptMain):
+    """xDSLOptMain with our registries, our chunking and our diagnostics."""
+
+    version_format = "minixla-opt (xdsl {xdsl_version})"
+
+    def register_all_dialects(self) -> None:
+        from dialects import load_all
+
+        load_all(self.ctx)
+        try:  # plugins of other projects, if any
+            from xdsl.universe import Universe
+
+            for name, factory in Universe.get_multiverse().all_dialects.items():
+                if name not in self.ctx.registered_dialect_names:
+                    self.ctx.register_dialect(name, factory)
+        except Exception as err:  # noqa: BLE001 -- a broken plugin must not break our tool
+            print(f"minixla-opt: warning: ignoring xdsl.universe plugins: {err}", file=sys.stderr)
+
+    def register_all_passes(self) -> None:
+        from passes import available_passes
+
+        for name, factory in available_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument("--mlir-print-ir-after-all", action="store_true",
+                                help="print the IR after every pass to stderr (MLIR's spelling)")
+        arg_parser.add_argument("--print-ir-after-all", dest="mlir_print_ir_after_all",
+                                action="store_true", help=argparse.SUPPRESS)
+
+    def setup_pipeline(self) -> None:
+        from passes import build_pipeline
+
+        def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+            if prev is None:
+                return
+            if not self.args.disable_verify:
+                verify_module(module, self.get_input_name())
+            if self.args.mlir_print_ir_after_all:
+                self._dump(prev, module, sys.stderr)
+            elif self.args.print_between_passes and nxt is not None:
+                print(f"IR after {prev.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+
+        self.pipeline = build_pipeline(self.args.passes, callback)
+
+    def _dump(self, prev: ModulePass, module: ModuleOp, stream: IO[str]) -> None:
+        print(f"// -----// IR Dump After {type(prev).__name__} ({prev.name}) //----- //", file=stream)
+        Printer(stream=stream, print_generic_format=self.args.print_op_generic).print_op(module)
+        print(file=stream)
+
+    def run(self) -> int:  # type: ignore[override]
+        """Process every chunk; report diagnostics; return the exit code."""
+        name = self.get_input_name()
+        stream, _ = self.get_input_stream()
+        try:
+            text = stream.read().decode("utf-8", errors="replace")
+        finally:
+            if stream is not sys.stdin.buffer:
+                stream.close()
+        out = self.prepare_output()
+        failed = False
+        try:
+            for chunk in split_input(text, self.args.split_input_file):
+                if chunk.index > 0:
+                    out.write("// -----\n")
+                failed |= not self._process(chunk, name, out)
+                out.flush()
+        finally:
+            if out is not sys.stdout:
+                out.close()
+        expect_errors = self.args.verify_diagnostics or self.args.parsing_diagnostics
+        return 0 if expect_errors or not failed else 1
+
+    def _process(self, chunk: Chunk, name: str, out: IO[str]) -> bool:
+        try:
+            module = parse_and_verify(chunk.text, name, self.ctx, chunk.line_offset)
+            self.apply_passes(module)
+            out.write(self.output_resulting_program(module))
+            return True
+        except DiagnosticError as err:
+            self._report(str(err))
+        except Exception as err:  # noqa: BLE001 -- a failing pass reports, it does not crash
+            self._report(f"{name}: error: {type(err).__name__}: {err}".split("\n\n", 1)[0])
+        return False
+
+    def _report(self, message: str) -> None:
+        expect_errors = self.args.verify_diagnostics or self.args.parsing_diagnostics
+        print(message, file=sys.stdout if expect_errors else sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `minixla-opt`; returns the exit code."""
+    try:
+        tool = MinixlaOptMain(description="minixla modular optimizer driver", args=argv)
+    except ValueError as err:  # unknown pass, bad pass option, unknown target
+        print(f"minixla-opt: error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"minixla-opt: error: {err}", file=sys.stderr)
+        return 1
+    try:
+        return tool.run()
+    except OSError as err:
+        print(f"minixla-opt: error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

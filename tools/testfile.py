@@ -1,0 +1,174 @@
+"""Running programs and StableHLO-style test files on a backend.
+
+A *test file* is split at `// -----`; every public function without
+arguments in a chunk is one *case*: it passes when it runs to the end with
+all its `check.*` ops satisfied. Bad input, unsupported ops and failed checks
+make a case fail with a one-line reason; nothing here raises for bad input.
+Shared by `minixla-run` and the conformance tests and report.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+
+from dialects.diagnostics import Chunk, DiagnosticError, parse_and_verify, split_input
+
+_NOARG_FUNC = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.-]+)\s*\(\s*\)")
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The outcome of one case: `reason` says why it failed (one line)."""
+
+    name: str
+    passed: bool
+    reason: str = ""
+    file: str = ""
+    line: int = 0
+
+    def report(self) -> str:
+        return f"PASS {self.name}" if self.passed else f"FAIL {self.name}: {self.reason}"
+
+
+def load_module(text: str, filename: str, ctx: Context, line_offset: int = 0) -> ModuleOp:
+    """Parse, verify, and read `stablehlo.*` as `hlo.*` (DiagnosticError on bad input)."""
+    from passes import run_pipeline
+
+    module = parse_and_verify(text, filename, ctx, line_offset)
+    if "stablehlo." in text:
+        run_pipeline(module, "stablehlo-legalize-to-hlo", ctx)
+    return module
+
+
+def functions(module: ModuleOp) -> list[func.FuncOp]:
+    """All func.func ops, including those inside nested `module @x { ... }`."""
+    return [op for op in module.walk() if isinstance(op, func.FuncOp)]
+
+
+def is_public(fn: func.FuncOp) -> bool:
+    vis = fn.sym_visibility
+    return not (isinstance(vis, StringAttr) and vis.data == "private")
+
+
+def case_functions(module: ModuleOp) -> list[func.FuncOp]:
+    return [f for f in functions(module)
+            if is_public(f) and not f.function_type.inputs.data and f.body.blocks]
+
+
+def pick_entry(module: ModuleOp, entry: str | None) -> str:
+    """`entry`, else `main`, else the only public function (ValueError otherwise)."""
+    names = [f.sym_name.data for f in functions(module)]
+    if entry is not None:
+        if entry not in names:
+            raise ValueError(f"no function named @{entry} (have: {', '.join('@' + n for n in names) or 'none'})")
+        return entry
+    if "main" in names:
+        return "main"
+    public = [f.sym_name.data for f in functions(module) if is_public(f)]
+    if len(public) == 1:
+        return public[0]
+    raise ValueError("no @main and not exactly one public function: name one with --entry")
+
+
+def failure_reason(err: BaseException) -> str:
+    """One line saying why a case failed, by the kind of error."""
+    kinds = {c.__name__ for c in type(err).__mro__}
+    first = str(err).strip().split("\n", 1)[0]
+    if "CheckFailure" in kinds:
+        return f"check failed: {first}"
+    if "UnsupportedOpError" in kinds:
+        return f"unsupported: {first}"
+    if isinstance(err, DiagnosticError):
+        return err.headline
+    if isinstance(err, NotImplementedError):
+        return f"unsupported: {first or type(err).__name__}"
+    return f"error: {type(err).__name__}: {first}"
+
+
+def _chunk_case_names(chunk: Chunk) -> list[str]:
+    return _NOARG_FUNC.findall(chunk.text) or [f"chunk{chunk.index}@line{chunk.line_offset + 1}"]
+
+
+def run_chunk(chunk: Chunk, filename: str, ctx: Context, backend) -> list[CaseResult]:
+    """Run every case of one chunk (a chunk that does not load fails all its cases)."""
+    line = chunk.line_offset + 1
+    try:
+        module = load_module(chunk.text, filename, ctx, chunk.line_offset)
+    except Exception as err:  # noqa: BLE001 -- bad input fails the cases, it does not stop the run
+        return [CaseResult(n, False, failure_reason(err), filename, line) for n in _chunk_case_names(chunk)]
+    results = []
+    for fn in case_functions(module):
+        name = fn.sym_name.data
+        loc_line = getattr(fn.location, "line", None)
+        case_line = loc_line.data if loc_line is not None else line
+        try:
+            backend.compile(module, name)()
+            results.append(CaseResult(name, True, "", filename, case_line))
+        except Exception as err:  # noqa: BLE001 -- any failure of a case is that case's result
+            results.append(CaseResult(name, False, failure_reason(err), filename, case_line))
+    return results
+
+
+def run_test_text(text: str, filename: str, ctx: Context, backend, split: bool = True) -> list[CaseResult]:
+    results: list[CaseResult] = []
+    for chunk in split_input(text, split):
+        if not chunk.is_empty:
+            results.extend(run_chunk(chunk, filename, ctx, backend))
+    return results
+
+
+def run_test_file(path: str | Path, ctx: Context, backend, split: bool = True) -> list[CaseResult]:
+    path = Path(path)
+    return run_test_text(path.read_text(), str(path), ctx, backend, split)
+
+
+def summary(results: list[CaseResult]) -> str:
+    passed = sum(r.passed for r in results)
+    return f"{passed} passed, {len(results) - passed} failed"
+
+
+# ---------------------------------------------------------------------------
+# Printing results the way `stablehlo-translate --interpret` does
+# ---------------------------------------------------------------------------
+
+
+def _scalar_text(x) -> str:
+    if isinstance(x, (bool, np.bool_)):
+        return "true" if x else "false"
+    if isinstance(x, (complex, np.complexfloating)):
+        return f"({_scalar_text(x.real)}, {_scalar_text(x.imag)})"
+    if isinstance(x, (float, np.floating)) or getattr(x, "dtype", None) is not None and x.dtype.kind == "V":
+        v = float(x)
+        if math.isnan(v):
+            return "nan"
+        return ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.6e}"
+    try:
+        return str(int(x))
+    except (TypeError, ValueError):
+        return f"{float(x):.6e}"
+
+
+def _nested(a: np.ndarray, indent: int) -> str:
+    pad = "  " * indent
+    if a.ndim == 1:
+        return pad + "[" + ", ".join(_scalar_text(x) for x in a) + "]"
+    if a.shape[0] == 0:
+        return pad + "[]"
+    inner = ",\n".join(_nested(sub, indent + 1) for sub in a)
+    return f"{pad}[\n{inner}\n{pad}]"
+
+
+def format_result(value: np.ndarray, type_text: str) -> str:
+    """`tensor<2xi32> {\\n  [3, 3]\\n}` (scalars on one line: `tensor<i32> {3}`)."""
+    value = np.asarray(value)
+    if value.ndim == 0:
+        return f"{type_text} {{{_scalar_text(value[()])}}}"
+    return f"{type_text} {{\n{_nested(value, 1)}\n}}"
