@@ -163,6 +163,16 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     return _pool("AvgPool", input, ksize, strides, padding, data_format, 2)
 
 
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
+    x = api.convert_to_tensor(input)
+    fmt = data_format or "NHWC"
+    pad = padding.upper() if isinstance(padding, str) else "EXPLICIT"
+    explicit = () if isinstance(padding, str) else tuple(int(v) for pair in padding for v in pair)
+    return execute("Conv2D", [x, filters], {"strides": _window(strides, 2, 4, fmt), "padding": pad,
+                                           "data_format": fmt, "dilations": _window(dilations or 1, 2, 4, fmt),
+                                           "explicit_paddings": explicit})
+
+
 max_pool = max_pool2d
 avg_pool = avg_pool2d
 

@@ -397,3 +397,6 @@ class ConstSpec(Spec):
     """A Spec that remembers its literal."""
 
     value: Any = None
+
+
+from . import builder_structured as _structured  # noqa: E402,F401  (installs gather, scatter, convolution, ...)

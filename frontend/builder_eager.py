@@ -49,6 +49,78 @@ def _dot(args, attrs, results, body):
                           lhs_contracting=attrs["lc"], rhs_contracting=attrs["rc"], result_dtype=results[0].dtype)
 
 
+def _gather(args, attrs, results, body):
+    od, cd, obd, sbd, sim, ivd = attrs["dn"]
+    return st.gather(args[0], args[1], offset_dims=od, collapsed_slice_dims=cd, operand_batching_dims=obd,
+                     start_indices_batching_dims=sbd, start_index_map=sim, index_vector_dim=ivd,
+                     slice_sizes=attrs["slice_sizes"])
+
+
+def _scatter(args, attrs, results, body):
+    x, idx, upd = args
+    uwd, iwd, ibd, sbd, sdod, ivd = attrs["dn"]
+    targets, ok = st.scatter_targets(x.shape, idx, upd.shape, update_window_dims=uwd, inserted_window_dims=iwd,
+                                     input_batching_dims=ibd, scatter_indices_batching_dims=sbd,
+                                     scatter_dims_to_operand_dims=sdod, index_vector_dim=ivd)
+    name = attrs["combiner"]
+    values = upd.reshape(-1)[ok]
+    if name == "replace":
+        flat = x.reshape(-1).copy()
+        flat[targets[ok]] = values
+        return flat.reshape(x.shape)
+    eager = EagerBuilder()
+    return st.scatter_apply([x], targets[ok], [values], lambda a, v: body(eager, a, v),
+                            ufunc_for("hlo." + name, x.dtype))[0]
+
+
+def _convolution(args, attrs, results, body):
+    ib, if_, isp, ki, ko, ksp, ob, of, osp = attrs["dn"]
+    return ct.convolution(args[0], args[1], window_strides=attrs["strides"], padding=attrs["padding"],
+                          lhs_dilation=attrs["lhs_dilation"], rhs_dilation=attrs["rhs_dilation"],
+                          window_reversal=(False,) * len(isp), input_batch_dimension=ib, input_feature_dimension=if_,
+                          input_spatial_dimensions=isp, kernel_input_feature_dimension=ki,
+                          kernel_output_feature_dimension=ko, kernel_spatial_dimensions=ksp,
+                          output_batch_dimension=ob, output_feature_dimension=of, output_spatial_dimensions=osp,
+                          feature_group_count=attrs["fgc"], batch_group_count=attrs["bgc"],
+                          result_dtype=results[0].dtype)
+
+
+def _select_and_scatter(args, attrs, results, body):
+    operand, source, init = args
+    direction, name = attrs["select"], attrs["combiner"]
+    kernel = BINARY_KERNELS[name]
+    return rd.select_and_scatter(operand, source, init, window_dimensions=attrs["window"],
+                                 window_strides=attrs["strides"], padding=attrs["padding"],
+                                 select=lambda a, b: ew.compare(a, b, direction),
+                                 scatter=lambda a, v: [kernel(a[0], v[0])],
+                                 scatter_ufunc=ufunc_for("hlo." + name, operand.dtype))
+
+
+def _sort(args, attrs, results, body):
+    dim = attrs["dimension"]
+    if args[0].ndim == 0:
+        return [a.copy() for a in args]
+    simple = getattr(body, "simple", None)
+    if simple is not None and not (args[simple[0]].dtype.kind == "f" and np.isnan(args[simple[0]]).any()):
+        order = rd.argsort_stable(args[simple[0]], dim, simple[1])
+        return [np.take_along_axis(a, order, axis=dim) for a in args]
+    eager = EagerBuilder()
+    return rd.sort(args, dim, lambda lhs, rhs: body(eager, [np.asarray(v) for v in lhs],
+                                                     [np.asarray(v) for v in rhs]))
+
+
+def _while(args, attrs, results, body):
+    eager, values = EagerBuilder(), list(args)
+    while bool(np.asarray(attrs["cond"](eager, values)).reshape(())):
+        values = [np.asarray(v) for v in body(eager, values)]
+    return values
+
+
+def _if(args, attrs, results, body):
+    fn = body if bool(np.asarray(args[0]).reshape(())) else attrs["false_fn"]
+    return [np.asarray(v) for v in fn(EagerBuilder(), list(args[1:]))]
+
+
 #: op -> kernel(args, attrs, result specs, body) -> array or list of arrays
 KERNELS = {
     "iota": lambda a, at, r, b: st.iota(r[0].shape, at["dimension"], r[0].dtype),
@@ -69,6 +141,13 @@ KERNELS = {
     "reduce": _reduce,
     "reduce_window": _reduce_window,
     "dot_general": _dot,
+    "gather": _gather,
+    "scatter": _scatter,
+    "convolution": _convolution,
+    "select_and_scatter": _select_and_scatter,
+    "sort": _sort,
+    "while": _while,
+    "if": _if,
 }
 for _name, _k in UNARY_KERNELS.items():
     KERNELS.setdefault(_name, (lambda k: lambda a, at, r, b: k(a[0]))(_k))

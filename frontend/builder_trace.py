@@ -9,7 +9,7 @@ inference in `Builder`, so the emitted IR verifies by construction. Regions
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import BoolAttr, DenseIntOrFPElementsAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from backends.interpreter.dtypes import element_type, numpy_dtype, numpy_to_dense_attr
@@ -80,6 +80,40 @@ def _props(op: str, attrs: dict) -> dict:
         pads = np.array(attrs["padding"], dtype=np.int64).reshape(rank, 2)
         return {"window_dimensions": i64_array(attrs["window"]), "window_strides": i64_array(attrs["strides"]),
                 "padding": numpy_to_dense_attr(pads, TensorType(i64, [rank, 2]))}
+    return _structured_props(op, attrs)
+
+
+def _pads(pairs) -> DenseIntOrFPElementsAttr:
+    rank = len(pairs)
+    return numpy_to_dense_attr(np.array(pairs, dtype=np.int64).reshape(rank, 2), TensorType(i64, [rank, 2]))
+
+
+def _structured_props(op: str, attrs: dict) -> dict:
+    if op == "gather":
+        od, cd, obd, sbd, sim, ivd = attrs["dn"]
+        return {"dimension_numbers": HLO_ATTRS.gather.get(
+            offset_dims=od, collapsed_slice_dims=cd, operand_batching_dims=obd, start_indices_batching_dims=sbd,
+            start_index_map=sim, index_vector_dim=ivd), "slice_sizes": i64_array(attrs["slice_sizes"])}
+    if op == "scatter":
+        uwd, iwd, ibd, sbd, sdod, ivd = attrs["dn"]
+        return {"scatter_dimension_numbers": HLO_ATTRS.scatter.get(
+            update_window_dims=uwd, inserted_window_dims=iwd, input_batching_dims=ibd,
+            scatter_indices_batching_dims=sbd, scatter_dims_to_operand_dims=sdod, index_vector_dim=ivd)}
+    if op == "convolution":
+        ib, if_, isp, ki, ko, ksp, ob, of, osp = attrs["dn"]
+        return {"window_strides": i64_array(attrs["strides"]), "padding": _pads(attrs["padding"]),
+                "lhs_dilation": i64_array(attrs["lhs_dilation"]), "rhs_dilation": i64_array(attrs["rhs_dilation"]),
+                "dimension_numbers": HLO_ATTRS.conv.get(
+                    input_batch_dimension=ib, input_feature_dimension=if_, input_spatial_dimensions=isp,
+                    kernel_input_feature_dimension=ki, kernel_output_feature_dimension=ko,
+                    kernel_spatial_dimensions=ksp, output_batch_dimension=ob, output_feature_dimension=of,
+                    output_spatial_dimensions=osp),
+                "feature_group_count": _i64(attrs["fgc"]), "batch_group_count": _i64(attrs["bgc"])}
+    if op == "select_and_scatter":
+        return {"window_dimensions": i64_array(attrs["window"]), "window_strides": i64_array(attrs["strides"]),
+                "padding": _pads(attrs["padding"])}
+    if op == "sort":
+        return {"dimension": _i64(attrs["dimension"]), "is_stable": BoolAttr.from_bool(True)}
     return {}
 
 
@@ -110,16 +144,44 @@ class TracingBuilder(Builder):
         block.add_op(hlo.ReturnOp([o.ssa for o in outs]))
         return Region(block)
 
+    def _region(self, fn, specs: list, wrap=None) -> Region:
+        """A region whose block takes `specs` and returns `fn(inner builder, block args)`."""
+        block = Block(arg_types=[tensor_type(s) for s in specs])
+        outs = fn(TracingBuilder(block), [TValue(a) for a in block.args])
+        outs = [outs] if isinstance(outs, TValue) else list(outs)
+        block.add_op(hlo.ReturnOp([o.ssa for o in outs]))
+        return Region(block)
+
+    def _regions(self, op, operands, attrs, body) -> list[Region]:
+        if op == "reduce":
+            return [self._body(body, operands, attrs["n"])]
+        if op == "reduce_window":
+            name = attrs["combiner"]
+            return [self._body(lambda b, a, x: [b.binary(name, a[0], x[0])], operands, 1)]
+        scalar = [Spec((), np.dtype(o.dtype)) for o in operands]
+        if op == "scatter":
+            return [self._region(lambda b, a: body(b, a[:1], a[1:]), [scalar[0], scalar[0]])]
+        if op == "select_and_scatter":
+            sel, comb = attrs["select"], attrs["combiner"]
+            return [self._region(lambda b, a: [b.compare(a[0], a[1], sel)], [scalar[0]] * 2),
+                    self._region(lambda b, a: [b.binary(comb, a[0], a[1])], [scalar[0]] * 2)]
+        if op == "sort":
+            pairs = [s for s in scalar for _ in range(2)]
+            return [self._region(lambda b, a: [body(b, a[0::2], a[1::2])], pairs)]
+        if op == "while":
+            specs = [Spec(tuple(o.shape), np.dtype(o.dtype)) for o in operands]
+            return [self._region(lambda b, a: [attrs["cond"](b, a)], specs), self._region(body, specs)]
+        if op == "if":
+            ins = operands[1:]
+            return [self._region(lambda b, a: fn(b, ins), []) for fn in (body, attrs["false_fn"])]
+        return []
+
     def _apply(self, op, operands, attrs, results, body=None):
         types = [tensor_type(r) for r in results]
-        regions = []
-        if op == "reduce":
-            regions = [self._body(body, operands, attrs["n"])]
-        elif op == "reduce_window":
-            name = attrs["combiner"]
-            regions = [self._body(lambda b, a, x: [b.binary(name, a[0], x[0])], operands, 1)]
+        regions = self._regions(op, operands, attrs, body)
         cls = hlo.OPS[op]
-        new = cls.create(operands=[o.ssa for o in operands], result_types=types, properties=_props(op, attrs),
+        ssa_operands = [operands[0].ssa] if op == "if" else [o.ssa for o in operands]  # branches capture the rest
+        new = cls.create(operands=ssa_operands, result_types=types, properties=_props(op, attrs),
                          regions=regions)
         self._insert(new)
         return [TValue(r) for r in new.results]

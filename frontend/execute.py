@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes
+from .autodiff import tape as _tape
 from .builder_eager import EagerBuilder
 from .errors import InvalidArgumentError, at_user_line
 from .graph import Graph, current_graph
@@ -102,7 +103,9 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     if len(inputs) != len(opdef.inputs):
         raise TypeError(f"{name} takes {len(opdef.inputs)} inputs, got {len(inputs)}")
     tensors = convert_inputs(opdef, list(inputs), graph)
-    if graph is not None:
+    if _tape.ACTIVE and _tape.should_record(opdef, tensors):  # a GradientTape tracks an input
+        outs = _tape.record_op(opdef, tensors, attrs, graph)
+    elif graph is not None:
         outs = graph.add_node(opdef, tensors, attrs)
     else:
         arrays = [[t._value for t in x] if isinstance(x, list) else x._value for x in tensors]

@@ -121,8 +121,11 @@ class ConcreteFunction:
                 pick_backend(compiled)
             results = list(compiled(*[np.asarray(args[i]) for i in compiled.kept_args]))
         n = len(self.outputs)
+        # the cpu executable writes each result into a fresh buffer: a variable takes its new
+        # buffer over (no copy); the host paths may alias inputs, so they copy
+        owned = jit and self.compiled.backend == "cpu"
         for var, value in zip(self.updates, results[n:]):
-            var._value = np.array(value, copy=True)
+            var._value = value if owned and isinstance(value, np.ndarray) else np.array(value, copy=True)
         return results[:n]
 
     @property

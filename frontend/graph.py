@@ -191,3 +191,15 @@ def run_graph(graph: Graph, args: list[np.ndarray], outputs: list[Tensor]) -> li
             env[id(t)] = r
     return [env[id(t)] for t in outputs]
 
+
+
+class init_scope:
+    """`tf.init_scope`: step out of any trace, so variables (optimizer slots, lazily built
+    layer weights) are created eagerly even when first needed inside a `tf.function`."""
+
+    def __enter__(self) -> None:
+        self._saved = _STACK[:]
+        _STACK.clear()
+
+    def __exit__(self, *exc) -> None:
+        _STACK[:] = self._saved

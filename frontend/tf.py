@@ -22,6 +22,9 @@ from .execute import execute as _execute
 from .function import function  # noqa: F401
 from .tensor import Tensor, TensorShape  # noqa: F401
 from .variables import Variable  # noqa: F401
+from .autodiff import GradientTape, UnconnectedGradients  # noqa: F401
+from .graph import init_scope  # noqa: F401
+from . import keras  # noqa: F401,E402
 
 string = _dtypes.string
 

@@ -13,6 +13,7 @@ import itertools
 import numpy as np
 
 from . import dtypes
+from .autodiff import tape as _tape
 from .builder import Spec
 from .errors import InvalidArgumentError, at_user_line
 from .graph import current_graph
@@ -38,6 +39,10 @@ class Variable:
 
     # ---- reading ------------------------------------------------------------
     def _variable_value(self) -> Tensor:
+        t = self._read()
+        return _tape.on_variable_read(self, t) if _tape.ACTIVE else t
+
+    def _read(self) -> Tensor:
         graph = current_graph()
         if graph is None:
             return Tensor(np.array(self._value, copy=True))
@@ -96,7 +101,7 @@ class Variable:
         if graph is None:
             self._value = np.array(t._value, copy=True)
         else:
-            self._variable_value()  # capture first: the call must pass the old value in
+            self._read()  # capture first: the call must pass the old value in
             graph.updates[self] = t
         return self if read_value else None
 

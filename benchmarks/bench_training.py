@@ -1,0 +1,147 @@
+"""Training-step benchmark: an MLP 784-128-10 at batch 128 (random data), one
+step = forward, sparse softmax cross-entropy, `tape.gradient`, Adam update.
+
+    python benchmarks/bench_training.py [--steps 30] [--out benchmarks/results_training.md]
+
+Measures the step eagerly, as `tf.function` (graph run op by op on the host)
+and with `jit_compile=True` (first call = trace + compile; later calls hit
+the compile cache), and the same step in JAX when JAX is installed. Writes a
+markdown table to `--out`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from frontend import tf  # noqa: E402
+
+BATCH, IN, HIDDEN, OUT = 128, 784, 128, 10
+
+
+def data(seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.random((BATCH, IN), dtype=np.float32), rng.integers(0, OUT, BATCH).astype(np.int32)
+
+
+def make_step(jit_compile):
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(HIDDEN, activation="relu"), tf.keras.layers.Dense(OUT)])
+    model(np.zeros((1, IN), np.float32))
+    opt = tf.keras.optimizers.Adam(1e-3)
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            logits = model(x)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    return step if jit_compile is None else tf.function(step, jit_compile=jit_compile)
+
+
+def time_step(step, x, y, steps: int, eager: bool) -> tuple[float, float]:
+    """(first call seconds, median later call seconds)."""
+    if eager:
+        x, y = tf.constant(x), tf.constant(y)
+    t0 = time.perf_counter()
+    float(step(x, y))
+    first = time.perf_counter() - t0
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        float(step(x, y))
+        times.append(time.perf_counter() - t0)
+    return first, float(np.median(times))
+
+
+def jax_step_time(x, y, steps: int):
+    """The same step in JAX (jit), or None when JAX is not installed."""
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        return None
+    rng = np.random.default_rng(0)
+    params = [jnp.asarray(rng.uniform(-0.07, 0.07, (IN, HIDDEN)), jnp.float32), jnp.zeros(HIDDEN, jnp.float32),
+              jnp.asarray(rng.uniform(-0.2, 0.2, (HIDDEN, OUT)), jnp.float32), jnp.zeros(OUT, jnp.float32)]
+    state = ([jnp.zeros_like(p) for p in params], [jnp.zeros_like(p) for p in params], jnp.float32(0))
+
+    def loss_fn(ps, xb, yb):
+        h = jax.nn.relu(xb @ ps[0] + ps[1])
+        logits = h @ ps[2] + ps[3]
+        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), yb[:, None], 1))
+
+    @jax.jit
+    def step(ps, st, xb, yb):
+        loss, gs = jax.value_and_grad(loss_fn)(ps, xb, yb)
+        m, v, t = st
+        t = t + 1
+        m = [mi + (g - mi) * 0.1 for mi, g in zip(m, gs)]
+        v = [vi + (g * g - vi) * 0.001 for vi, g in zip(v, gs)]
+        alpha = 1e-3 * jnp.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
+        ps = [p - alpha * mi / (jnp.sqrt(vi) + 1e-7) for p, mi, vi in zip(ps, m, v)]
+        return ps, (m, v, t), loss
+
+    t0 = time.perf_counter()
+    params, state, loss = step(params, state, x, y)
+    loss.block_until_ready()
+    first = time.perf_counter() - t0
+    times = []
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        params, state, loss = step(params, state, x, y)
+        loss.block_until_ready()
+        times.append(time.perf_counter() - t0)
+    return first, float(np.median(times))
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--steps", type=int, default=30)
+    p.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results_training.md"))
+    args = p.parse_args(argv)
+    x, y = data()
+    rows = []
+    for name, jit in (("eager", None), ("tf.function", False), ("tf.function(jit_compile=True)", True)):
+        step = make_step(jit)
+        first, steady = time_step(step, x, y, args.steps, jit is None)
+        rows.append((name, first, steady))
+        print(f"{name:>30}: first call {first:8.3f} s, step {steady * 1e3:9.3f} ms", flush=True)
+        if jit:
+            t0 = time.perf_counter()
+            float(step(x, y))
+            hit = time.perf_counter() - t0
+            print(f"{'':>30}  later call (cache hit, {step.why()}): {hit * 1e3:.3f} ms; "
+                  f"traces {step.experimental_get_tracing_count()}", flush=True)
+    jax_times = jax_step_time(x, y, args.steps)
+    if jax_times is not None:
+        rows.append(("JAX jit", *jax_times))
+        print(f"{'JAX jit':>30}: first call {jax_times[0]:8.3f} s, step {jax_times[1] * 1e3:9.3f} ms")
+    eager = rows[0][2]
+    lines = ["# Training-step benchmark", "",
+             f"MLP {IN}-{HIDDEN}-{OUT}, batch {BATCH}, random data; step = forward + sparse softmax "
+             "cross-entropy + `tape.gradient` + Adam. Median of "
+             f"{args.steps} steps after the first call. Machine: {platform.machine()}, "
+             f"{os.cpu_count()} CPUs, Python {platform.python_version()}.", "",
+             "| mode | first call (s) | step (ms) | speedup vs eager |", "| --- | ---: | ---: | ---: |"]
+    lines += [f"| {n} | {f:.3f} | {s * 1e3:.3f} | {eager / s:.1f}x |" for n, f, s in rows]
+    if jax_times is None:
+        lines += ["", "JAX is not installed here: no JAX row."]
+    lines += ["", "Regenerate with `python benchmarks/bench_training.py`."]
+    with open(args.out, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,15 @@
+"""Reverse-mode autodiff: one VJP rule per core hlo op, on the builder API.
+
+`tape` records the hlo primitives of every TF op whose inputs a tape tracks
+(through a recording builder over the eager or the graph builder);
+`backprop` runs the VJP rules (`vjp_elementwise`, `vjp_shape`,
+`vjp_structured`) backwards over the records; `gradient_tape` is the public
+`tf.GradientTape`. Inside `tf.function` the primitives are `XlaHlo` graph
+nodes (`graph_builder`), so the backward pass is traced and compiled with the
+forward one.
+"""
+
+from .backprop import VJPS, NoGradientError, backprop
+from .gradient_tape import GradientTape, UnconnectedGradients
+
+__all__ = ["VJPS", "GradientTape", "NoGradientError", "UnconnectedGradients", "backprop"]
