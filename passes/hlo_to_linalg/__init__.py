@@ -14,7 +14,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from . import contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (register lowerings)
+from . import contraction, control, elementwise, indexing, reduction, rng, shape, sort  # noqa: F401  (register lowerings)
+from . import fusion  # noqa: F401,E402  (hlo.fusion -> one linalg.generic)
 from .common import LoweringError
 from .translate import LOWERINGS, convert_module
 

@@ -1,0 +1,52 @@
+"""Helpers shared by the hlo optimization passes: reading splat constants
+(also through broadcasts and reshapes of them) and building hlo ops."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from dialects import hlo
+from dialects.hlo_ops.syntax import i64_array
+
+
+def hlo_name(op: Operation) -> str | None:
+    """The mnemonic of an `hlo.*` op (these passes leave `stablehlo.*` alone)."""
+    return op.name[4:] if op.name.startswith("hlo.") else None
+
+
+def splat_value(v: SSAValue) -> int | float | None:
+    """The element value if `v` is a splat constant, or a broadcast/reshape of one."""
+    op = v.owner
+    if not isinstance(op, Operation):
+        return None
+    m = hlo_name(op)
+    if m == "constant":
+        value: DenseIntOrFPElementsAttr = op.value
+        if not value.is_splat():
+            return None
+        first = value.get_values()[0]
+        return first.value.data if isinstance(first, (IntegerAttr, FloatAttr)) else first
+    if m in ("broadcast_in_dim", "reshape"):
+        return splat_value(op.operands[0])
+    return None
+
+
+def scalar_constant(value: int | float, element_type: Attribute) -> Operation:
+    t = TensorType(element_type, [])
+    return hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [value]))
+
+
+def broadcast(x: SSAValue, result_type: TensorType, dims: Sequence[int]) -> Operation:
+    return hlo.BroadcastInDimOp.create(operands=[x], result_types=[result_type],
+                                       properties={"broadcast_dimensions": i64_array(list(dims))})
+
+
+def splat_like(value: int | float, like: TensorType) -> list[Operation]:
+    """Ops making a tensor of `like`'s type filled with `value` (constant + broadcast)."""
+    c = scalar_constant(value, like.element_type)
+    if not like.get_shape():
+        return [c]
+    return [c, broadcast(c.results[0], like, [])]

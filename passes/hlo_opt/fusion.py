@@ -1,0 +1,272 @@
+"""`hlo-fusion`: XLA-style producer-consumer fusion into `hlo.fusion` regions.
+
+Why: each unfused op is a loop nest that writes a full-size buffer the next
+op reads back; fused, the chain is one loop nest reading each input once
+(passes/hlo_to_linalg/fusion.py), so memory traffic and allocations drop.
+
+Algorithm (per block of a function or control-flow body, as XLA's
+InstructionFusion + MultiOutputFusion):
+1. Consumers first (reverse program order), each unfused fusible op roots a
+   group; the group grows into its operands' producers while they are
+   fusible: elementwise ops, broadcast_in_dim, reshape, transpose, iota,
+   splat constants, and `reduce` (scalar-body) reached from the elementwise
+   epilogue side (one reduction signature per group: same input shape and
+   dimensions; a reduce never feeds another reduce of the same group).
+2. Cost rule: a producer whose result is also used outside the group is
+   duplicated into it only when cheap; expensive producers (exp, log, tanh,
+   pow, divide, sqrt, ..., reduce) are never duplicated, and are never fused
+   through an expanding broadcast (that would recompute them per element).
+3. Groups of one non-reduce op stay unfused; groups become
+   `hlo.fusion kind = loop|input`.
+4. Multi-output fusion: sibling groups of the same iteration space that read
+   a common input (and do not depend on each other) merge into one
+   `kind = multi_output` fusion, so that input is read once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from dialects import hlo
+from dialects.hlo_ops.base import ints, is_complex
+from dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
+from dialects.hlo_ops.fusion import FusionOp
+
+from .common import hlo_name, splat_value
+
+ELEMENTWISE = frozenset({*UNARY_OPS, *BINARY_OPS, "round_nearest_afz", "compare", "select", "clamp", "convert",
+                         "is_finite"})
+MOVEMENT = frozenset({"broadcast_in_dim", "reshape", "transpose", "iota"})
+#: XLA's HloInstruction::IsExpensive, for the ops we fuse
+EXPENSIVE = frozenset({"exponential", "exponential_minus_one", "log", "log_plus_one", "tanh", "logistic", "sine",
+                       "cosine", "power", "atan2", "sqrt", "rsqrt", "divide", "remainder", "reduce"})
+#: containers whose blocks are fused (function bodies and control-flow bodies)
+CONTAINERS = frozenset({"func.func", "hlo.while", "hlo.if", "hlo.case"})
+MAX_MULTI_OUTPUT = 8
+
+
+def _tensor_ok(v: SSAValue) -> bool:
+    return isinstance(v.type, TensorType) and not is_complex(v.type.element_type)
+
+
+def _is_splat_constant(op: Operation) -> bool:
+    return hlo_name(op) == "constant" and splat_value(op.results[0]) is not None
+
+
+def _scalar_body(r: Operation) -> bool:
+    """A reduce body of elementwise ops on its own arguments and constants."""
+    body = r.body.block
+    inside = set(body.args)
+    for o in body.ops:
+        m = hlo_name(o)
+        if m == "return":
+            return all(v in inside for v in o.operands)
+        if m not in ELEMENTWISE and m != "constant":
+            return False
+        if any(v not in inside for v in o.operands):
+            return False
+        inside.update(o.results)
+    return False
+
+
+def fusible(op: Operation) -> bool:
+    m = hlo_name(op)
+    if m is None or not op.results or not all(_tensor_ok(v) for v in (*op.operands, *op.results)):
+        return False
+    if m == "reduce":
+        return _scalar_body(op)
+    if m == "constant":
+        return _is_splat_constant(op)
+    return m in ELEMENTWISE or m in MOVEMENT
+
+
+def _reduce_sig(r: Operation) -> tuple:
+    return tuple(r.inputs[0].type.get_shape()), frozenset(ints(r.dimensions))
+
+
+def _expands(op: Operation) -> bool:
+    """A broadcast that reads each operand element more than once."""
+    return hlo_name(op) == "broadcast_in_dim" and prod(op.result.type.get_shape()) > prod(op.operand.type.get_shape())
+
+
+@dataclass
+class Group:
+    roots: list[Operation]
+    ops: set[Operation] = field(default_factory=set)
+    #: op -> "post" (computed in the result space) or "pre" (feeds a reduce)
+    phase: dict[Operation, str] = field(default_factory=dict)
+    sig: tuple | None = None
+    kind: str = "loop"
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.roots[0].results[0].type.get_shape())
+
+
+class _Fuser:
+    def __init__(self, block: Block):
+        self.block = block
+        self.order = {op: i for i, op in enumerate(block.ops)}
+        self.owner: dict[Operation, Group] = {}
+
+    # -- step 1 and 2: producer-consumer groups --------------------------
+    def grow(self, root: Operation) -> Group:
+        g = Group([root], {root}, {root: "post"})
+        if hlo_name(root) == "reduce":
+            g.sig, g.kind = _reduce_sig(root), "input"
+        work = [root]
+        while work:
+            c = work.pop()
+            for v in c.operands:
+                p = v.owner
+                if not isinstance(p, Operation) or p in g.ops or p in self.owner or p.parent_block() is not self.block:
+                    continue
+                phase = "pre" if hlo_name(c) == "reduce" or g.phase[c] == "pre" else "post"
+                if not self._can_fuse(g, c, p, phase):
+                    continue
+                g.ops.add(p)
+                g.phase[p] = phase
+                if hlo_name(p) == "reduce":
+                    g.sig, g.kind = _reduce_sig(p), "input"
+                work.append(p)
+        self._prune(g)
+        return g
+
+    def _can_fuse(self, g: Group, c: Operation, p: Operation, phase: str) -> bool:
+        if not fusible(p):
+            return False
+        m = hlo_name(p)
+        if m in EXPENSIVE and _expands(c):
+            return False
+        if m == "reduce":
+            if phase != "post" or (g.sig is not None and g.sig != _reduce_sig(p)):
+                return False
+            return all(tuple(r.type.get_shape()) == g.shape for r in p.results) and len(p.results) == 1
+        return True
+
+    def _prune(self, g: Group) -> None:
+        """Drop non-root members used outside the group that may not be
+        duplicated (expensive ones), and what is only reachable through them."""
+        while True:
+            bad = [p for p in g.ops if p not in g.roots and hlo_name(p) in EXPENSIVE
+                   and any(u.operation not in g.ops for r in p.results for u in r.uses)]
+            if not bad:
+                break
+            g.ops -= set(bad)
+            reach, work = set(g.roots), list(g.roots)
+            while work:
+                c = work.pop()
+                for v in c.operands:
+                    p = v.owner
+                    if isinstance(p, Operation) and p in g.ops and p not in reach:
+                        reach.add(p)
+                        work.append(p)
+            g.ops = reach
+        if not any(hlo_name(o) == "reduce" for o in g.ops):
+            g.sig, g.kind = None, "loop"
+
+    # -- step 4: siblings --------------------------------------------------------
+    def _inputs(self, g: Group) -> set[SSAValue]:
+        return {v for o in g.ops for v in o.operands
+                if not (isinstance(v.owner, Operation) and (v.owner in g.ops or _is_splat_constant(v.owner)))}
+
+    def _users_after(self, g: Group, pos: int) -> bool:
+        return all(self.order.get(self._top(u.operation), -1) > pos for r in g.roots for res in r.results
+                   for u in res.uses if u.operation not in g.ops)
+
+    def _top(self, op: Operation) -> Operation:
+        while op.parent_block() is not self.block:
+            op = op.parent_op()
+        return op
+
+    def merge_siblings(self, groups: list[Group]) -> list[Group]:
+        groups = sorted(groups, key=lambda g: self.order[max(g.roots, key=self.order.get)])
+        merged: list[Group] = []
+        for g in groups:
+            anchor = self.order[max(g.roots, key=self.order.get)]
+            for h in merged:
+                if len(h.roots) + len(g.roots) > MAX_MULTI_OUTPUT or h.sig != g.sig or h.shape != g.shape:
+                    continue
+                if not (self._inputs(h) & self._inputs(g)) or not self._users_after(h, anchor):
+                    continue
+                h.roots += g.roots
+                h.ops |= g.ops
+                h.kind = "multi_output"
+                break
+            else:
+                merged.append(g)
+        return merged
+
+    # -- building the fusion op ----------------------------------------------------
+    def build(self, g: Group) -> None:
+        members = sorted(g.ops, key=self.order.get)
+        anchor = max(g.roots, key=self.order.get)
+        inside = {r for o in members for r in o.results}
+        externals: list[SSAValue] = []
+        for o in members:
+            for v in o.operands:
+                if v not in inside and v not in externals:
+                    externals.append(v)
+        block = Block(arg_types=[v.type for v in externals])
+        mapper: dict[SSAValue, SSAValue] = dict(zip(externals, block.args))
+        for o in members:
+            new = o.clone(value_mapper=mapper)
+            block.add_op(new)
+        roots = [r for o in g.roots for r in o.results]
+        block.add_op(hlo.ReturnOp([mapper[r] for r in roots]))
+        fusion = FusionOp(g.kind, externals, [r.type for r in roots], Region(block))
+        self.block.insert_op_before(fusion, anchor)
+        for old, new in zip(roots, fusion.results):
+            old.replace_all_uses_with(new)
+        for o in reversed(members):  # producers still used outside stay (they were duplicated)
+            if all(not r.uses for r in o.results):
+                o.detach()
+                o.erase()
+
+    def run(self) -> int:
+        groups = []
+        holders: dict[Operation, list[Group]] = {}
+        for op in reversed(list(self.block.ops)):
+            if op in self.owner or not fusible(op) or hlo_name(op) == "constant":
+                continue
+            uses = [u.operation for r in op.results for u in r.uses]
+            if uses and all(any(u in h.ops for h in holders.get(op, ())) for u in uses):
+                continue  # duplicated into the fusion of every user: it dies
+            g = self.grow(op)
+            real = [o for o in g.ops if hlo_name(o) != "constant"]
+            if len(g.ops) < 2 and g.kind != "input" or not real:
+                continue
+            for o in g.ops:
+                holders.setdefault(o, []).append(g)
+            for o in g.ops:
+                if all(u.operation in g.ops for r in o.results for u in r.uses) or o in g.roots:
+                    self.owner[o] = g
+            groups.append(g)
+        groups = self.merge_siblings(groups)
+        for g in groups:
+            self.build(g)
+        return len(groups)
+
+
+def fuse_block(block: Block) -> int:
+    return _Fuser(block).run()
+
+
+@dataclass(frozen=True)
+class HloFusion(ModulePass):
+    """Fuse hlo ops into `hlo.fusion` regions (loop, input, multi-output)."""
+
+    name = "hlo-fusion"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        blocks = [b for o in op.walk() if o.name in CONTAINERS or isinstance(o, func.FuncOp)
+                  for r in o.regions for b in r.blocks]
+        for b in blocks:
+            fuse_block(b)
