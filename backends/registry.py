@@ -99,5 +99,12 @@ def _cpu_factory() -> Backend:
     return CpuBackend()
 
 
+def _gpu_factory() -> Backend:
+    from .gpu.backend import GpuBackend
+
+    return GpuBackend()
+
+
 register_backend("interpreter", _interpreter_factory)
 register_backend("cpu", _cpu_factory)
+register_backend("gpu", _gpu_factory)
