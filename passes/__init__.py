@@ -37,6 +37,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 register("stablehlo-legalize-to-hlo", ".legalize_stablehlo:StablehloLegalizeToHlo")
 register("hlo-legalize-to-stablehlo", ".legalize_stablehlo:HloLegalizeToStablehlo")
 # hlo on tensors -> loops (passes/pipelines.py)
+register("inline", ".inline:InlinePass")
 register("convert-hlo-to-linalg", ".hlo_to_linalg:ConvertHloToLinalg")
 register("bufferize", ".bufferize:Bufferize")
 register("convert-linalg-to-loops", ".linalg_to_loops:ConvertLinalgToLoops")

@@ -20,13 +20,26 @@ PASSES: dict[str, type[ModulePass]] = {
 }
 
 #: hlo on tensors -> scf/memref/arith/math loops over static memrefs
-HLO_TO_LOOPS = ",".join([ConvertHloToLinalg.name, Bufferize.name, ConvertLinalgToLoops.name, "canonicalize", "cse"])
+HLO_TO_LOOPS = ",".join(["inline", ConvertHloToLinalg.name, Bufferize.name, ConvertLinalgToLoops.name, "canonicalize", "cse"])
 
 
-def hlo_to_cpu() -> str:
-    """The full `hlo-to-cpu` pipeline as a comma-separated pass list."""
+#: XLA-style hlo optimizations (docs/fusion.md): exact simplifications, folding,
+#: cse/dce, then fusion into `hlo.fusion` regions that lower to one loop nest each
+HLO_OPTIMIZE = "hlo-algebraic-simplifier,hlo-constant-fold,cse,dce,hlo-fusion"
+
+
+def hlo_optimize() -> str:
+    """The `hlo-optimize` named pipeline."""
+    return HLO_OPTIMIZE
+
+
+def hlo_to_cpu(optimize: bool = False) -> str:
+    """The full `hlo-to-cpu` pipeline as a comma-separated pass list;
+    `optimize=True` runs `HLO_OPTIMIZE` (fusion) first (opt-in for now)."""
     try:
         from .lower_to_llvm import LOWER_TO_LLVM_PIPELINE
     except ImportError:
-        return HLO_TO_LOOPS
-    return f"{HLO_TO_LOOPS},{LOWER_TO_LLVM_PIPELINE}"
+        lowered = HLO_TO_LOOPS
+    else:
+        lowered = f"{HLO_TO_LOOPS},{LOWER_TO_LLVM_PIPELINE}"
+    return f"{HLO_OPTIMIZE},{lowered}" if optimize else lowered

@@ -289,7 +289,7 @@ def test_named_pipeline_expands():
     from passes.pipeline import expand_spec
 
     spec = expand_spec("stablehlo-legalize-to-hlo,hlo-to-cpu")
-    assert spec.startswith("stablehlo-legalize-to-hlo,convert-hlo-to-linalg,")
+    assert spec.startswith("stablehlo-legalize-to-hlo,inline,convert-hlo-to-linalg,")
     assert expand_spec("a{x=1,2},b") == "a{x=1,2},b"
 
 

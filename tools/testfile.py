@@ -19,6 +19,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
+from backends.check_outlining import run_case
 from dialects.diagnostics import Chunk, DiagnosticError, parse_and_verify, split_input
 
 _NOARG_FUNC = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.-]+)\s*\(\s*\)")
@@ -110,7 +111,7 @@ def run_chunk(chunk: Chunk, filename: str, ctx: Context, backend) -> list[CaseRe
         loc_line = getattr(fn.location, "line", None)
         case_line = loc_line.data if loc_line is not None else line
         try:
-            backend.compile(module, name)()
+            run_case(backend, module, name)
             results.append(CaseResult(name, True, "", filename, case_line))
         except Exception as err:  # noqa: BLE001 -- any failure of a case is that case's result
             results.append(CaseResult(name, False, failure_reason(err), filename, case_line))

@@ -10,8 +10,9 @@ as the hlo function has results.
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp
 
 from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
@@ -63,6 +64,7 @@ class CpuBackend:
         if fn is None:
             raise ValueError(f"no function @{name} in the module")
         high_level = any(op.name.startswith(_HIGH_LEVEL) for op in module.walk())
+        hlo_type = fn.function_type
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
         prefix_symbols(module)
         signatures: dict = {}
@@ -70,7 +72,29 @@ class CpuBackend:
             lower(module, _hlo_to_cpu_pipeline(), num_outputs, signatures)
         if any(isinstance(op, func.FuncOp) for op in module.ops):
             lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures)
-        return compile_lowered(module, signatures, self.opt_level)[name]
+        compiled = compile_lowered(module, signatures, self.opt_level)[name]
+        return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
+
+
+def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
+    """The lowered code is signless (docs/cpu-pipeline.md): unsigned hlo arguments
+    and results cross as same-width signed views, which cost nothing."""
+    from backends.interpreter.dtypes import numpy_dtype
+
+    ins = [numpy_dtype(t.element_type) for t in hlo_type.inputs.data]
+    outs = [numpy_dtype(t.element_type) for t in hlo_type.outputs.data]
+    if not any(d.kind == "u" for d in ins + outs):
+        return compiled
+    signed_ins = [np.dtype(f"i{d.itemsize}") if d.kind == "u" else None for d in ins]
+
+    def call(*args):
+        args = [a if s is None or getattr(a, "dtype", None) != d else a.view(s)
+                for a, s, d in zip(args, signed_ins, ins)] + list(args[len(ins):])
+        results = compiled(*args)
+        return tuple(r.view(d) if d.kind == "u" else r for r, d in zip(results, outs))
+
+    call.compiled = compiled  # type: ignore[attr-defined]
+    return call
 
 
 def register() -> None:

@@ -84,6 +84,7 @@ class InterpreterExecutable:
 
 class InterpreterBackend:
     name = "interpreter"
+    runs_check_ops = True  # evaluates `check.*` itself (see backends/check_outlining.py)
 
     def compile(self, module: ModuleOp, entry: str | None = None, *, verify: bool = True) -> InterpreterExecutable:
         if verify:

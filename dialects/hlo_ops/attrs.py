@@ -234,7 +234,58 @@ class ConvDimensionNumbersBase(Data[tuple]):
         printer.print_string("<" + self.layouts_text() + ">")
 
 
+class DotAlgorithmBase(Data[tuple]):
+    """`<lhs_precision_type = tf32, ..., allow_imprecise_accumulation = false>`: how a
+    dot_general should be computed (a precision contract, not a result change)."""
+
+    FIELDS = (("lhs_precision_type", "type"), ("rhs_precision_type", "type"), ("accumulation_type", "type"),
+              ("lhs_component_count", "int"), ("rhs_component_count", "int"),
+              ("num_primitive_operations", "int"), ("allow_imprecise_accumulation", "bool"))
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        for i, (fname, _) in enumerate(cls.FIELDS):
+            setattr(cls, fname, property(lambda self, i=i: self.data[i]))
+
+    @classmethod
+    def parse_body(cls, parser: AttrParser) -> tuple:
+        """The `<...>` part (also used by dot_general's pretty `algorithm = <...>`)."""
+        kinds = dict(cls.FIELDS)
+        values: dict[str, object] = {}
+        parser.parse_punctuation("<")
+        while True:
+            pos = parser.pos
+            name = parser.parse_identifier()
+            if name not in kinds or name in values:
+                parser.raise_error(f"unexpected or repeated field '{name}' in a dot algorithm", pos, parser.pos)
+            parser.parse_punctuation("=")
+            kind = kinds[name]
+            values[name] = parser.parse_type() if kind == "type" else parser.parse_integer() if kind == "int" \
+                else parser.parse_boolean()
+            if parser.parse_optional_punctuation(",") is None:
+                break
+        parser.parse_punctuation(">")
+        missing = [f for f, _ in cls.FIELDS if f not in values]
+        if missing:
+            parser.raise_error(f"dot algorithm is missing {', '.join(missing)}")
+        return tuple(values[f] for f, _ in cls.FIELDS)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple:
+        return cls.parse_body(parser)
+
+    def body_text(self) -> str:
+        def text(v, kind):
+            return str(v).lower() if kind == "bool" else str(v)
+
+        return "<" + ", ".join(f"{f} = {text(v, k)}" for (f, k), v in zip(self.FIELDS, self.data)) + ">"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(self.body_text())
+
+
 ATTR_BASES = {
+    "dot_algorithm": DotAlgorithmBase,
     "comparison_direction": ComparisonDirectionAttrBase,
     "comparison_type": ComparisonTypeAttrBase,
     "precision": PrecisionAttrBase,

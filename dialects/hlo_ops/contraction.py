@@ -11,7 +11,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from .attrs import ConvDimensionNumbersBase, DotDimensionNumbersBase, attributes_for
+from .attrs import ConvDimensionNumbersBase, DotAlgorithmBase, DotDimensionNumbersBase, attributes_for
 from .base import hlo_op, int_value, ints, require, shape, tensor
 from .pretty import PrettyOp
 from .reduction import padding_pairs, windowed_shape
@@ -32,12 +32,13 @@ def _precision_text(attr: ArrayAttr) -> str:
 class DotGeneralOp(PrettyOp):
     """`%r = hlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (...) -> T`."""
 
-    PRETTY_PROPS = ("dot_dimension_numbers", "precision_config")
+    PRETTY_PROPS = ("dot_dimension_numbers", "precision_config", "algorithm")
     FUNCTIONAL_TYPE = True
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     dot_dimension_numbers = prop_def(DotDimensionNumbersBase)
     precision_config = opt_prop_def(ArrayAttr)
+    algorithm = opt_prop_def(DotAlgorithmBase)
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
@@ -46,8 +47,12 @@ class DotGeneralOp(PrettyOp):
         dims: dict[str, list[int]] = {}
         props: dict[str, Attribute] = {}
         while parser.parse_optional_punctuation(","):
-            key = parser.parse_keyword_in(("batching_dims", "contracting_dims", "precision"))
+            key = parser.parse_keyword_in(("batching_dims", "contracting_dims", "precision", "algorithm"))
             parser.parse_punctuation("=")
+            if key == "algorithm":
+                attr_cls = attributes_for(cls.name).dot_algorithm
+                props["algorithm"] = attr_cls(attr_cls.parse_body(parser))
+                continue
             if key == "precision":
                 props["precision_config"] = _parse_precision(cls, parser)
                 continue
@@ -70,6 +75,8 @@ class DotGeneralOp(PrettyOp):
         printer.print_string(f", contracting_dims = {pair(dn.lhs_contracting_dimensions, dn.rhs_contracting_dimensions)}")
         if self.precision_config is not None:
             printer.print_string(f", precision = {_precision_text(self.precision_config)}")
+        if self.algorithm is not None:
+            printer.print_string(f", algorithm = {self.algorithm.body_text()}")
 
     def verify_(self) -> None:
         a, b = tensor(self.lhs.type, "lhs"), tensor(self.rhs.type, "rhs")

@@ -76,8 +76,13 @@ class Lowerer:
             raise unsupported(op, "hlo ops nested inside a non-hlo region op are not supported")
         new = op.clone(value_mapper=dict(self.vmap))
         new.operands = tuple(self.v(o) for o in op.operands)
-        for r in new.results:
-            r.type = signless(r.type)
+        if any(signless(r.type) != r.type for r in new.results):
+            # results are immutable in type: rebuild the op (e.g. a func.call returning ui32)
+            rebuilt = type(new).create(operands=new.operands, result_types=[signless(r.type) for r in new.results],
+                                       properties=dict(new.properties), attributes=dict(new.attributes),
+                                       successors=new.successors, regions=[r.clone() for r in new.regions])
+            new.erase()
+            new = rebuilt
         self.e.op(new)
         for old_r, new_r in zip(op.results, new.results):
             self.vmap[old_r] = new_r

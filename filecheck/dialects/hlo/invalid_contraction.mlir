@@ -72,7 +72,7 @@
 %a = "test.op"() : () -> tensor<2x3xf32>
 %b = "test.op"() : () -> tensor<3x4xf32>
 %0 = hlo.dot_general %a, %b, contract_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
-// CHECK: error: Expected one of 'batching_dims', 'contracting_dims', 'precision'
+// CHECK: error: Expected one of 'algorithm', 'batching_dims', 'contracting_dims', 'precision'
 // CHECK: note: while parsing 'hlo.dot_general'
 
 // -----
