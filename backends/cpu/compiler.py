@@ -8,6 +8,8 @@ are cached by the lowered MLIR text; the JIT caches by LLVM IR text.
 
 from __future__ import annotations
 
+import os
+
 import threading
 from collections.abc import Mapping
 
@@ -57,8 +59,10 @@ def public_functions(module: ModuleOp) -> list[func.FuncOp]:
 def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
           num_outputs: Mapping[str, int] | None = None,
           signatures: dict[str, Signature] | None = None) -> dict[str, Signature]:
-    """Run `spec` on `module` in place, verifying after each pass; returns the
-    signatures of public functions as they were before convert-func-to-llvm."""
+    """Run `spec` on `module` in place; returns the signatures of public
+    functions as they were before convert-func-to-llvm. The result is verified;
+    so is every intermediate step when MINIXLA_VERIFY_EACH_PASS=1 (off by
+    default: per-pass verification dominated the compile time of large graphs)."""
     signatures = {} if signatures is None else signatures
     num_outputs = num_outputs or {}
 
@@ -66,8 +70,10 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
         for fn in public_functions(mod):
             signatures.setdefault(fn.sym_name.data, Signature.of(fn, num_outputs.get(fn.sym_name.data)))
 
+    verify_each = os.environ.get("MINIXLA_VERIFY_EACH_PASS", "") not in ("", "0")
+
     def step(prev: ModulePass | None, mod: ModuleOp, nxt: ModulePass | None) -> None:
-        if prev is not None:
+        if verify_each and prev is not None:
             mod.verify()
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)

@@ -105,6 +105,8 @@ def scalar_constant(t: ir.Type, attr: Attribute) -> ir.Constant:
 def global_initializer(gtype: ir.Type, value: DenseIntOrFPElementsAttr) -> ir.Constant:
     """Bytes of a dense attribute as the initializer of an array global."""
     raw = bytes(value.data.data)
+    if not raw:  # a 0-element tensor still gets a 1-element slot (zero-filled), never read
+        return ir.Constant(gtype, None)
     elem = value.get_element_type()
     if isinstance(elem, IntegerType) and elem.width.data == 1:
         raw = bytes(1 if b else 0 for b in raw)

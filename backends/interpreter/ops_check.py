@@ -59,7 +59,8 @@ def _almost_real(a: np.ndarray, b: np.ndarray, tol: float) -> np.ndarray:
     both_nan = np.isnan(a) & np.isnan(b)
     finite = np.isfinite(a) & np.isfinite(b)
     same_sign = np.signbit(a) == np.signbit(b)
-    close = finite & same_sign & (np.abs(a - b) <= tol)
+    with np.errstate(invalid="ignore"):  # inf - inf is masked out by `finite`
+        close = finite & same_sign & (np.abs(a - b) <= tol)
     return (a == b) | both_nan | close
 
 
