@@ -1,0 +1,6 @@
+"""Test-session settings: verify the IR after every pass of the JIT pipeline
+(off for users, where it dominates compile time; see backends/cpu/compiler.py)."""
+
+import os
+
+os.environ.setdefault("MINIXLA_VERIFY_EACH_PASS", "1")
