@@ -179,6 +179,13 @@ def check_dims_in_range(dims: Sequence[int], rank: int, what: str) -> None:
     require(len(set(dims)) == len(dims), f"{what} must not repeat dimensions, got {list(dims)}")
 
 
+def same_shapes(types: Sequence[TensorType], what: str) -> None:
+    """Variadic operands (reduce/sort/scatter inputs) must all have the first one's shape."""
+    for i, t in enumerate(types):
+        require(shape(t) == shape(types[0]),
+                f"{what} #{i} shape {list(shape(t))} differs from {what} #0 {list(shape(types[0]))}")
+
+
 def same_element(a: TensorType, b: TensorType, what: str) -> None:
     require(a.element_type == b.element_type,
             f"{what}: element types {a.element_type} and {b.element_type} differ")

@@ -8,7 +8,7 @@ from xdsl.irdl import (IRDLOperation, SameVariadicOperandSize, operand_def, opt_
 from xdsl.traits import Pure, RecursiveMemoryEffect
 
 from .attrs import GatherDimensionNumbersBase, ScatterDimensionNumbersBase
-from .base import check_dims_in_range, hlo_op, ints, is_integer, require, shape, tensor
+from .base import check_dims_in_range, hlo_op, ints, is_integer, require, same_shapes, shape, tensor
 from .reduction import check_body
 
 
@@ -96,10 +96,8 @@ class ScatterOp(IRDLOperation):
         require(is_integer(idx.element_type), f"scatter_indices must have an integer element type, got {idx}")
         dn = self.scatter_dimension_numbers
         rank = len(shape(xs[0]))
-        for i, x in enumerate(xs):
-            require(shape(x) == shape(xs[0]), f"input #{i} shape differs from input #0")
-        for i, u in enumerate(us):
-            require(shape(u) == shape(us[0]), f"update #{i} shape differs from update #0")
+        same_shapes(xs, "input")
+        same_shapes(us, "update")
         require(len(us) == len(xs), f"expected {len(xs)} updates (one per input), got {len(us)}")
         for i, (x, u) in enumerate(zip(xs, us)):
             require(u.element_type == x.element_type,

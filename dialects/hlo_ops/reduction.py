@@ -14,7 +14,7 @@ from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 
 from .attrs import ChannelHandleBase
-from .base import check_dims_in_range, hlo_op, int_value, ints, require, shape, tensor
+from .base import check_dims_in_range, hlo_op, int_value, ints, require, same_shapes, shape, tensor
 from .control import block_arg_types, region_results
 from .syntax import i64_array, parse_int_list, parse_trailing, print_trailing, split_props
 
@@ -188,8 +188,7 @@ class ReduceOp(IRDLOperation):
         require(n >= 1, "needs at least one input")
         xs = [tensor(v.type, f"input #{i}") for i, v in enumerate(self.inputs)]
         inits = [tensor(v.type, f"init value #{i}") for i, v in enumerate(self.init_values)]
-        for i, x in enumerate(xs):
-            require(shape(x) == shape(xs[0]), f"input #{i} shape {list(shape(x))} differs from input #0 {list(shape(xs[0]))}")
+        same_shapes(xs, "input")
         check_inits(xs, inits)
         dims = ints(self.dimensions)
         check_dims_in_range(dims, len(shape(xs[0])), "dimensions")
@@ -234,8 +233,7 @@ class ReduceWindowOp(IRDLOperation):
         inits = [tensor(v.type, f"init value #{i}") for i, v in enumerate(self.init_values)]
         require(len(xs) >= 1, "needs at least one input")
         rank = len(shape(xs[0]))
-        for i, x in enumerate(xs):
-            require(shape(x) == shape(xs[0]), f"input #{i} shape {list(shape(x))} differs from input #0 {list(shape(xs[0]))}")
+        same_shapes(xs, "input")
         check_inits(xs, inits)
         window, strides, bd, wd, pads = self.window(rank)
         for name, vals in (("window_dimensions", window), ("window_strides", strides), ("base_dilations", bd),
@@ -307,8 +305,7 @@ class SortOp(IRDLOperation):
         xs = [tensor(v.type, f"input #{i}") for i, v in enumerate(self.inputs)]
         require(len(xs) >= 1, "needs at least one input")
         rank = len(shape(xs[0]))
-        for i, x in enumerate(xs):
-            require(shape(x) == shape(xs[0]), f"input #{i} shape {list(shape(x))} differs from input #0 {list(shape(xs[0]))}")
+        same_shapes(xs, "input")
         d = int_value(self.dimension, -1)
         require(-rank <= d < rank, f"dimension {d} is out of range for rank {rank}")
         args = block_arg_types(self.comparator)

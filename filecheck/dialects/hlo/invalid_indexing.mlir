@@ -145,7 +145,7 @@
 ^bb0(%p: tensor<f32>, %q: tensor<f32>, %r: tensor<f32>, %t: tensor<f32>):
   hlo.return %r, %t : tensor<f32>, tensor<f32>
 }) : (tensor<3x4xf32>, tensor<3x5xf32>, tensor<2x1xi32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<3x4xf32>, tensor<3x5xf32>)
-// CHECK: error: 'hlo.scatter' op input #1 shape differs from input #0
+// CHECK: error: 'hlo.scatter' op input #1 shape [3, 5] differs from input #0 [3, 4]
 
 // -----
 %x = "test.op"() : () -> tensor<3x4xf32>
@@ -156,7 +156,7 @@
 ^bb0(%p: tensor<f32>, %q: tensor<f32>, %r: tensor<f32>, %t: tensor<f32>):
   hlo.return %r, %t : tensor<f32>, tensor<f32>
 }) : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>, tensor<2x3xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>)
-// CHECK: error: 'hlo.scatter' op update #1 shape differs from update #0
+// CHECK: error: 'hlo.scatter' op update #1 shape [2, 3] differs from update #0 [2, 4]
 
 // -----
 %x = "test.op"() : () -> tensor<3x4xf32>
