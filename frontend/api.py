@@ -295,8 +295,12 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 
 def where(condition, x=None, y=None, name=None):
+    """One argument: coordinates of the true elements (int64 [num_true, rank]), a data-dependent
+    shape, so host only (eager, tf.function without jit); three arguments: SelectV2."""
+    if x is None and y is None:
+        return execute("Where", [condition])
     if x is None or y is None:
-        raise NotImplementedError("tf.where with one argument has a data-dependent shape (not supported yet)")
+        raise ValueError("x and y must both be non-None or both be None.")
     return execute("SelectV2", [condition, x, y])
 
 

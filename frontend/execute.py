@@ -42,6 +42,8 @@ def _as_tensor(x, dtype, graph: Graph | None, opdef: OpDef, index: int) -> Tenso
                 f"{dtypes.dtype_name(dtype)} tensor but is a {dtypes.dtype_name(x._spec.dtype)} tensor "
                 f"[Op:{opdef.name}] name: "))
         if graph is not None and x._graph is not graph:
+            if x._graph is not None and graph.encloses(x._graph):  # a tf.cond/while_loop capture
+                return graph.capture(x)
             if x._graph is not None:
                 raise InvalidArgumentError(at_user_line(
                     f"{x!r} belongs to another tf.function graph and cannot be used here"))
@@ -116,4 +118,4 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     return outs[0] if single else tuple(outs)
 
 
-_MULTI_OUTPUT = {"Unpack", "Split", "SplitV", "EagerPyFunc"}
+_MULTI_OUTPUT = {"Unpack", "Split", "SplitV", "EagerPyFunc", "If", "While"}

@@ -54,6 +54,8 @@ def _flatten(value, leaves: list) -> Any:
     if _is_tensor(value) or isinstance(value, (int, float, bool, str, type(None))):
         leaves.append(value)
         return ("leaf", len(leaves) - 1)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # namedtuple
+        return ("namedtuple", (type(value), tuple(_flatten(v, leaves) for v in value)))
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(_flatten(v, leaves) for v in value))
     if isinstance(value, dict):
@@ -70,6 +72,8 @@ def _rebuild(struct, leaves: list):
         return items if kind == "list" else tuple(items)
     if kind == "dict":
         return {k: _rebuild(s, leaves) for k, s in body}
+    if kind == "namedtuple":
+        return body[0](*[_rebuild(s, leaves) for s in body[1]])
     return body
 
 
@@ -236,7 +240,7 @@ class Function:
         self._tracing_count += 1
         fname = f"__inference_{self._name}_{next(_counter)}"
         f = graph.build(outputs + [graph.updates[v] for v in updates], fname)
-        module = ModuleOp([f])
+        module = ModuleOp([f, *graph.subfunctions])  # entry first, then tf.If/tf.While functions
         return ConcreteFunction(fname, graph, module, out_struct, outputs, len(leaves), list(graph.captures),
                                 updates, consts, [i for i, v in enumerate(leaves) if _is_tensor(v)])
 

@@ -71,13 +71,49 @@ class Graph:
     updates: dict = field(default_factory=dict)
     py_funcs: dict[str, Any] = field(default_factory=dict)
     _names: dict[str, int] = field(default_factory=dict)
+    #: the enclosing graph of a tf.cond branch / tf.while_loop body (None at the top)
+    parent: "Graph | None" = None
+    #: id(parent tensor) -> (parent tensor, placeholder): outer values a branch/body uses
+    captured: dict = field(default_factory=dict)
+    #: branch/body `func.func`s traced under this (top-level) graph
+    subfunctions: list = field(default_factory=list)
 
     def placeholder(self, spec: Spec, name: str, const: np.ndarray | None = None) -> Tensor:
         arg = self.block.insert_arg(value_type(spec), len(self.block.args))
         t = Tensor(graph=self, ssa=arg, spec=spec, const=const, name=name)
-        t._arg_index = len(self.inputs)
+        # only top-level placeholders are function arguments that can be value-specialized
+        t._arg_index = len(self.inputs) if self.parent is None else None
         self.inputs.append(t)
         return t
+
+    def root(self) -> "Graph":
+        return self if self.parent is None else self.parent.root()
+
+    def encloses(self, other: "Graph") -> bool:
+        g = self.parent
+        while g is not None:
+            if g is other:
+                return True
+            g = g.parent
+        return False
+
+    def capture(self, t: Tensor) -> Tensor:
+        """`t` (from an enclosing graph, or eager) as a value of this graph: known constants are
+        re-created here, anything else becomes an extra placeholder fed by the parent."""
+        if t._graph is self:
+            return t
+        if t._const is not None and (t._graph is None or int(np.prod(t._spec.shape)) <= _FOLD_LIMIT):
+            return self.constant(np.asarray(t._const))
+        if self.parent is None:
+            raise ValueError(f"{t!r} belongs to another tf.function graph and cannot be used here")
+        outer = t if t._graph is self.parent else self.parent.capture(t)
+        hit = self.captured.get(id(outer))
+        if hit is not None:
+            return hit[1]
+        p = self.placeholder(outer._spec, outer._name or "capture")
+        p._capture_of = outer
+        self.captured[id(outer)] = (outer, p)
+        return p
 
     def _unique(self, base: str) -> str:
         n = self._names.get(base, 0)
@@ -92,6 +128,9 @@ class Graph:
     def _const_value(self, t: Tensor, opdef: OpDef, i: int) -> np.ndarray:
         if t._const is not None:
             return t._const
+        outer = getattr(t, "_capture_of", None)
+        if outer is not None:
+            return self.parent._const_value(outer, opdef, i)
         index = getattr(t, "_arg_index", None)
         if index is not None:
             raise NeedsConstant(index, opdef.name)

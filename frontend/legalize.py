@@ -136,6 +136,10 @@ def legalize_function(f: func.FuncOp, stacks: dict | None = None, names: dict | 
         op.detach()
         op.erase()
     _dce(block)
+    for op in list(block.walk()):  # replayed tf.If/tf.While bodies leave unused constants behind
+        for region in op.regions:
+            for inner in region.blocks:
+                _dce(inner)
 
 
 def _dce(block) -> None:
@@ -149,10 +153,38 @@ def _dce(block) -> None:
                 changed = True
 
 
+def _branch_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
+    """The `func.func`s named by `tf.If`/`tf.While` ops (their bodies are replayed into regions)."""
+    from .ops.control_flow_ops import symbol_name
+
+    funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
+    used: dict[str, func.FuncOp] = {}
+    for f in funcs.values():
+        for op in f.walk():
+            if op.name in ("tf.If", "tf.While"):
+                for key in ("then_branch", "else_branch", "cond", "body"):
+                    ref = op.attributes.get(key) or op.properties.get(key)
+                    if ref is not None and symbol_name(ref) in funcs:
+                        used[symbol_name(ref)] = funcs[symbol_name(ref)]
+    return used
+
+
 def legalize_module(module: ModuleOp, stacks: dict | None = None, names: dict | None = None) -> ModuleOp:
-    for op in list(module.ops):
-        if isinstance(op, func.FuncOp) and op.body.blocks:
-            legalize_function(op, stacks, names)
+    """Legalize every function; branch/body functions of `tf.If`/`tf.While` are inlined into the
+    `hlo.if`/`hlo.while` regions and then removed."""
+    from .ops.control_flow_ops import MODULE_SCOPES
+
+    branches = _branch_functions(module)
+    MODULE_SCOPES.append({op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)})
+    try:
+        for op in list(module.ops):
+            if isinstance(op, func.FuncOp) and op.body.blocks and op.sym_name.data not in branches:
+                legalize_function(op, stacks, names)
+    finally:
+        MODULE_SCOPES.pop()
+    for f in branches.values():
+        f.detach()
+        f.erase()
     return module
 
 

@@ -24,6 +24,9 @@ from .tensor import Tensor, TensorShape  # noqa: F401
 from .variables import Variable  # noqa: F401
 from .autodiff import GradientTape, UnconnectedGradients  # noqa: F401
 from .graph import init_scope  # noqa: F401
+from .control_flow import cond, while_loop  # noqa: F401
+from . import api_index as _idx
+from .api_index import argsort, einsum, gather, gather_nd, sort  # noqa: F401
 from . import keras  # noqa: F401,E402
 
 string = _dtypes.string
@@ -44,12 +47,14 @@ _MATH = _TOP + ["floormod", "mod", "squared_difference", "logical_xor", "expm1",
                 "atan", "asin", "acos", "sinh", "cosh", "atan2", "rint", "softplus", "is_nan", "is_inf",
                 "is_finite", "divide_no_nan", "multiply_no_nan", "xlogy", "xdivy", "log_sigmoid", "erf",
                 "reduce_euclidean_norm", "cumprod", "scalar_mul"]
-math = _NS(**{n: getattr(_api, n) for n in _MATH})
-nn = _NS(**{n: getattr(_nn, n) for n in _nn.__all__ if not n.startswith("api")})
+math = _NS(**{n: getattr(_api, n) for n in _MATH}, top_k=_idx.top_k)
+math.where = _api.where
+nn = _NS(**{n: getattr(_nn, n) for n in _nn.__all__ if not n.startswith("api")}, top_k=_idx.top_k,
+         embedding_lookup=_idx.embedding_lookup)
 linalg = _NS(matmul=_api.matmul, matrix_transpose=lambda a, name=None: _api.transpose(
     a, list(_builtins.range(_api.convert_to_tensor(a).ndim - 2)) + [_api.convert_to_tensor(a).ndim - 1,
                                                            _api.convert_to_tensor(a).ndim - 2]),
-    eye=_api.eye)
+    eye=_api.eye, einsum=_idx.einsum)
 bitwise = _NS(bitwise_and=_api.bitwise_and, bitwise_or=_api.bitwise_or, bitwise_xor=_api.bitwise_xor,
               invert=_api.invert, left_shift=_api.left_shift, right_shift=_api.right_shift)
 dtypes = _NS(as_dtype=as_dtype, DType=DType, float16=float16, bfloat16=bfloat16, float32=float32, float64=float64,

@@ -39,6 +39,13 @@ class Variable:
 
     # ---- reading ------------------------------------------------------------
     def _variable_value(self) -> Tensor:
+        graph = current_graph()
+        if graph is not None and graph.parent is not None:  # inside a tf.cond branch / while body:
+            from .graph import tracing
+
+            with tracing(graph.parent):  # read in the enclosing graph, capture the value
+                outer = self._variable_value()
+            return graph.capture(outer)
         t = self._read()
         return _tape.on_variable_read(self, t) if _tape.ACTIVE else t
 
@@ -100,6 +107,10 @@ class Variable:
         graph = current_graph()
         if graph is None:
             self._value = np.array(t._value, copy=True)
+        elif graph.parent is not None:
+            raise NotImplementedError(
+                f"assigning tf.Variable '{self._name}' inside a tf.cond branch or tf.while_loop body is not "
+                "supported by minixla: return the new value from the branch/body and assign it outside")
         else:
             self._read()  # capture first: the call must pass the old value in
             graph.updates[self] = t
