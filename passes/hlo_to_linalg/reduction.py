@@ -1,7 +1,8 @@
 """reduce -> one reduction `linalg.generic` (any number of inputs; outputs
 start as the init values; the body region is inlined as scalar ops);
 reduce_window -> pad with the init value (base dilation = interior padding),
-then a generic over (output dims, window dims) with strided/dilated maps."""
+then a generic over (output dims, window dims) with strided/dilated maps;
+all_reduce -> its operands (one process is one replica)."""
 
 from __future__ import annotations
 
@@ -64,3 +65,12 @@ def _padded_shape(shape, pads, base_dil):
 
 
 
+
+
+@lowering("all_reduce")
+def lower_all_reduce(lw: Lowerer, op: Operation):
+    """A compiled program is one process, i.e. one replica (as in the
+    interpreter): every replica group holds only this replica, so the
+    reduction over it is the operand itself; no computation and no copy
+    (bufferization copies if a result is later written in place)."""
+    return lw.vs(op.operands)

@@ -99,7 +99,11 @@ def _fmod(e: Emitter, a: Sequence[SSAValue], t: Attribute) -> SSAValue:
     f64 = Float64Type()
     wide = [x if isinstance(t, Float64Type) else e(arith.ExtFOp(x, f64)) for x in a]
     r = e.op(func.CallOp("fmod", wide, [f64])).results[0]
-    return r if isinstance(t, Float64Type) else e(arith.TruncFOp(r, t))
+    if isinstance(t, Float64Type):
+        return r
+    if is_low_float(t):  # exact through f32 (the result is representable); LLVM's
+        r = e(arith.TruncFOp(r, Float32Type()))  # f64 -> bf16 is an unresolved libcall
+    return e(arith.TruncFOp(r, t))
 
 
 def _int_power(e: Emitter, a: Sequence[SSAValue], t: Attribute) -> SSAValue:
@@ -247,6 +251,8 @@ def convert(e: Emitter, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue
             return x
         if width(s) == width(t):  # f16 <-> bf16
             x, s = e(arith.ExtFOp(x, Float32Type())), Float32Type()
+        if isinstance(s, Float64Type) and is_low_float(t):
+            x, s = _f64_to_f32_round_to_odd(e, x), Float32Type()
         return e((arith.ExtFOp if width(s) < width(t) else arith.TruncFOp)(x, t))
     if sk == "float" and dk in ("sint", "uint"):
         w = width(t)
@@ -263,6 +269,23 @@ def convert(e: Emitter, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue
         r = e(arith.SelectOp(too_big, e.const(hi - 1, t), r))
         return e(arith.SelectOp(too_small, e.const(lo, t), r))
     raise NotImplementedError(f"convert from {src} to {dst}")
+
+
+def _f64_to_f32_round_to_odd(e: Emitter, x: SSAValue) -> SSAValue:
+    """f64 -> f32 rounding to odd: truncating that to f16/bf16 then rounds
+    correctly once (24 bits >= 2 * 11 + 2), where f64 -> f32 -> f16 with two
+    nearest-even roundings may not; and LLVM's direct f64 -> bf16 truncation
+    is a libcall (`__truncdfbf2`) the JIT cannot resolve (a crash)."""
+    f32, i32 = Float32Type(), IntegerType(32)
+    r = e(arith.TruncFOp(x, f32))
+    back = e(arith.ExtFOp(r, x.type))
+    inexact = e(arith.CmpfOp(back, x, "one"))  # false for NaN
+    bits = e(arith.BitcastOp(r, i32))
+    # toward zero: one step down in magnitude where nearest-even rounded away
+    away = e(arith.CmpfOp(e(math.AbsFOp(back)), e(math.AbsFOp(x)), "ogt"))
+    down = e(arith.SelectOp(away, e(arith.SubiOp(bits, e.const(1, i32))), bits))
+    odd = e(arith.OrIOp(down, e.const(1, i32)))
+    return e(arith.BitcastOp(e(arith.SelectOp(inexact, odd, bits)), f32))
 
 
 def is_finite(e: Emitter, x: SSAValue, t: Attribute) -> SSAValue:

@@ -98,6 +98,8 @@ def reshape(e: Emitter, x: SSAValue, shape: Sequence[int]) -> SSAValue:
     if tuple(shape) == xs:
         return x
     et = elem(x.type)
+    if not xs:  # rank 0 -> n ones: a broadcast (an expand_shape needs a non-empty reassociation)
+        return fill(e, x, shape)
     if len(xs) != 1:
         groups = [list(range(len(xs)))] if xs else []
         x = e(tensor.CollapseShapeOp.create(operands=[x], result_types=[TensorType(et, [max(1, _prod(xs))] if xs else [])],
