@@ -104,11 +104,15 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    """max(x, 0) - x * z + log(1 + exp(-|x|)) (TF's stable form)."""
+    """max(x, 0) - x * z + log(1 + exp(-|x|)), written as TF writes it (with `where` on x >= 0) so that
+    the gradient at x == 0 is TF's, 0.5 - z."""
     x = api.convert_to_tensor(logits)
     z = api.convert_to_tensor(labels, x.dtype)
-    return api.add(api.subtract(api.maximum(x, api.zeros_like(x)), api.multiply(x, z)),
-                   api.log1p(api.exp(api.negative(api.abs(x)))))
+    zeros = api.zeros_like(x)
+    cond = api.greater_equal(x, zeros)
+    relu_logits = api.where(cond, x, zeros)
+    neg_abs_logits = api.where(cond, api.negative(x), x)
+    return api.add(api.subtract(relu_logits, api.multiply(x, z)), api.log1p(api.exp(neg_abs_logits)))
 
 
 def bias_add(value, bias, data_format=None, name=None):

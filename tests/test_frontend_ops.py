@@ -1,10 +1,9 @@
 """Every op case of `frontend.op_cases` eagerly, in tf.function and with
-jit_compile=True, against an independent numpy computation and, when
-recorded, against real TensorFlow's outputs in tests/golden/."""
+jit_compile=True, against an independent numpy computation. The same cases
+against real TensorFlow's recorded outputs and gradients (tests/golden/):
+tests/test_frontend_goldens.py."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +11,6 @@ import pytest
 from frontend import tf
 from frontend.op_cases import CASES
 
-GOLDEN = Path(__file__).parent / "golden"
 MODES = ("eager", "function", "jit")
 
 
@@ -45,17 +43,6 @@ def test_op_against_numpy(name, mode):
         _close(got, run(name, "eager"), got.dtype)
     else:
         _close(got, ref, got.dtype)
-
-
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.npz")), ids=lambda p: p.stem)
-def test_op_against_tensorflow_golden(path, mode):
-    data = np.load(path, allow_pickle=False)
-    if path.stem not in CASES:
-        pytest.skip(f"golden {path.stem} has no case here")
-    n = len([k for k in data.files if k.startswith("input_")])
-    got = run(path.stem, mode, [data[f"input_{i}"] for i in range(n)])
-    _close(got, data["output"], got.dtype)
 
 
 def test_running_example_precision_large():

@@ -50,10 +50,12 @@ def _max_min(direction):
 
 
 def _power(b, a, c, y, g):
-    da = b.multiply(g, b.multiply(c, b.power(a, b.subtract(c, _k(b, 1, c)))))
+    """TF's Pow gradient: g * c * a^(c-1), and g * y * log_a with log_a = (a > 0 ? log(a) : 0) -- so the
+    exponent's gradient is NaN where y is NaN or infinite (0^-1, (-2)^0.5), as in TF."""
+    da = b.multiply(b.multiply(g, c), b.power(a, b.subtract(c, _k(b, 1, c))))
     positive = b.compare(a, _k(b, 0, a), "GT")
     safe = b.select(positive, a, _k(b, 1, a))
-    dc = b.select(positive, b.multiply(g, b.multiply(y, b.log(safe))), _k(b, 0, g))
+    dc = b.multiply(b.multiply(g, y), b.select(positive, b.log(safe), _k(b, 0, a)))
     return da, dc
 
 

@@ -125,6 +125,11 @@ def _reduce_window(b, p, cts):
         select = "GE" if a["combiner"] == "maximum" else "LE"
         return [b.select_and_scatter(x, g, b.scalar(0, g.dtype), a["window"], a["strides"], a["padding"],
                                      select, "add"), None]
+    if a["combiner"] == "multiply":
+        # d y_j / d x_i = y_j / x_i for every window j holding x_i: TF's Cumprod gradient,
+        # cumsum(y * g, reverse) / x (infinite or NaN where x == 0, as in TF)
+        yg = b.multiply(g, p.results[0])
+        return [b.divide(_window_sum_transpose(b, yg, x.shape, a["window"], a["strides"], a["padding"]), x), None]
     raise NotImplementedError(f"no gradient for hlo.reduce_window with combiner {a['combiner']!r}")
 
 

@@ -73,10 +73,16 @@ def squared_difference(b, x, y):
     return b.multiply(d, d)
 
 
+# The `*_no_nan`/`x*y` ops divide or take the log of a *safe* operand (1 where the result is the
+# constant 0) so that the unselected branch's zero cotangent never meets 0/0 or 0*log(0): their
+# gradients are TF's (0 there), not NaN.
+
+
 def div_no_nan(b, x, y):
     x, y = broadcast_all(b, "DivNoNan", x, y)
     zero = _zero(b, y)
-    return b.select(b.compare(y, zero, "EQ"), zero, b.divide(x, y))
+    is_zero = b.compare(y, zero, "EQ")
+    return b.select(is_zero, zero, b.divide(x, b.select(is_zero, _one(b, y), y)))
 
 
 def mul_no_nan(b, x, y):
@@ -88,13 +94,15 @@ def mul_no_nan(b, x, y):
 def xlogy(b, x, y):
     x, y = broadcast_all(b, "Xlogy", x, y)
     zero = _zero(b, x)
-    return b.select(b.compare(x, zero, "EQ"), zero, b.multiply(x, b.log(y)))
+    is_zero = b.compare(x, zero, "EQ")
+    return b.select(is_zero, zero, b.multiply(x, b.log(b.select(is_zero, _one(b, y), y))))
 
 
 def xdivy(b, x, y):
     x, y = broadcast_all(b, "Xdivy", x, y)
     zero = _zero(b, x)
-    return b.select(b.compare(x, zero, "EQ"), zero, b.divide(x, y))
+    is_zero = b.compare(x, zero, "EQ")
+    return b.select(is_zero, zero, b.divide(x, b.select(is_zero, _one(b, y), y)))
 
 
 def right_shift(b, x, y):
@@ -163,8 +171,10 @@ def round_(b, x):
 
 
 def softplus(b, x):
-    """log1p(exp(-|x|)) + max(x, 0): never overflows."""
-    return b.add(b.log_plus_one(b.exponential(b.negate(b.abs(x)))), b.maximum(x, _zero(b, x)))
+    """log1p(exp(-|x|)) + max(x, 0) (tf2xla's form): never overflows. Written as
+    log1p(exp(min(x, -x))) + max(0, x) so that its gradient is TF's SoftplusGrad, sigmoid(x), also at
+    x == 0 (0.5; ties of the maximum/minimum VJPs go to the first operand), with the same values."""
+    return b.add(b.log_plus_one(b.exponential(b.minimum(x, b.negate(x)))), b.maximum(_zero(b, x), x))
 
 
 def is_nan(b, x):

@@ -15,12 +15,24 @@ def _full(b, x, v):
     return b.full(x.shape, v, x.dtype)
 
 
+# Gradients are those of the decompositions (the tape differentiates hlo ops),
+# so operand order and branch shapes below are chosen to give TF's ReluGrad /
+# Relu6Grad / EluGrad / SeluGrad values at the kinks: the maximum/minimum VJP
+# sends ties to the first operand (TF's Maximum/Minimum gradient), so the
+# constant goes first where TF's gradient is 0 at the tie (relu at 0, relu6 at
+# 0 and 6), and the exponential branch only ever sees min(x, 0) so that its
+# zero cotangent never meets exp(+inf).
+
+
 def relu(b, features):
-    return b.maximum(features, _full(b, features, 0))
+    """max(0, x), as tf2xla; the gradient at x == 0 is 0 (ties go to the constant)."""
+    return b.maximum(_full(b, features, 0), features)
 
 
 def relu6(b, features):
-    return b.clamp(b.scalar(0, features.dtype), features, b.scalar(6, features.dtype))
+    """min(6, max(0, x)); the gradient is 0 at x == 0 and x == 6 as TF's Relu6Grad (0 < x < 6)."""
+    x = b.maximum(_full(b, features, 0), features)
+    return b.minimum(_full(b, features, 6), x)
 
 
 def leaky_relu(b, features, alpha=0.2):
@@ -29,15 +41,20 @@ def leaky_relu(b, features, alpha=0.2):
 
 
 def elu(b, features):
+    """x < 0 ? expm1(min(x, 0)) : x. TF's EluGrad is g where y >= 0 (also for NaN and +inf inputs) and
+    g * (y + 1) below: NaN takes the `x` branch, and the unselected expm1 never sees +inf (0 * inf = NaN)."""
     x = features
-    return b.select(b.compare(x, _full(b, x, 0), "GT"), x, b.exponential_minus_one(x))
+    zero = _full(b, x, 0)
+    return b.select(b.compare(x, zero, "LT"), b.exponential_minus_one(b.minimum(x, zero)), x)
 
 
 def selu(b, features):
+    """Same branch structure as `elu` (TF's SeluGrad: scale * g at x == 0)."""
     x = features
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    neg = b.multiply(_full(b, x, alpha * scale), b.exponential_minus_one(x))
-    return b.select(b.compare(x, _full(b, x, 0), "GT"), b.multiply(x, _full(b, x, scale)), neg)
+    zero = _full(b, x, 0)
+    neg = b.multiply(_full(b, x, alpha * scale), b.exponential_minus_one(b.minimum(x, zero)))
+    return b.select(b.compare(x, zero, "LT"), neg, b.multiply(x, _full(b, x, scale)))
 
 
 def softsign(b, features):

@@ -17,7 +17,7 @@ func.func @relu_bias(%x: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> 
 // CHECK-NEXT:    %[[A:.*]] = hlo.add %x, %[[B]]
 // CHECK-NEXT:    %[[Z:.*]] = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %[[ZB:.*]] = hlo.broadcast_in_dim %[[Z]], dims = []
-// CHECK-NEXT:    hlo.maximum %[[A]], %[[ZB]]
+// CHECK-NEXT:    hlo.maximum %[[ZB]], %[[A]]
 
 // Softmax subtracts the row max before exponentiating.
 func.func @softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
