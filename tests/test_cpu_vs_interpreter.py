@@ -199,9 +199,6 @@ def assert_same(got: np.ndarray, want: np.ndarray, ulps: int, where: str) -> Non
     g, r = np.ascontiguousarray(got).view(ut), np.ascontiguousarray(want).view(ut)
     gf, rf = got.astype(np.float64), want.astype(np.float64)
     both_nan = np.isnan(gf) & np.isnan(rf)
-    if want.dtype == NP["bf16"]:  # known bug, see test_bf16_subnormal_results_are_not_flushed
-        flushed = (gf == 0) & (np.signbit(gf) == np.signbit(rf)) & (rf != 0) & (np.abs(rf) < 2.0 ** -126)
-        both_nan = both_nan | flushed
     if ulps == 0:
         ok = (g == r) | both_nan
     else:
@@ -978,11 +975,6 @@ test_cpu_matches_interpreter_slow = pytest.mark.slow(
     pytest.mark.parametrize("op", _params(sorted(OP_CASES)))(_make_test(True)))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "LLVM 22 (llvmlite) lowers bf16 arithmetic and fptrunc f32 -> bf16 on x86 without AVX512-BF16 "
-    "with subnormal results flushed to zero; the fix is to promote bf16 arithmetic to f32 in "
-    "convert-arith-to-llvm and truncate with integer round-to-nearest-even (passes/lower_to_llvm, "
-    "owned by the threads work). assert_same tolerates exactly this flush for bf16 meanwhile."))
 def test_bf16_subnormal_results_are_not_flushed():
     t = tensor((4,), "bf16")
     case = Case([Arg((4,), "bf16"), Arg((4,), "bf16")], f"  %r = hlo.multiply %a0, %a1 : {t}", [("%r", t)])

@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 
 from .arith_to_llvm import ConvertArithToLLVM
 from .cf_to_llvm import ConvertCfToLLVM
+from .emulate_bf16 import ArithEmulateBf16
 from .func_to_llvm import ConvertFuncToLLVM
 from .index_to_llvm import ConvertIndexToLLVM
 from .math_to_llvm import ConvertMathToLLVM
@@ -21,6 +22,7 @@ from .scf_to_cf import ConvertScfToCf
 PASSES: dict[str, type[ModulePass]] = {
     p.name: p
     for p in (
+        ArithEmulateBf16,
         ConvertScfToCf,
         ConvertMemRefToLLVM,
         ConvertMathToLLVM,
@@ -34,6 +36,6 @@ PASSES: dict[str, type[ModulePass]] = {
 LOWER_TO_LLVM_PIPELINE = ",".join([*PASSES, "reconcile-unrealized-casts"])
 
 __all__ = [
-    "LOWER_TO_LLVM_PIPELINE", "PASSES", "ConvertArithToLLVM", "ConvertCfToLLVM", "ConvertFuncToLLVM",
+    "LOWER_TO_LLVM_PIPELINE", "PASSES", "ArithEmulateBf16", "ConvertArithToLLVM", "ConvertCfToLLVM", "ConvertFuncToLLVM",
     "ConvertIndexToLLVM", "ConvertMathToLLVM", "ConvertMemRefToLLVM", "ConvertScfToCf",
 ]
