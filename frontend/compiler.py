@@ -25,7 +25,7 @@ from xdsl.printer import Printer
 from .legalize import legalize_module
 
 STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialized", "optimized_hlo_dot")
-OPTIMIZE_PIPELINE = "canonicalize,cse"
+OPTIMIZE_PIPELINE = "hlo-optimize"
 
 
 def print_module(module: ModuleOp) -> str:

@@ -50,6 +50,8 @@ register("convert-index-to-llvm", ".lower_to_llvm:ConvertIndexToLLVM")
 register("convert-arith-to-llvm", ".lower_to_llvm:ConvertArithToLLVM")
 register("convert-func-to-llvm", ".lower_to_llvm:ConvertFuncToLLVM")
 register("convert-cf-to-llvm", ".lower_to_llvm:ConvertCfToLLVM")
+register("convert-parallel-loops-to-threads", ".lower_to_llvm.threads:ConvertParallelLoopsToThreads")
+register("lower-thread-dispatch", ".lower_to_llvm.threads:LowerThreadDispatch")
 
 # hlo optimizations (passes/hlo_opt, docs/fusion.md)
 register("hlo-algebraic-simplifier", ".hlo_opt.simplify:HloAlgebraicSimplifier")

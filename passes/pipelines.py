@@ -12,11 +12,14 @@ from xdsl.passes import ModulePass
 from .bufferize import Bufferize
 from .hlo_to_linalg import ConvertHloToLinalg
 from .linalg_to_loops import ConvertLinalgToLoops
+from .lower_to_llvm.threads import ConvertParallelLoopsToThreads, LowerThreadDispatch
 
 PASSES: dict[str, type[ModulePass]] = {
     ConvertHloToLinalg.name: ConvertHloToLinalg,
     Bufferize.name: Bufferize,
     ConvertLinalgToLoops.name: ConvertLinalgToLoops,
+    ConvertParallelLoopsToThreads.name: ConvertParallelLoopsToThreads,
+    LowerThreadDispatch.name: LowerThreadDispatch,
 }
 
 #: hlo on tensors -> scf/memref/arith/math loops over static memrefs
@@ -41,5 +44,7 @@ def hlo_to_cpu(optimize: bool = False) -> str:
     except ImportError:
         lowered = HLO_TO_LOOPS
     else:
-        lowered = f"{HLO_TO_LOOPS},{LOWER_TO_LLVM_PIPELINE}"
+        # threads: outline big parallel loops before scf->cf, call the pool after llvm lowering
+        lowered = (f"{HLO_TO_LOOPS},{ConvertParallelLoopsToThreads.name},{LOWER_TO_LLVM_PIPELINE},"
+                   f"{LowerThreadDispatch.name}")
     return f"{HLO_OPTIMIZE},{lowered}" if optimize else lowered

@@ -35,6 +35,10 @@ class JitModule:
 
     def __init__(self, llvm_ir: str, opt_level: int = 3):
         host = host_target()
+        if "minixla_parallel_for" in llvm_ir:  # threaded loops call the pthread helper
+            from .threadpool import ensure_registered
+
+            ensure_registered()
         try:
             module = llvm.parse_assembly(llvm_ir)
             module.verify()

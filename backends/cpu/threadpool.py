@@ -1,0 +1,173 @@
+"""`minixla_parallel_for`: the native fork-join helper compiled code calls.
+
+    void minixla_parallel_for(void (*fn)(i64 lo, i64 hi, void *ctx), void *ctx, i64 lo, i64 hi)
+
+splits [lo, hi) into `T = min(num_threads, hi - lo)` contiguous shares,
+starts T-1 pthreads for shares 1..T-1, runs share 0 on the calling thread
+and joins the others (a thread that cannot be started runs its share
+inline). Written in LLVM IR and compiled once with llvmlite, so it needs no C
+compiler; it calls only libc's pthread_create/pthread_join, never Python.
+Its address is registered with `llvm.add_symbol` before any module that
+calls it is JIT-compiled (`ensure_registered`, from the JIT).
+
+Thread creation costs tens of microseconds, which is why the threading pass
+only threads loops with enough work (passes/lower_to_llvm/threads.py). Results
+never depend on the thread count: loops are element-wise independent, and
+reductions are split into a fixed number of chunks combined in order by
+the generated code, whatever the shares.
+
+`MINIXLA_NUM_THREADS` (read once; default: the cores this process may use)
+sets the count; `set_num_threads` changes it at run time (tests use it).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+
+import llvmlite.binding as llvm
+
+SYMBOL = "minixla_parallel_for"
+
+_IR = r"""
+%task = type { ptr, ptr, i64, i64 }
+@minixla_num_threads = global i64 1
+
+declare i32 @pthread_create(ptr, ptr, ptr, ptr)
+declare i32 @pthread_join(i64, ptr)
+
+define internal ptr @minixla_worker(ptr %t) {
+  %fp = getelementptr %task, ptr %t, i32 0, i32 0
+  %fn = load ptr, ptr %fp
+  %cp = getelementptr %task, ptr %t, i32 0, i32 1
+  %ctx = load ptr, ptr %cp
+  %lp = getelementptr %task, ptr %t, i32 0, i32 2
+  %lo = load i64, ptr %lp
+  %hp = getelementptr %task, ptr %t, i32 0, i32 3
+  %hi = load i64, ptr %hp
+  call void %fn(i64 %lo, i64 %hi, ptr %ctx)
+  ret ptr null
+}
+
+define void @minixla_parallel_for(ptr %fn, ptr %ctx, i64 %lo, i64 %hi) {
+entry:
+  %n = sub i64 %hi, %lo
+  %want = load i64, ptr @minixla_num_threads
+  %few = icmp slt i64 %n, %want
+  %t0 = select i1 %few, i64 %n, i64 %want
+  %serial = icmp sle i64 %t0, 1
+  br i1 %serial, label %inline, label %fork
+inline:
+  call void %fn(i64 %lo, i64 %hi, ptr %ctx)
+  ret void
+fork:
+  %tasks = alloca %task, i64 %t0
+  %tids = alloca i64, i64 %t0
+  %ok = alloca i8, i64 %t0
+  br label %spawn
+spawn:
+  %k = phi i64 [ 1, %fork ], [ %k1, %spawned ]
+  %a = mul i64 %n, %k
+  %b = sdiv i64 %a, %t0
+  %slo = add i64 %lo, %b
+  %k1 = add i64 %k, 1
+  %c = mul i64 %n, %k1
+  %d = sdiv i64 %c, %t0
+  %shi = add i64 %lo, %d
+  %tk = getelementptr %task, ptr %tasks, i64 %k
+  %f0 = getelementptr %task, ptr %tk, i32 0, i32 0
+  store ptr %fn, ptr %f0
+  %f1 = getelementptr %task, ptr %tk, i32 0, i32 1
+  store ptr %ctx, ptr %f1
+  %f2 = getelementptr %task, ptr %tk, i32 0, i32 2
+  store i64 %slo, ptr %f2
+  %f3 = getelementptr %task, ptr %tk, i32 0, i32 3
+  store i64 %shi, ptr %f3
+  %tid = getelementptr i64, ptr %tids, i64 %k
+  %rc = call i32 @pthread_create(ptr %tid, ptr null, ptr @minixla_worker, ptr %tk)
+  %started = icmp eq i32 %rc, 0
+  %okp = getelementptr i8, ptr %ok, i64 %k
+  %okv = zext i1 %started to i8
+  store i8 %okv, ptr %okp
+  br i1 %started, label %spawned, label %fallback
+fallback:
+  call void %fn(i64 %slo, i64 %shi, ptr %ctx)
+  br label %spawned
+spawned:
+  %more = icmp slt i64 %k1, %t0
+  br i1 %more, label %spawn, label %own
+own:
+  %e = sdiv i64 %n, %t0
+  %ohi = add i64 %lo, %e
+  call void %fn(i64 %lo, i64 %ohi, ptr %ctx)
+  br label %join
+join:
+  %j = phi i64 [ 1, %own ], [ %j1, %joined ]
+  %jp = getelementptr i8, ptr %ok, i64 %j
+  %jv = load i8, ptr %jp
+  %jok = icmp ne i8 %jv, 0
+  br i1 %jok, label %dojoin, label %joined
+dojoin:
+  %jt = getelementptr i64, ptr %tids, i64 %j
+  %jtid = load i64, ptr %jt
+  %jrc = call i32 @pthread_join(i64 %jtid, ptr null)
+  br label %joined
+joined:
+  %j1 = add i64 %j, 1
+  %jmore = icmp slt i64 %j1, %t0
+  br i1 %jmore, label %join, label %done
+done:
+  ret void
+}
+"""
+
+_LOCK = threading.Lock()
+_STATE: dict = {}
+
+
+def default_num_threads() -> int:
+    env = os.environ.get("MINIXLA_NUM_THREADS", "").strip()
+    if env:
+        try:
+            return max(1, int(env))
+        except ValueError:
+            raise ValueError(f"MINIXLA_NUM_THREADS must be a positive integer, got {env!r}") from None
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def ensure_registered() -> None:
+    """Compile the helper once and make `minixla_parallel_for` resolvable."""
+    if _STATE:
+        return
+    with _LOCK:
+        if _STATE:
+            return
+        from .target import create_machine, host_target
+
+        host = host_target()
+        module = llvm.parse_assembly(_IR)
+        module.triple = host.triple
+        module.verify()
+        engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+        engine.finalize_object()
+        llvm.add_symbol(SYMBOL, engine.get_function_address(SYMBOL))
+        count = ctypes.c_int64.from_address(engine.get_global_value_address("minixla_num_threads"))
+        count.value = default_num_threads()
+        _STATE.update(engine=engine, module=module, count=count)
+
+
+def set_num_threads(n: int) -> int:
+    """Set the thread count compiled code uses from now on; returns the old one."""
+    ensure_registered()
+    old = int(_STATE["count"].value)
+    _STATE["count"].value = max(1, int(n))
+    return old
+
+
+def get_num_threads() -> int:
+    ensure_registered()
+    return int(_STATE["count"].value)

@@ -1,0 +1,1 @@
+"""minixla benchmarks: `python -m benchmarks.run [--quick]` (see run.py)."""
