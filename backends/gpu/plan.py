@@ -17,13 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 from xdsl.dialects import arith, func, gpu, memref
 from xdsl.dialects.builtin import (
-    BFloat16Type,
     DenseIntOrFPElementsAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
-    IndexType,
-    IntegerType,
     MemRefType,
     ModuleOp,
 )
@@ -40,24 +34,13 @@ class PlanError(ValueError):
 
 
 def np_dtype(t: Attribute) -> np.dtype:
-    if isinstance(t, IntegerType):
-        w = t.width.data
-        if w == 1:
-            return np.dtype(bool)
-        return np.dtype(f"{'u' if t.signedness.data.name == 'UNSIGNED' else ''}int{w}")
-    if isinstance(t, IndexType):
-        return np.dtype(np.int64)
-    if isinstance(t, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(t, Float64Type):
-        return np.dtype(np.float64)
-    if isinstance(t, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(t, BFloat16Type):
-        import ml_dtypes
+    """The host array dtype of a memref element type (the CPU runtime's mapping)."""
+    from backends.cpu.runtime import ArgumentError, numpy_dtype
 
-        return np.dtype(ml_dtypes.bfloat16)
-    raise PlanError(f"element type {t} is not supported by the GPU runtime")
+    try:
+        return numpy_dtype(t)
+    except ArgumentError:
+        raise PlanError(f"element type {t} is not supported by the GPU runtime") from None
 
 
 def buffer_bytes(t: MemRefType) -> int:
