@@ -113,28 +113,26 @@ def _remui(op, e: Emit, a):
     return [e.select(is_zero, lhs, r)]
 
 
-def _floordivsi(op, e: Emit, a):
-    lhs, rhs = a
-    t = lhs.type
-    q = _divsi(op, e, a)[0]
-    r = _remsi(op, e, a)[0]
-    zero = e.const(t, 0)
-    inexact = e.icmp("ne", r, zero)
-    signs_differ = e.icmp("slt", e(llvm.XOrOp(lhs, rhs)), zero)
-    adjust = e(llvm.AndOp(e(llvm.AndOp(inexact, signs_differ)), e.icmp("ne", rhs, zero)))
-    return [e.select(adjust, e(llvm.SubOp(q, e.const(t, 1))), q)]
+def _rounded_divsi(sign_predicate: str, step: type[Operation]) -> Handler:
+    """floor/ceil signed division: truncate, then step the quotient by one when the
+    division was inexact and the operands' signs differ (floor) or agree (ceil)."""
+
+    def lower(op, e: Emit, a):
+        lhs, rhs = a
+        t = lhs.type
+        q = _divsi(op, e, a)[0]
+        r = _remsi(op, e, a)[0]
+        zero = e.const(t, 0)
+        inexact = e.icmp("ne", r, zero)
+        signs = e.icmp(sign_predicate, e(llvm.XOrOp(lhs, rhs)), zero)
+        adjust = e(llvm.AndOp(e(llvm.AndOp(inexact, signs)), e.icmp("ne", rhs, zero)))
+        return [e.select(adjust, e(step(q, e.const(t, 1))), q)]
+
+    return lower
 
 
-def _ceildivsi(op, e: Emit, a):
-    lhs, rhs = a
-    t = lhs.type
-    q = _divsi(op, e, a)[0]
-    r = _remsi(op, e, a)[0]
-    zero = e.const(t, 0)
-    inexact = e.icmp("ne", r, zero)
-    same_sign = e.icmp("sge", e(llvm.XOrOp(lhs, rhs)), zero)
-    adjust = e(llvm.AndOp(e(llvm.AndOp(inexact, same_sign)), e.icmp("ne", rhs, zero)))
-    return [e.select(adjust, e(llvm.AddOp(q, e.const(t, 1))), q)]
+_floordivsi = _rounded_divsi("slt", llvm.SubOp)
+_ceildivsi = _rounded_divsi("sge", llvm.AddOp)
 
 
 def _ceildivui(op, e: Emit, a):
