@@ -14,6 +14,7 @@ from backends.interpreter.kernels import conversions as cv
 from backends.interpreter.kernels import elementwise as ew
 from backends.interpreter.kernels import reduction as rd
 from backends.interpreter.kernels import structural as st
+from backends.interpreter.kernels.rng import rng_bit_generator
 from backends.interpreter.ops_elementwise import BINARY as BINARY_KERNELS
 from backends.interpreter.ops_elementwise import UNARY as UNARY_KERNELS
 from backends.interpreter.regions import ufunc_for
@@ -148,6 +149,7 @@ KERNELS = {
     "sort": _sort,
     "while": _while,
     "if": _if,
+    "rng_bit_generator": lambda a, at, r, b: list(rng_bit_generator(at["algorithm"], a[0], r[1].shape, r[1].dtype)),
 }
 for _name, _k in UNARY_KERNELS.items():
     KERNELS.setdefault(_name, (lambda k: lambda a, at, r, b: k(a[0]))(_k))

@@ -1,5 +1,5 @@
 """Builder methods for the structured hlo ops autodiff needs beyond the basics:
-gather/scatter, convolution, select_and_scatter, sort, while and if.
+gather/scatter, convolution, select_and_scatter, sort, while, if and rng_bit_generator.
 
 They follow `builder.py`'s pattern (check operands, infer the result type
 once, hand off to `_apply`) and are installed on `Builder` when that module
@@ -153,6 +153,18 @@ def while_loop(self, cond: Callable, body: Callable, inits: Sequence) -> list:
     return self._apply("while", inits, {"n": len(inits), "cond": cond}, specs, body)
 
 
+def rng_bit_generator(self, state, algorithm: str, shape: Sequence[int], dtype) -> list:
+    """`hlo.rng_bit_generator`: (new state, random bits of `shape`/`dtype`) from a ui64 state
+    ([key, counter...], the interpreter's and CPU backend's shared layout)."""
+    if len(state.shape) != 1 or np.dtype(state.dtype) != np.uint64:
+        raise ShapeError("rng_bit_generator", "initial_state must be a 1-d tensor of ui64", [state])
+    allowed = {"THREE_FRY": (2,), "PHILOX": (2, 3), "DEFAULT": (2, 3)}.get(algorithm)
+    if allowed is None or state.shape[0] not in allowed:
+        raise ShapeError("rng_bit_generator", f"{algorithm} needs a state of {allowed} words", [state])
+    specs = [Spec(tuple(state.shape), np.dtype(np.uint64)), Spec(_ints(shape), np.dtype(dtype))]
+    return self._apply("rng_bit_generator", [state], {"algorithm": algorithm}, specs)
+
+
 def conditional(self, pred, operands: Sequence, true_fn: Callable, false_fn: Callable) -> list:
     """`hlo.if`: `true_fn(b, operands)` or `false_fn(b, operands)`, each returning a list of values."""
     operands = list(operands)
@@ -166,5 +178,5 @@ def conditional(self, pred, operands: Sequence, true_fn: Callable, false_fn: Cal
     return self._apply("if", [pred, *operands], {"n": len(operands), "false_fn": false_fn}, t_specs, true_fn)
 
 
-for _fn in (gather, scatter, convolution, select_and_scatter, sort, while_loop, conditional):
+for _fn in (gather, scatter, convolution, select_and_scatter, sort, while_loop, conditional, rng_bit_generator):
     setattr(Builder, _fn.__name__, _fn)

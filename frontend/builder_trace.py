@@ -14,7 +14,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from backends.interpreter.dtypes import element_type, numpy_dtype, numpy_to_dense_attr
 from dialects import hlo
-from dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType
+from dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType, RngAlgorithm
 from dialects.hlo_ops.syntax import i64_array
 
 from .builder import Builder, Spec
@@ -114,6 +114,8 @@ def _structured_props(op: str, attrs: dict) -> dict:
                 "padding": _pads(attrs["padding"])}
     if op == "sort":
         return {"dimension": _i64(attrs["dimension"]), "is_stable": BoolAttr.from_bool(True)}
+    if op == "rng_bit_generator":
+        return {"rng_algorithm": HLO_ATTRS.rng_algorithm(RngAlgorithm(attrs["algorithm"]))}
     return {}
 
 

@@ -1,6 +1,6 @@
 """The `tf` namespace: `from frontend import tf`, then write TensorFlow.
 
-Top-level names and the `tf.math`, `tf.nn`, `tf.linalg`, `tf.io`,
+Top-level names and the `tf.math`, `tf.nn`, `tf.linalg`, `tf.random`, `tf.io`,
 `tf.strings`, `tf.dtypes`, `tf.errors` sub-namespaces are assembled here from
 the API modules; nothing is implemented in this file except the host-only
 conveniences (`tf.print`, `tf.py_function`).
@@ -14,6 +14,7 @@ from types import SimpleNamespace as _NS
 
 from . import api as _api
 from . import api_nn as _nn
+from . import api_random as _random
 from . import dtypes as _dtypes
 from . import errors as _errors
 from .dtypes import (DType, as_dtype, bfloat16, bool_ as bool, complex64, complex128, double, float16,  # noqa: F401,A004
@@ -75,6 +76,8 @@ def _as_string(input, precision=-1, scientific=False, shortest=False, width=-1, 
                                           "width": width, "fill": fill})
 
 
+random = _NS(stateless_uniform=_random.stateless_uniform, stateless_normal=_random.stateless_normal,
+             experimental=_random.experimental)
 io = _NS(read_file=_read_file)
 strings = _NS(as_string=_as_string)
 
