@@ -105,7 +105,8 @@ class ConcreteFunction:
         if self.compiled is None:
             from .legalize import Unsupported, unsupported_error
 
-            bad = [Unsupported(n.op, n.name) for n in self.graph.nodes if not n.opdef.compilable]
+            bad = [Unsupported(n.op, n.name) for n in self.graph.nodes
+                   if not (n.opdef.compilable and n.opdef.xla_kernel)]
             if bad:
                 raise unsupported_error(self.name, bad, {n.op: n.stack for n in self.graph.nodes})
             stacks = {n.op: n.stack for n in self.graph.nodes}

@@ -86,12 +86,6 @@ _RELU_NAN_GRAD = (
     "false. Matching it would need a non-differentiable path for NaN in the forward rule or a per-TF-op gradient "
     "override in the tape (non-local); ties at 0 and 6 do match TF.")
 
-_NO_XLA_KERNEL = (
-    "TF has no XLA kernel for EuclideanNorm (tf.math.reduce_euclidean_norm): under jit_compile=True TF raises "
-    "InvalidArgumentError 'Detected unsupported operations ... EuclideanNorm (No registered 'EuclideanNorm' "
-    "OpKernel for XLA_CPU_JIT ...)', while minixla compiles its decomposition. Matching it needs a per-op "
-    "'has no XLA kernel' flag in the registry that only the jit_compile check of frontend/function.py consults "
-    "(OpDef.compilable also drives tracing and the tape), i.e. non-local.")
 _F16_JIT_GRAD = (
     "float16 gradient of a 40x tile (a 40-term sum per element) under jit: minixla's compiled result differs "
     "by ~4 float16 ulp from both TF eager and TF's XLA (which accumulate half-precision sums in float32), "
@@ -99,8 +93,7 @@ _F16_JIT_GRAD = (
     "accumulates in float16 (not investigated further: backend / reduction lowering, non-local).")
 
 # name -> reason, for cases with a known, non-local mismatch (per mode where given).
-XFAIL: dict[str, str] = {"host_py_function_add/function": _UNKNOWN_SHAPE, "host_py_function_add/jit": _UNKNOWN_SHAPE,
-                         "x_euclidean_norm/jit": _NO_XLA_KERNEL}
+XFAIL: dict[str, str] = {"host_py_function_add/function": _UNKNOWN_SHAPE, "host_py_function_add/jit": _UNKNOWN_SHAPE}
 XFAIL_GRAD: dict[str, str] = {"host_py_function": _PYFUNC_GRAD, "host_py_function_add": _PYFUNC_GRAD,
                               "edge_relu_nan": _RELU_NAN_GRAD, "x_f16/jit": _F16_JIT_GRAD}
 

@@ -41,6 +41,9 @@ class OpDef:
     infer: Callable | None = None
     #: stateful ops are never constant-folded or deduplicated
     stateful: bool = False
+    #: False where TF 2.21 has no XLA kernel although we have a rule (EuclideanNorm): runs eagerly and in
+    #: tf.function, but jit_compile=True raises TF's "Detected unsupported operations" as TF does
+    xla_kernel: bool = True
 
     @property
     def compilable(self) -> bool:
