@@ -22,7 +22,7 @@ from backends.interpreter.dtypes import element_type
 
 from .builder import Spec, SpecBuilder
 from .builder_eager import EagerBuilder
-from .errors import SourceLocation, compile_time_constant_error, user_stack
+from .errors import InvalidArgumentError, SourceLocation, compile_time_constant_error, user_stack
 from .ops.registry import OpDef
 from .tensor import Tensor
 
@@ -152,7 +152,9 @@ class Graph:
                 spec_args.append(x._spec)
                 fold_args.append(x._const)
                 foldable &= x._const is not None
-        if opdef.compilable:
+        if opdef.compilable and _has_unknown_shape(spec_args):
+            out = _infer_unknown(opdef, spec_args, attrs)
+        elif opdef.compilable:
             out = opdef.rule(SpecBuilder(), *spec_args, **attrs)
         else:
             out = opdef.infer(*spec_args, **attrs)
@@ -193,6 +195,31 @@ class Graph:
         self.block.add_op(func.ReturnOp(*[t._ssa for t in outputs]))
         ftype = FunctionType.from_lists([a.type for a in self.block.args], [t._ssa.type for t in outputs])
         return func.FuncOp(fn_name, ftype, Region(self.block))
+
+
+def _has_unknown_shape(spec_args: list) -> bool:
+    flat = [x for a in spec_args for x in (a if isinstance(a, list) else [a])]
+    return any(isinstance(x, Spec) and x.shape is None for x in flat)
+
+
+def _infer_unknown(opdef: OpDef, spec_args: list, attrs: dict):
+    """Result specs of an op with an input of unknown shape (a tf.py_function result): as in TF, the
+    shapes stay unknown; the dtypes (and the number of results) come from the rule run on scalar
+    stand-ins, which broadcast with anything, else from the first typed input."""
+    def scalar(x):
+        return Spec((), x.dtype) if isinstance(x, Spec) and x.shape is None else x
+
+    stand_in = [[scalar(x) for x in a] if isinstance(a, list) else scalar(a) for a in spec_args]
+    try:
+        out = opdef.rule(SpecBuilder(), *stand_in, **attrs)
+        outs = list(out) if isinstance(out, tuple) else [out]
+    except (InvalidArgumentError, ValueError, TypeError, IndexError):
+        typed = [a for n, a in zip(opdef.input_names, spec_args) if n in opdef.typed_inputs]
+        first = next((x for a in typed for x in (a if isinstance(a, list) else [a]) if isinstance(x, Spec)), None)
+        if first is None:
+            raise
+        outs = [first]
+    return tuple(Spec(None, np.dtype(o.dtype)) for o in outs)
 
 
 # -- the tracing stack --------------------------------------------------------------

@@ -66,13 +66,6 @@ _FAMILIES = {
 }
 TOLERANCE = {name: tol for tol, names in _FAMILIES.items() for name in names}
 
-_UNKNOWN_SHAPE = (
-    "tracing: the result of tf.py_function has an unknown static shape (Spec(None), as in TF), and the "
-    "decomposition rule of the next compilable op (AddV2) runs shape inference on it at trace time "
-    "(frontend/graph.py add_node -> SpecBuilder -> ops/registry.py broadcast_shape(None)) and raises TypeError, "
-    "so tf.function fails, and under jit it fails before compilation can report the unsupported EagerPyFunc; TF "
-    "keeps the shape unknown, runs it in tf.function and raises InvalidArgumentError at jit compile time. Needs "
-    "unknown-shape specs through the tracing builder (non-local).")
 _PYFUNC_GRAD = (
     "tf.py_function is not differentiable here: TF's EagerPyFunc gradient re-runs the Python function under a "
     "tape and differentiates the ops it ran (d(2x)/dx = 2); the project's EagerPyFunc is a stateful host op "
@@ -93,7 +86,7 @@ _F16_JIT_GRAD = (
     "accumulates in float16 (not investigated further: backend / reduction lowering, non-local).")
 
 # name -> reason, for cases with a known, non-local mismatch (per mode where given).
-XFAIL: dict[str, str] = {"host_py_function_add/function": _UNKNOWN_SHAPE, "host_py_function_add/jit": _UNKNOWN_SHAPE}
+XFAIL: dict[str, str] = {}
 XFAIL_GRAD: dict[str, str] = {"host_py_function": _PYFUNC_GRAD, "host_py_function_add": _PYFUNC_GRAD,
                               "edge_relu_nan": _RELU_NAN_GRAD, "x_f16/jit": _F16_JIT_GRAD}
 
