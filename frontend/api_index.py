@@ -22,7 +22,7 @@ TopKV2 = namedtuple("TopKV2", ["values", "indices"])
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
-    ax = 0 if axis is None else axis
+    ax = batch_dims if axis is None else axis  # TF: axis defaults to batch_dims
     return execute("GatherV2", [params, indices, np.asarray(ax, np.int32) if not hasattr(ax, "_spec") else ax],
                    {"batch_dims": batch_dims})
 

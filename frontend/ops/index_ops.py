@@ -2,10 +2,12 @@
 
 Gathers become one `hlo.gather` (tf2xla's XlaGather); eagerly, out-of-range
 indices raise TF's CPU-kernel error (compiled code clamps, as XLA does).
-TopKV2 is a stable two-operand `hlo.sort` (values, iota) + slice, so ties keep
+GatherV2 with `batch_dims` prepends iota coordinates of the batch dims to each index
+(tf2xla's form). TopKV2 is a stable two-operand `hlo.sort` (values, iota) + slice, so ties keep
 the lowest index first; `tf.sort`/`tf.argsort` are built on it in the API, as
 in TF. Einsum handles the two-operand forms through `dot_general` + transposes
-(and a reduce for labels summed out of one operand). The one-argument `Where`
+(and a reduce for labels summed out of one operand); '...' becomes fresh labels,
+size-1 dims broadcast. The one-argument `Where`
 has a data-dependent shape: it runs on the host only.
 """
 
@@ -27,15 +29,40 @@ def _check_range(op: str, indices, limit: int, what: str = "") -> None:
 
 
 def gather_v2(b, params, indices, axis, batch_dims=0):
-    (ax,) = axes("GatherV2", axis, len(params.shape))
-    if batch_dims:
-        raise op_error("GatherV2", "batch_dims != 0 is not supported by minixla yet")
+    rank, irank = len(params.shape), len(indices.shape)
+    (ax,) = axes("GatherV2", axis, rank)
+    bd = int(batch_dims) + (irank if batch_dims < 0 else 0)
+    if not 0 <= bd <= irank:
+        raise op_error("GatherV2", f"Expected batch_dims in the range [{-irank}, {irank}], but got {batch_dims}")
+    if bd > ax:
+        raise op_error("GatherV2", f"batch_dims ({bd}) must be less than or equal to axis ({ax}).")
+    for d in range(bd):
+        if params.shape[d] != indices.shape[d]:
+            raise op_error("GatherV2", f"params.shape[{d}]: {params.shape[d]} should be equal to "
+                                       f"indices.shape[{d}]: {indices.shape[d]}")
     _check_range("GatherV2", indices, params.shape[ax])
-    r = len(indices.shape)
+    if bd:
+        return _batched_gather(b, params, indices, ax, bd)
+    r = irank
     sizes = list(params.shape)
     sizes[ax] = 1
     offset = [d if d < ax else d - 1 + r for d in range(len(params.shape)) if d != ax]
     return b.gather(params, indices, offset_dims=offset, collapsed_slice_dims=[ax], start_index_map=[ax],
+                    index_vector_dim=r, slice_sizes=sizes)
+
+
+def _batched_gather(b, params, indices, ax: int, bd: int):
+    """Gather with leading batch dims as tf2xla does: the index vector of each element is
+    (its position in batch dims 0..bd-1, its index into `ax`), so every batch row reads its own params row.
+    Result: params[:ax] + indices[bd:] + params[ax+1:]."""
+    ishape, r, rank = list(indices.shape), len(indices.shape), len(params.shape)
+    cols = [b.reshape(b.iota(ishape, d, indices.dtype), ishape + [1]) for d in range(bd)]
+    full = b.concatenate(cols + [b.reshape(indices, ishape + [1])], r)
+    sizes = [1 if d < bd or d == ax else n for d, n in enumerate(params.shape)]
+    tail = ax + r - bd  # where params[ax+1:] start in the result
+    offset = list(range(bd, ax)) + list(range(tail, tail + rank - ax - 1))
+    dims = list(range(bd)) + [ax]
+    return b.gather(params, full, offset_dims=offset, collapsed_slice_dims=dims, start_index_map=dims,
                     index_vector_dim=r, slice_sizes=sizes)
 
 
@@ -82,18 +109,47 @@ def top_k(b, input, k, sorted=True, index_type=np.int32):
 register("TopKV2", ("input", "k"), top_k, attrs={"sorted": True, "index_type": np.int32}, const_inputs=("k",))
 
 
-def _parse_einsum(equation: str, n: int):
+def _parse_einsum(equation: str, inputs):
+    """Operand and output labels, with each '...' replaced by fresh labels (aligned from the right,
+    as numpy and TF broadcast them); the implicit output is the ellipsis then the once-used labels."""
     eq = equation.replace(" ", "")
-    if "..." in eq:
-        raise op_error("Einsum", "ellipsis ('...') in einsum equations is not supported by minixla yet")
-    lhs, _, out = eq.partition("->")
+    lhs, arrow, out = eq.partition("->")
     ins = lhs.split(",")
-    if len(ins) != n:
-        raise op_error("Einsum", f"Expecting {len(ins)} inputs, got: {n}")
-    if not _:
+    if len(ins) != len(inputs):
+        raise op_error("Einsum", f"Expecting {len(ins)} inputs, got: {len(inputs)}")
+    fresh = [chr(0x100 + k) for k in range(max([len(x.shape) for x in inputs] + [0]))]
+    width = 0
+    for k, (labels, x) in enumerate(zip(ins, inputs)):
+        if "..." in labels:
+            n = len(x.shape) - (len(labels) - 3)
+            if n < 0:
+                raise op_error("Einsum", f"Expected input {k} to have rank at least {len(labels) - 3} but got: "
+                                         f"{len(x.shape)}")
+            ins[k] = labels.replace("...", "".join(fresh[len(fresh) - n:]) if n else "")
+            width = max(width, n)
+    ell = "".join(fresh[len(fresh) - width:]) if width else ""
+    if not arrow:
         counts = {c: sum(s.count(c) for s in ins) for c in "".join(ins)}
-        out = "".join(sorted(c for c, m in counts.items() if m == 1))
+        out = ell + "".join(sorted(c for c, m in counts.items() if m == 1 and c not in ell))
+    elif "..." not in out and ell:
+        raise op_error("Einsum", f"Invalid einsum equation {equation!r}: the output must contain '...' when "
+                                 f"the inputs have ellipsis dimensions")
+    else:
+        out = out.replace("...", ell)
     return ins, out
+
+
+def _broadcast_ellipsis(b, inputs, ins):
+    """Size-1 dims broadcast against the same label's size elsewhere (ellipsis broadcasting)."""
+    size = {}
+    for x, labels in zip(inputs, ins):
+        for c, n in zip(labels, x.shape):
+            size[c] = n if size.get(c, 1) == 1 else size[c]
+    out = []
+    for x, labels in zip(inputs, ins):
+        want = [size[c] if n == 1 else n for c, n in zip(labels, x.shape)]
+        out.append(b.broadcast_in_dim(x, want, list(range(len(want)))) if want != list(x.shape) else x)
+    return out
 
 
 def _sum_out(b, x, labels: str, keep: set):
@@ -107,10 +163,11 @@ def _sum_out(b, x, labels: str, keep: set):
 
 
 def einsum(b, inputs, equation):
-    ins, out = _parse_einsum(equation, len(inputs))
+    ins, out = _parse_einsum(equation, inputs)
     for x, labels in zip(inputs, ins):
         if len(labels) != len(x.shape):
             raise op_error("Einsum", f"Expected input to have rank {len(labels)} but got: {len(x.shape)}")
+    inputs = _broadcast_ellipsis(b, inputs, ins)
     if len(inputs) == 1:
         x, labels = _sum_out(b, inputs[0], ins[0], set(out))
         return b.transpose(x, [labels.index(c) for c in out])
