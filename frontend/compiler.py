@@ -8,7 +8,10 @@
 3. compile on the best backend: `cpu` when registered and able to compile
    this module, else the reference `interpreter`.
 
-`XLA_FLAGS=--xla_dump_to=DIR` writes the module after every step.
+`XLA_FLAGS=--xla_dump_to=DIR` writes the module after every step and, as
+XLA's per-pass dumps, after every pass of the hlo-optimize and CPU pipelines
+(`module_0001.<name>.0007.cpu.after_<pass>.txt`); without the flag no IR is
+printed.
 """
 
 from __future__ import annotations
@@ -61,13 +64,47 @@ def _dump_dir() -> str | None:
 _dump_counter = [0]
 
 
-def dump(stage: str, name: str, text: str) -> None:
+def dump(stage: str, name: str, module: ModuleOp) -> None:
+    """`module` printed to DIR/module_NNNN.<name>.<stage>.txt, only under --xla_dump_to (else not printed)."""
     directory = _dump_dir()
     if directory is None:
         return
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, f"module_{_dump_counter[0]:04d}.{name}.{stage}.txt"), "w") as fh:
-        fh.write(text)
+        fh.write(print_module(module))
+
+
+class PassDumper:
+    """Writes the IR after each pass of one compile, numbered in pass order (XLA's DumpPerPass names)."""
+
+    def __init__(self, directory: str, module_id: int, name: str):
+        self.directory, self.module_id, self.name, self.step = directory, module_id, name, 0
+
+    def __call__(self, pipeline: str, pass_name: str, module: ModuleOp) -> None:
+        self.step += 1
+        os.makedirs(self.directory, exist_ok=True)
+        path = os.path.join(self.directory, f"module_{self.module_id:04d}.{self.name}.{self.step:04d}."
+                                            f"{pipeline}.after_{pass_name}.txt")
+        with open(path, "w") as fh:
+            fh.write(print_module(module))
+
+
+def _optimize(module: ModuleOp, dumper: PassDumper | None) -> None:
+    from passes import run_pipeline
+
+    if dumper is None:
+        run_pipeline(module, OPTIMIZE_PIPELINE)
+        return
+    from dialects import load_all
+    from dialects.diagnostics import verify_module
+    from passes.pipeline import build_pipeline
+
+    def after(prev, mod, nxt) -> None:
+        if prev is not None:
+            verify_module(mod)
+            dumper("hlo-optimize", prev.name, mod)
+
+    build_pipeline(OPTIMIZE_PIPELINE, after).apply(load_all(), module)
 
 
 @dataclass
@@ -81,6 +118,8 @@ class Compiled:
     backend: str = ""
     fallback_reason: str = ""
     kept_args: list[int] = field(default_factory=list)
+    #: set when --xla_dump_to is: continues the per-pass dump in the backend compile
+    dumper: PassDumper | None = None
 
     def __call__(self, *arrays):
         return self.executable(*arrays)
@@ -89,7 +128,7 @@ class Compiled:
 def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stacks=None, names=None) -> Compiled:
     """Specialize, legalize and optimize (no backend compile)."""
     _dump_counter[0] += 1
-    dump("tf", name, print_module(module))
+    dump("tf", name, module)
     mod = specialize(module, const_values)
     if stacks or names:  # carry the per-op records over to the clone (same order after the new consts)
         def tf_ops(m):
@@ -101,26 +140,43 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
         names = {new: (names or {}).get(old, old.name[3:]) for old, new in pairs}
     legalize_module(mod, stacks, names)
     mod.verify()
-    dump("tf-legalize-to-hlo", name, print_module(mod))
+    dump("tf-legalize-to-hlo", name, mod)
     optimized = mod.clone()
+    directory = _dump_dir()
+    dumper = PassDumper(directory, _dump_counter[0], name) if directory else None
     try:
-        from passes import run_pipeline
-
-        run_pipeline(optimized, OPTIMIZE_PIPELINE)
-        dump("optimized", name, print_module(optimized))
+        _optimize(optimized, dumper)
+        dump("optimized", name, optimized)
     except Exception:  # noqa: BLE001 -- optimization is best effort
         optimized = mod.clone()
     n_args = len(next(op for op in module.ops if isinstance(op, func.FuncOp)).body.block.args)
-    return Compiled(name, mod, optimized, kept_args=[i for i in range(n_args) if i not in const_values])
+    return Compiled(name, mod, optimized, kept_args=[i for i in range(n_args) if i not in const_values],
+                    dumper=dumper)
 
 
 def pick_backend(compiled: Compiled) -> None:
     """Compile on `cpu` if it can, else on the interpreter (the reason is kept)."""
-    from backends.registry import available_backends, get_backend
+    from backends.registry import available_backends
 
     forced = os.environ.get("MINIXLA_TF_BACKEND")
     order = [forced] if forced else [b for b in ("cpu", "interpreter") if b in available_backends()]
     reasons = []
+    token = None
+    if compiled.dumper is not None:
+        from backends.cpu.compiler import AFTER_PASS
+
+        dumper = compiled.dumper
+        token = AFTER_PASS.set(lambda pass_name, module: dumper("cpu", pass_name, module))
+    try:
+        _compile_first(compiled, order, reasons)
+    finally:
+        if token is not None:
+            AFTER_PASS.reset(token)
+
+
+def _compile_first(compiled: Compiled, order: list[str], reasons: list[str]) -> None:
+    from backends.registry import get_backend
+
     for name in order:
         try:
             compiled.executable = get_backend(name).compile(compiled.optimized.clone())

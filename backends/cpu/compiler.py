@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -23,6 +24,10 @@ from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
 from .jit import JitModule, jit_compile
 from .runtime import PY_PREFIX, CompiledFunction, Signature, add_python_entry
 from .translate import translate_module
+
+#: `after(pass_name, module)` called after every pass of `lower` while set (frontend's --xla_dump_to);
+#: unset by default, so normal compiles pay one lookup per `lower` call
+AFTER_PASS: ContextVar[Callable[[str, ModuleOp], None] | None] = ContextVar("AFTER_PASS", default=None)
 
 _CACHE: dict[tuple, CompiledModule] = {}
 _LOCK = threading.Lock()
@@ -72,10 +77,13 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
             signatures.setdefault(fn.sym_name.data, Signature.of(fn, num_outputs.get(fn.sym_name.data)))
 
     verify_each = os.environ.get("MINIXLA_VERIFY_EACH_PASS", "") not in ("", "0")
+    after = AFTER_PASS.get()
 
     def step(prev: ModulePass | None, mod: ModuleOp, nxt: ModulePass | None) -> None:
         if verify_each and prev is not None:
             mod.verify()
+        if after is not None and prev is not None:
+            after(prev.name, mod)
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)
 
