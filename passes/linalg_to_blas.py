@@ -173,6 +173,8 @@ def plan_gemm(op: Operation) -> GemmPlan | None:
             d.size, d.strides[name] = shape[pos], layouts[name][0][pos]
     groups: dict[str, list[_Dim]] = {"batch": [], "m": [], "n": [], "k": []}
     for d, it in zip(dims, iters):
+        if d.size == 1:
+            continue  # index 0 only: no offset, nothing to loop (e.g. a 1x1 window)
         key = "".join(sorted(d.strides))
         group = {("parallel", "abc"): "batch", ("parallel", "ac"): "m", ("parallel", "bc"): "n",
                  ("reduction", "ab"): "k"}.get((it, key))
