@@ -240,6 +240,8 @@ class _Builder:
 
     def __init__(self, anchor: Operation):
         self.anchor = anchor
+        self.top = anchor  # constants go here, before any loop, once each
+        self.consts: dict[tuple[object, Attribute], SSAValue] = {}
 
     def __call__(self, op: Operation) -> SSAValue | None:
         block = self.anchor.parent_block()
@@ -247,8 +249,16 @@ class _Builder:
         block.insert_op_before(op, self.anchor)
         return op.results[0] if op.results else None
 
+    def const(self, attr: IntegerAttr | FloatAttr) -> SSAValue:
+        key = (attr.value.data, attr.type)
+        if key not in self.consts:
+            op = arith.ConstantOp(attr)
+            self.top.parent_block().insert_op_before(op, self.top)  # type: ignore[union-attr]
+            self.consts[key] = op.result
+        return self.consts[key]
+
     def index(self, v: int) -> SSAValue:
-        return self(arith.ConstantOp(IntegerAttr(v, IndexType())))  # type: ignore[return-value]
+        return self.const(IntegerAttr(v, IndexType()))
 
 
 def emit_gemm(plan: GemmPlan, op: Operation) -> None:
@@ -268,7 +278,10 @@ def emit_gemm(plan: GemmPlan, op: Operation) -> None:
     for d in plan.outer:  # nested scf.for over the looped dims; the call goes in the innermost body
         body = Block(arg_types=[IndexType()])
         body.add_op(scf.YieldOp())
-        e(scf.ForOp(e.index(0), e.index(d.size), e.index(1), [], Region(body)))
+        loop = scf.ForOp(e.index(0), e.index(d.size), e.index(1), [], Region(body))
+        e(loop)
+        if not ivs:
+            e.top = loop  # later constants must dominate the loops
         e.anchor = body.last_op  # type: ignore[assignment]
         ivs.append(body.args[0])
 
@@ -282,10 +295,10 @@ def emit_gemm(plan: GemmPlan, op: Operation) -> None:
         return addr  # type: ignore[return-value]
 
     def flt(v: float) -> SSAValue:
-        return e(arith.ConstantOp(FloatAttr(v, plan.elem)))  # type: ignore[arg-type,return-value]
+        return e.const(FloatAttr(v, plan.elem))  # type: ignore[arg-type]
 
     def i32c(v: int) -> SSAValue:
-        return e(arith.ConstantOp(IntegerAttr(v, i32)))  # type: ignore[return-value]
+        return e.const(IntegerAttr(v, i32))
 
     args = [i32c(ROW_MAJOR), i32c(plan.ta), i32c(plan.tb), e.index(plan.m), e.index(plan.n), e.index(plan.k),
             flt(1.0), address("a"), e.index(plan.lda), address("b"), e.index(plan.ldb),
