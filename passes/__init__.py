@@ -40,6 +40,7 @@ register("hlo-legalize-to-stablehlo", ".legalize_stablehlo:HloLegalizeToStablehl
 register("inline", ".inline:InlinePass")
 register("convert-hlo-to-linalg", ".hlo_to_linalg:ConvertHloToLinalg")
 register("bufferize", ".bufferize:Bufferize")
+register("convert-linalg-to-blas", ".linalg_to_blas:ConvertLinalgToBlas")
 register("convert-linalg-to-loops", ".linalg_to_loops:ConvertLinalgToLoops")
 # loops -> llvm dialect (passes/lower_to_llvm)
 register("arith-emulate-bf16", ".lower_to_llvm:ArithEmulateBf16")

@@ -11,12 +11,14 @@ from xdsl.passes import ModulePass
 
 from .bufferize import Bufferize
 from .hlo_to_linalg import ConvertHloToLinalg
+from .linalg_to_blas import ConvertLinalgToBlas
 from .linalg_to_loops import ConvertLinalgToLoops
 from .lower_to_llvm.threads import ConvertParallelLoopsToThreads, LowerThreadDispatch
 
 PASSES: dict[str, type[ModulePass]] = {
     ConvertHloToLinalg.name: ConvertHloToLinalg,
     Bufferize.name: Bufferize,
+    ConvertLinalgToBlas.name: ConvertLinalgToBlas,
     ConvertLinalgToLoops.name: ConvertLinalgToLoops,
     ConvertParallelLoopsToThreads.name: ConvertParallelLoopsToThreads,
     LowerThreadDispatch.name: LowerThreadDispatch,
@@ -36,15 +38,32 @@ def hlo_optimize() -> str:
     return HLO_OPTIMIZE
 
 
-def hlo_to_cpu(optimize: bool = False) -> str:
+def use_blas() -> bool:
+    """Whether the CPU pipeline calls BLAS for matmuls: the one decision,
+    made by backends/cpu/blas.py (numpy's OpenBLAS found, MINIXLA_BLAS not off)."""
+    from backends.cpu import blas
+
+    return blas.available()
+
+
+def hlo_to_loops(blas: bool = False) -> str:
+    """`HLO_TO_LOOPS`, with gemm-shaped contractions sent to BLAS when `blas`."""
+    if not blas:
+        return HLO_TO_LOOPS
+    return HLO_TO_LOOPS.replace(f"{Bufferize.name},", f"{Bufferize.name},{ConvertLinalgToBlas.name},")
+
+
+def hlo_to_cpu(optimize: bool = False, blas: bool | None = None) -> str:
     """The full `hlo-to-cpu` pipeline as a comma-separated pass list;
-    `optimize=True` runs `HLO_OPTIMIZE` (fusion) first (opt-in for now)."""
+    `optimize=True` runs `HLO_OPTIMIZE` (fusion) first (opt-in for now);
+    `blas` (default: `use_blas()`) adds `convert-linalg-to-blas`."""
+    loops = hlo_to_loops(use_blas() if blas is None else blas)
     try:
         from .lower_to_llvm import LOWER_TO_LLVM_PIPELINE
     except ImportError:
-        lowered = HLO_TO_LOOPS
+        lowered = loops
     else:
         # threads: outline big parallel loops before scf->cf, call the pool after llvm lowering
-        lowered = (f"{HLO_TO_LOOPS},{ConvertParallelLoopsToThreads.name},{LOWER_TO_LLVM_PIPELINE},"
+        lowered = (f"{loops},{ConvertParallelLoopsToThreads.name},{LOWER_TO_LLVM_PIPELINE},"
                    f"{LowerThreadDispatch.name}")
     return f"{HLO_OPTIMIZE},{lowered}" if optimize else lowered

@@ -39,6 +39,10 @@ class JitModule:
             from .threadpool import ensure_registered
 
             ensure_registered()
+        if "minixla_sgemm" in llvm_ir or "minixla_dgemm" in llvm_ir:  # convert-linalg-to-blas
+            from .blas import ensure_registered as ensure_blas
+
+            ensure_blas()
         try:
             module = llvm.parse_assembly(llvm_ir)
             module.verify()

@@ -1,6 +1,7 @@
 """dot_general -> contraction `linalg.generic` (or `linalg.matmul` for a plain
 2-d float matmul, kept named for later fast paths); convolution -> pad (lhs
-dilation = interior padding), then a generic over (batch, output feature,
+dilation = interior padding), then (float, no groups) patches + a gemm-shaped
+contraction (im2col.py), or else a generic over (batch, output feature,
 output spatial, input feature, window) with strided/dilated maps; feature
 (or batch) groups become a separate loop, so maps stay pure (no
 floordiv/mod); window reversal reverses the kernel first."""
@@ -18,6 +19,7 @@ from dialects.hlo_ops.reduction import padding_pairs
 from . import scalar
 from .common import (PARALLEL, REDUCTION, Emitter, amap, d, elem, fill, generic, kind, shape_of, signless,
                      unsupported)
+from .im2col import conv_as_gemm
 from .shape import pad, reshape
 from .translate import Lowerer, lowering
 
@@ -94,8 +96,12 @@ def lower_convolution(lw: Lowerer, op: Operation):
         padded = [(0 if s == 0 else (s - 1) * (inner[i] + 1) + 1) + lo[i] + hi[i] for i, s in enumerate(xs)]
         zero = lw.e(tensor.FromElementsOp(_zero(lw.e, tx), result_type=TensorType(signless(tx), [])))
         x = pad(lw.e, x, zero, lo, hi, inner, padded)
-    ks = shape_of(k)
     rs = shape_of(op.result.type)
+    if groups == 1:
+        res = conv_as_gemm(lw.e, x, k, dn, strides, rhs_dil, rs, (tx, tk, tr), lambda: _zero(lw.e, tr), _mac)
+        if res is not None:
+            return [res]
+    ks = shape_of(k)
     out_f = ks[dn.kernel_output_feature_dimension]
     in_f = ks[dn.kernel_input_feature_dimension]
     per_group = out_f // groups

@@ -20,12 +20,39 @@ func.func @batched(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5
 
 // -----
 
+// A float convolution without groups: pad, patches (im2col), then a gemm-shaped contraction.
 // CHECK-LABEL: func.func @conv
 // CHECK:       tensor.insert_slice
-// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
-// CHECK:       tensor.collapse_shape
-// CHECK:       tensor.expand_shape
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, ((d1 * 2) + d3), ((d2 * 2) + d4), d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>]
+// CHECK-SAME:  outs(%{{.*}} : tensor<1x3x3x3x3x2xf32>)
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK:       arith.mulf
+// CHECK:       arith.addf
+// CHECK-NOT:   tensor.collapse_shape
 func.func @conv(%x: tensor<1x6x6x2xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
   %r = hlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
   return %r : tensor<1x3x3x4xf32>
+}
+
+// -----
+
+// Grouped (and integer) convolutions keep the direct form.
+// CHECK-LABEL: func.func @grouped_conv
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK:       tensor.collapse_shape
+func.func @grouped_conv(%x: tensor<1x6x4xf32>, %k: tensor<3x2x4xf32>) -> tensor<1x4x4xf32> {
+  %r = hlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1], pad = [[0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x6x4xf32>, tensor<3x2x4xf32>) -> tensor<1x4x4xf32>
+  return %r : tensor<1x4x4xf32>
+}
+
+// -----
+
+// The kernel's output feature in the middle (the input gradient's [0, 1, o, i]):
+// the kernel is transposed first so K collapses in it.
+// CHECK-LABEL: func.func @kernel_feature_in_middle
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:  ins(%{{.*}} : tensor<3x3x2x4xf32>) outs(%{{.*}} : tensor<3x3x4x2xf32>)
+func.func @kernel_feature_in_middle(%x: tensor<1x5x5x4xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x2xf32> {
+  %r = hlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x4xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x2xf32>
+  return %r : tensor<1x3x3x2xf32>
 }

@@ -1,0 +1,129 @@
+"""The BLAS that compiled code calls for matrix products (`convert-linalg-to-blas`).
+
+Matmuls and contractions that map onto gemm are 100-300x faster in a tuned
+BLAS than in our generated loops (packing, register blocking, threads), and
+numpy already ships one: its bundled OpenBLAS (`numpy.libs/libscipy_openblas64_*`,
+ILP64, symbols `scipy_cblas_sgemm64_`/`scipy_cblas_dgemm64_`). We resolve those
+with ctypes and register them for the JIT with `llvm.add_symbol` as
+
+    void minixla_sgemm(i32 order, i32 transa, i32 transb, i64 m, i64 n, i64 k,
+                       float alpha, ptr a, i64 lda, ptr b, i64 ldb, float beta, ptr c, i64 ldc)
+    (minixla_dgemm: the same with double)
+
+i.e. the CBLAS ILP64 ABI itself. Only ILP64 symbols are accepted (the pass
+passes 64-bit sizes).
+
+`library()` is the one place that decides whether the BLAS path exists:
+`MINIXLA_BLAS=0` (or `off`) disables it, `MINIXLA_BLAS=/path/lib.so` names a
+library exporting the ILP64 symbols; otherwise numpy's bundled OpenBLAS is
+used when present. Without one, `hlo-to-cpu` leaves contractions to loops.
+
+Threads: OpenBLAS runs its own thread pool (`OPENBLAS_NUM_THREADS`, shared
+with numpy in this process); the pass never puts a gemm call inside a
+parallel loop, so the two pools do not nest.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+import threading
+from dataclasses import dataclass
+
+import llvmlite.binding as llvm
+
+SGEMM = "minixla_sgemm"
+DGEMM = "minixla_dgemm"
+#: (sgemm, dgemm) symbol names tried in a library, in order: all ILP64
+_SYMBOLS = (("scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_"), ("cblas_sgemm64_", "cblas_dgemm64_"))
+
+_LOCK = threading.Lock()
+_STATE: dict = {}
+
+
+class BlasUnavailableError(RuntimeError):
+    """Compiled code calls gemm, but no usable BLAS library was found."""
+
+
+@dataclass(frozen=True)
+class BlasLibrary:
+    path: str
+    sgemm: int  # function addresses
+    dgemm: int
+    symbols: tuple[str, str]
+
+
+def _numpy_openblas() -> list[str]:
+    import numpy
+
+    site = os.path.dirname(os.path.dirname(os.path.abspath(numpy.__file__)))
+    return sorted(glob.glob(os.path.join(site, "numpy.libs", "libscipy_openblas64_*.so*")))
+
+
+def _load(path: str) -> BlasLibrary | None:
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError:
+        return None
+    for names in _SYMBOLS:
+        try:
+            fns = [getattr(lib, n) for n in names]
+        except AttributeError:
+            continue
+        s, d = (ctypes.cast(f, ctypes.c_void_p).value for f in fns)
+        if s and d:
+            _STATE.setdefault("handles", []).append(lib)  # keep it loaded
+            return BlasLibrary(path, s, d, names)
+    return None
+
+
+def _find() -> BlasLibrary | None:
+    setting = os.environ.get("MINIXLA_BLAS", "").strip()
+    if setting.lower() in ("0", "off", "no", "false", "none"):
+        return None
+    if setting and setting.lower() not in ("1", "on", "yes", "true", "auto"):
+        found = _load(setting)
+        if found is None:
+            raise BlasUnavailableError(
+                f"MINIXLA_BLAS={setting!r}: cannot load it or it exports none of the ILP64 gemm symbols "
+                f"{[n for pair in _SYMBOLS for n in pair]} (use MINIXLA_BLAS=0 to compile loops instead)")
+        return found
+    for path in _numpy_openblas():
+        found = _load(path)
+        if found is not None:
+            return found
+    return None
+
+
+def library() -> BlasLibrary | None:
+    """The BLAS compiled code may call, or None (the loops path is used)."""
+    if "lib" not in _STATE:
+        with _LOCK:
+            if "lib" not in _STATE:
+                _STATE["lib"] = _find()
+    return _STATE["lib"]
+
+
+def available() -> bool:
+    return library() is not None
+
+
+def reset() -> None:
+    """Forget the decision (tests switch MINIXLA_BLAS); registered symbols stay."""
+    with _LOCK:
+        _STATE.pop("lib", None)
+
+
+def ensure_registered() -> None:
+    """Make `minixla_sgemm`/`minixla_dgemm` resolvable by the JIT."""
+    lib = library()
+    if lib is None:
+        raise BlasUnavailableError(
+            "this module calls minixla_sgemm/minixla_dgemm but no BLAS is available (MINIXLA_BLAS is off, or "
+            "numpy has no bundled ILP64 OpenBLAS); compile it with a pipeline without convert-linalg-to-blas")
+    with _LOCK:
+        if _STATE.get("registered") != lib.path:
+            llvm.add_symbol(SGEMM, lib.sgemm)
+            llvm.add_symbol(DGEMM, lib.dgemm)
+            _STATE["registered"] = lib.path
