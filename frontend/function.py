@@ -24,6 +24,7 @@ from .builder import Spec
 from .compiler import Compiled, lower, pick_backend, stage_text, STAGES
 from .errors import InvalidArgumentError
 from .graph import Graph, NeedsConstant, run_graph, tracing
+from .nest import flatten, is_tensor, rebuild
 from .tensor import Tensor
 
 _counter = itertools.count(1)
@@ -43,38 +44,6 @@ def _leaf_key(v, specialized: bool):
         return ("python", v)
     except TypeError:
         return ("python", repr(v))
-
-
-def _is_tensor(v) -> bool:
-    return isinstance(v, (Tensor, np.ndarray)) or hasattr(v, "_variable_value")
-
-
-def _flatten(value, leaves: list) -> Any:
-    """Structure of `value` with tensors and Python scalars replaced by leaf indices."""
-    if _is_tensor(value) or isinstance(value, (int, float, bool, str, type(None))):
-        leaves.append(value)
-        return ("leaf", len(leaves) - 1)
-    if isinstance(value, tuple) and hasattr(value, "_fields"):  # namedtuple
-        return ("namedtuple", (type(value), tuple(_flatten(v, leaves) for v in value)))
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(_flatten(v, leaves) for v in value))
-    if isinstance(value, dict):
-        return ("dict", tuple((k, _flatten(v, leaves)) for k, v in sorted(value.items())))
-    return ("python", value)
-
-
-def _rebuild(struct, leaves: list):
-    kind, body = struct
-    if kind == "leaf":
-        return leaves[body]
-    if kind in ("list", "tuple"):
-        items = [_rebuild(s, leaves) for s in body]
-        return items if kind == "list" else tuple(items)
-    if kind == "dict":
-        return {k: _rebuild(s, leaves) for k, s in body}
-    if kind == "namedtuple":
-        return body[0](*[_rebuild(s, leaves) for s in body[1]])
-    return body
 
 
 def _describe(key) -> str:
@@ -162,11 +131,11 @@ class Function:
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
         leaves: list = []
-        structure = _flatten((tuple(bound.args), dict(bound.kwargs)), leaves)
+        structure = flatten((tuple(bound.args), dict(bound.kwargs)), leaves)
         names = []
         for pname, value in bound.arguments.items():
             sub: list = []
-            _flatten(value, sub)
+            flatten(value, sub)
             names += [pname] if len(sub) == 1 else [f"{pname}[{i}]" for i in range(len(sub))]
         self._arg_names = names
         return structure, leaves
@@ -213,7 +182,7 @@ class Function:
         graph = Graph(self._name)
         placeholders, consts = [], {}
         for i, v in enumerate(leaves):
-            if not _is_tensor(v):
+            if not is_tensor(v):
                 placeholders.append(v)
                 continue
             t = v._variable_value() if hasattr(v, "_variable_value") else v
@@ -225,11 +194,11 @@ class Function:
             p = graph.placeholder(spec, self._arg_names[i] if i < len(self._arg_names) else f"arg{i}", const)
             p._arg_index = i
             placeholders.append(p)
-        args, kwargs = _rebuild(structure, placeholders)
+        args, kwargs = rebuild(structure, placeholders)
         with tracing(graph):
             result = self._python_function(*args, **kwargs)
         out_leaves: list = []
-        out_struct = _flatten(result, out_leaves)
+        out_struct = flatten(result, out_leaves)
         with tracing(graph):
             from .api import convert_to_tensor
 
@@ -242,7 +211,7 @@ class Function:
         f = graph.build(outputs + [graph.updates[v] for v in updates], fname)
         module = ModuleOp([f, *graph.subfunctions])  # entry first, then tf.If/tf.While functions
         return ConcreteFunction(fname, graph, module, out_struct, outputs, len(leaves), list(graph.captures),
-                                updates, consts, [i for i, v in enumerate(leaves) if _is_tensor(v)])
+                                updates, consts, [i for i, v in enumerate(leaves) if is_tensor(v)])
 
     def _concrete(self, args, kwargs, count_call: bool) -> tuple[ConcreteFunction, list]:
         structure, leaves = self._bind(args, kwargs)
@@ -272,11 +241,11 @@ class Function:
     def __call__(self, *args, **kwargs):
         cf, leaves = self._concrete(args, kwargs, count_call=True)
         values = []
-        for v in filter(_is_tensor, leaves):
+        for v in filter(is_tensor, leaves):
             t = v._variable_value() if hasattr(v, "_variable_value") else v
             values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
         results = cf.run(values, self._jit_compile)
-        return _rebuild(cf.structure, [Tensor(r) for r in results])
+        return rebuild(cf.structure, [Tensor(r) for r in results])
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         return self._concrete(args, kwargs, count_call=False)[0]
