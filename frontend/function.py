@@ -20,10 +20,12 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from . import tracing_log
+from .autodiff import tape as _tape
+from .call_plan import Miss, build_plan, call_key, normalizer
 from .builder import Spec
 from .compiler import Compiled, lower, pick_backend, stage_text, STAGES
 from .errors import InvalidArgumentError
-from .graph import Graph, NeedsConstant, run_graph, tracing
+from .graph import _STACK, Graph, NeedsConstant, run_graph, tracing
 from .nest import flatten, is_tensor, rebuild
 from .tensor import Tensor
 
@@ -124,6 +126,9 @@ class Function:
         self._last_leaf_keys: tuple = ()
         self._why = "not called yet"
         self._arg_names: list[str] = []
+        self._plans: dict[tuple, Any] = {}  # call key -> plan (call_plan.py)
+        self._forms: dict[Any, Any] = {}  # call form -> normalizer of its arguments
+        self._counter = tracing_log.counter_for(python_function)
         functools.update_wrapper(self, python_function)
 
     # ---- keys ------------------------------------------------------------------
@@ -237,14 +242,34 @@ class Function:
             tracing_log.called_with_tracing(self._python_function)
         return cf, leaves
 
+    def _call_key(self, args, kwargs, arrays: list) -> tuple:
+        head = (len(args), *kwargs) if kwargs else len(args)
+        norm = self._forms.get(head, self._forms)
+        if norm is self._forms:
+            norm = self._forms[head] = normalizer(self._signature, len(args), tuple(kwargs))
+        return call_key(head, args if norm is None else norm(args, kwargs), arrays)
+
     # ---- public API --------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        key = None
+        if not (_STACK or _tape.ACTIVE or self._specialized):  # fast path: docs/frontend-call-path.md
+            arrays: list = []
+            try:
+                key = self._call_key(args, kwargs, arrays)
+                plan = self._plans.get(key)
+            except (Miss, TypeError):  # unkeyable or unhashable arguments, or a call that cannot bind
+                key = plan = None
+            if plan is not None:
+                self._why = "cache hit"
+                return plan(arrays)
         cf, leaves = self._concrete(args, kwargs, count_call=True)
         values = []
         for v in filter(is_tensor, leaves):
             t = v._variable_value() if hasattr(v, "_variable_value") else v
             values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
         results = cf.run(values, self._jit_compile)
+        if key is not None and not self._specialized:
+            self._plans[key] = build_plan(cf, self._jit_compile, results, self._counter)
         return rebuild(cf.structure, [Tensor(r) for r in results])
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
