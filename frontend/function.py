@@ -309,9 +309,17 @@ class Function:
         return f"<minixla tf.function {self._name} jit_compile={self._jit_compile}>"
 
     def __get__(self, instance, owner):
+        """A method's tf.function, one per instance (as in TF) and kept in the
+        instance's `__dict__`, so its trace and compile caches outlive the call."""
         if instance is None:
             return self
-        bound = Function(self._python_function.__get__(instance, owner), self._jit_compile, name=self._name)
+        slot = f"_tf_function_{id(self)}"
+        state = getattr(instance, "__dict__", None)
+        bound = state.get(slot) if state is not None else None
+        if bound is None:
+            bound = Function(self._python_function.__get__(instance, owner), self._jit_compile, name=self._name)
+            if state is not None:
+                state[slot] = bound
         return bound
 
 

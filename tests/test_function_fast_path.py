@@ -201,3 +201,21 @@ def test_normalizer_maps_forms_to_leaf_order():
     assert normalizer(inspect.signature(lambda x, y: 0), 2, ()) is None
     with pytest.raises(TypeError):
         normalizer(inspect.signature(lambda x: 0), 2, ())
+
+
+def test_method_keeps_its_caches_per_instance():
+    class Scaler:
+        def __init__(self, k):
+            self.k = k
+
+        @tf.function(jit_compile=True)
+        def __call__(self, x):
+            return x * self.k
+
+    a, b = Scaler(2.0), Scaler(3.0)
+    x = np.ones(2, np.float32)
+    for _ in range(3):
+        np.testing.assert_array_equal(a(x).numpy(), [2.0, 2.0])
+        np.testing.assert_array_equal(b(x).numpy(), [3.0, 3.0])
+    assert a.__call__.experimental_get_tracing_count() == 1 and a.__call__.why() == "cache hit"
+    assert a.__call__ is not b.__call__
