@@ -115,12 +115,27 @@ def normalizer(signature: inspect.Signature, n_args: int, kwarg_names: tuple):
     return normalize
 
 
+class ByValue:
+    """The plans of one call key whose arrays at `positions` are keyed by value
+    (they feed must-be-constant inputs and are baked into each executable)."""
+
+    def __init__(self, positions: list[int]):
+        self.positions = positions
+        self.plans: dict[tuple, object] = {}
+
+    def key(self, arrays: list) -> tuple:  # bytes: stricter than the trace key's repr of the values
+        return tuple(arrays[k].tobytes() for k in self.positions)
+
+    def get(self, arrays: list):
+        return self.plans.get(self.key(arrays))
+
+
 def build_plan(cf, jit: bool, results: list, counter):
-    """The plan replaying `cf` for calls with this call key, or None when
-    only the full path can run it. `results` are the first call's outputs
-    (their shapes/dtypes are the plan's, for the compiled CPU executable)."""
+    """The plan replaying `cf` for calls with this call key. `results` are
+    the first call's outputs (their shapes/dtypes are the plan's, for the
+    compiled CPU executable)."""
     compiled = cf.compiled
-    if not jit or compiled is None or compiled.backend != "cpu" or cf.const_leaves:
+    if not jit or compiled is None or compiled.backend != "cpu":
         def plan(arrays):  # the host/interpreter paths: cf.run keeps their copying rules
             counter.called_without_tracing()
             return rebuild(cf.structure, [Tensor(r) for r in cf.run(arrays, jit)])
@@ -130,6 +145,19 @@ def build_plan(cf, jit: bool, results: list, counter):
     specs = [Spec(r.shape, r.dtype) for r in results]
     captures, updates, n, structure = list(cf.captures), list(cf.updates), len(cf.outputs), cf.structure
     tick = counter.called_without_tracing
+    kept = [k for k, leaf in enumerate(cf.tensor_leaves) if leaf not in cf.const_leaves]
+    plan = _cpu_plan(entry, specs, captures, updates, n, structure, tick)
+    if len(kept) == len(cf.tensor_leaves):
+        return plan
+
+    def drop(arrays):  # value-specialized arguments are baked in, not passed
+        return plan([arrays[k] for k in kept])
+    return drop
+
+
+def _cpu_plan(entry, specs, captures, updates, n, structure, tick):
+    """The compiled CPU executable's plan: its outputs are fresh buffers,
+    which the Tensors (and updated variables) own without a copy."""
     if not captures and not updates and structure == ("leaf", 0):
         spec = specs[0]
 

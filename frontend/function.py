@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from . import tracing_log
 from .autodiff import tape as _tape
-from .call_plan import Miss, build_plan, call_key, normalizer
+from .call_plan import ByValue, Miss, build_plan, call_key, normalizer
 from .builder import Spec
 from .compiler import Compiled, lower, pick_backend, stage_text, STAGES
 from .errors import InvalidArgumentError
@@ -182,6 +182,7 @@ class Function:
                 if need.arg_index in self._specialized:
                     raise
                 self._specialized.add(need.arg_index)
+                self._plans.clear()  # the trace keys now hold this argument's value: replan
 
     def _trace_once(self, structure, leaves) -> ConcreteFunction:
         graph = Graph(self._name)
@@ -252,11 +253,13 @@ class Function:
     # ---- public API --------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         key = None
-        if not (_STACK or _tape.ACTIVE or self._specialized):  # fast path: docs/frontend-call-path.md
+        if not (_STACK or _tape.ACTIVE):  # the fast path: docs/frontend-call-path.md
             arrays: list = []
             try:
                 key = self._call_key(args, kwargs, arrays)
                 plan = self._plans.get(key)
+                if plan.__class__ is ByValue:
+                    plan = plan.get(arrays)
             except (Miss, TypeError):  # unkeyable or unhashable arguments, or a call that cannot bind
                 key = plan = None
             if plan is not None:
@@ -268,9 +271,19 @@ class Function:
             t = v._variable_value() if hasattr(v, "_variable_value") else v
             values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
         results = cf.run(values, self._jit_compile)
-        if key is not None and not self._specialized:
-            self._plans[key] = build_plan(cf, self._jit_compile, results, self._counter)
+        if key is not None:
+            self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
         return rebuild(cf.structure, [Tensor(r) for r in results])
+
+    def _add_plan(self, key, cf: ConcreteFunction, plan, values: list) -> None:
+        positions = [k for k, leaf in enumerate(cf.tensor_leaves) if leaf in self._specialized]
+        if not positions:
+            self._plans[key] = plan
+            return
+        by_value = self._plans.get(key)
+        if by_value.__class__ is not ByValue:
+            by_value = self._plans[key] = ByValue(positions)
+        by_value.plans[by_value.key(values)] = plan
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         return self._concrete(args, kwargs, count_call=False)[0]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from frontend import tf
-from frontend.call_plan import Miss, call_key, normalizer
+from frontend.call_plan import ByValue, Miss, call_key, normalizer
 
 
 @pytest.fixture(params=[True, False], ids=["jit", "graph"])
@@ -72,6 +72,10 @@ def test_tensor_constant_argument_recompiles_per_value():
     assert f.why() == "cache hit" and f.compile_count == 2
     f(a, tf.constant(0))
     assert f.why() == "cache hit" and f.compile_count == 2
+    (by_value,) = f._plans.values()  # one call key, one plan per axis value
+    assert isinstance(by_value, ByValue) and len(by_value.plans) == 2
+    np.testing.assert_array_equal(f(a.T.copy(), tf.constant(0)).numpy(), [3, 3, 3])  # new shape: retrace
+    assert f.compile_count == 3
 
 
 def test_captured_variable_updated_in_place_across_calls(jit):
