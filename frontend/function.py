@@ -20,10 +20,13 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from . import tracing_log
+from .autodiff import tape as _tape
+from .call_plan import ByValue, Miss, build_plan, call_key, normalizer
 from .builder import Spec
 from .compiler import Compiled, lower, pick_backend, stage_text, STAGES
 from .errors import InvalidArgumentError
-from .graph import Graph, NeedsConstant, run_graph, tracing
+from .graph import _STACK, Graph, NeedsConstant, run_graph, tracing
+from .nest import flatten, is_tensor, rebuild
 from .tensor import Tensor
 
 _counter = itertools.count(1)
@@ -43,38 +46,6 @@ def _leaf_key(v, specialized: bool):
         return ("python", v)
     except TypeError:
         return ("python", repr(v))
-
-
-def _is_tensor(v) -> bool:
-    return isinstance(v, (Tensor, np.ndarray)) or hasattr(v, "_variable_value")
-
-
-def _flatten(value, leaves: list) -> Any:
-    """Structure of `value` with tensors and Python scalars replaced by leaf indices."""
-    if _is_tensor(value) or isinstance(value, (int, float, bool, str, type(None))):
-        leaves.append(value)
-        return ("leaf", len(leaves) - 1)
-    if isinstance(value, tuple) and hasattr(value, "_fields"):  # namedtuple
-        return ("namedtuple", (type(value), tuple(_flatten(v, leaves) for v in value)))
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(_flatten(v, leaves) for v in value))
-    if isinstance(value, dict):
-        return ("dict", tuple((k, _flatten(v, leaves)) for k, v in sorted(value.items())))
-    return ("python", value)
-
-
-def _rebuild(struct, leaves: list):
-    kind, body = struct
-    if kind == "leaf":
-        return leaves[body]
-    if kind in ("list", "tuple"):
-        items = [_rebuild(s, leaves) for s in body]
-        return items if kind == "list" else tuple(items)
-    if kind == "dict":
-        return {k: _rebuild(s, leaves) for k, s in body}
-    if kind == "namedtuple":
-        return body[0](*[_rebuild(s, leaves) for s in body[1]])
-    return body
 
 
 def _describe(key) -> str:
@@ -156,6 +127,9 @@ class Function:
         self._last_leaf_keys: tuple = ()
         self._why = "not called yet"
         self._arg_names: list[str] = []
+        self._plans: dict[tuple, Any] = {}  # call key -> plan (call_plan.py)
+        self._forms: dict[Any, Any] = {}  # call form -> normalizer of its arguments
+        self._counter = tracing_log.counter_for(python_function)
         functools.update_wrapper(self, python_function)
 
     # ---- keys ------------------------------------------------------------------
@@ -163,11 +137,11 @@ class Function:
         bound = self._signature.bind(*args, **kwargs)
         bound.apply_defaults()
         leaves: list = []
-        structure = _flatten((tuple(bound.args), dict(bound.kwargs)), leaves)
+        structure = flatten((tuple(bound.args), dict(bound.kwargs)), leaves)
         names = []
         for pname, value in bound.arguments.items():
             sub: list = []
-            _flatten(value, sub)
+            flatten(value, sub)
             names += [pname] if len(sub) == 1 else [f"{pname}[{i}]" for i in range(len(sub))]
         self._arg_names = names
         return structure, leaves
@@ -209,12 +183,13 @@ class Function:
                 if need.arg_index in self._specialized:
                     raise
                 self._specialized.add(need.arg_index)
+                self._plans.clear()  # the trace keys now hold this argument's value: replan
 
     def _trace_once(self, structure, leaves) -> ConcreteFunction:
         graph = Graph(self._name)
         placeholders, consts = [], {}
         for i, v in enumerate(leaves):
-            if not _is_tensor(v):
+            if not is_tensor(v):
                 placeholders.append(v)
                 continue
             t = v._variable_value() if hasattr(v, "_variable_value") else v
@@ -226,11 +201,11 @@ class Function:
             p = graph.placeholder(spec, self._arg_names[i] if i < len(self._arg_names) else f"arg{i}", const)
             p._arg_index = i
             placeholders.append(p)
-        args, kwargs = _rebuild(structure, placeholders)
+        args, kwargs = rebuild(structure, placeholders)
         with tracing(graph):
             result = self._python_function(*args, **kwargs)
         out_leaves: list = []
-        out_struct = _flatten(result, out_leaves)
+        out_struct = flatten(result, out_leaves)
         with tracing(graph):
             from .api import convert_to_tensor
 
@@ -243,7 +218,7 @@ class Function:
         f = graph.build(outputs + [graph.updates[v] for v in updates], fname)
         module = ModuleOp([f, *graph.subfunctions])  # entry first, then tf.If/tf.While functions
         return ConcreteFunction(fname, graph, module, out_struct, outputs, len(leaves), list(graph.captures),
-                                updates, consts, [i for i, v in enumerate(leaves) if _is_tensor(v)])
+                                updates, consts, [i for i, v in enumerate(leaves) if is_tensor(v)])
 
     def _concrete(self, args, kwargs, count_call: bool) -> tuple[ConcreteFunction, list]:
         structure, leaves = self._bind(args, kwargs)
@@ -269,15 +244,47 @@ class Function:
             tracing_log.called_with_tracing(self._python_function)
         return cf, leaves
 
+    def _call_key(self, args, kwargs, arrays: list) -> tuple:
+        head = (len(args), *kwargs) if kwargs else len(args)
+        norm = self._forms.get(head, self._forms)
+        if norm is self._forms:
+            norm = self._forms[head] = normalizer(self._signature, len(args), tuple(kwargs))
+        return call_key(head, args if norm is None else norm(args, kwargs), arrays)
+
     # ---- public API --------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        key = None
+        if not (_STACK or _tape.ACTIVE):  # the fast path: docs/frontend-call-path.md
+            arrays: list = []
+            try:
+                key = self._call_key(args, kwargs, arrays)
+                plan = self._plans.get(key)
+                if plan.__class__ is ByValue:
+                    plan = plan.get(arrays)
+            except (Miss, TypeError):  # unkeyable or unhashable arguments, or a call that cannot bind
+                key = plan = None
+            if plan is not None:
+                self._why = "cache hit"
+                return plan(arrays)
         cf, leaves = self._concrete(args, kwargs, count_call=True)
         values = []
-        for v in filter(_is_tensor, leaves):
+        for v in filter(is_tensor, leaves):
             t = v._variable_value() if hasattr(v, "_variable_value") else v
             values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
         results = cf.run(values, self._jit_compile)
-        return _rebuild(cf.structure, [Tensor(r) for r in results])
+        if key is not None:
+            self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
+        return rebuild(cf.structure, [Tensor(r) for r in results])
+
+    def _add_plan(self, key, cf: ConcreteFunction, plan, values: list) -> None:
+        positions = [k for k, leaf in enumerate(cf.tensor_leaves) if leaf in self._specialized]
+        if not positions:
+            self._plans[key] = plan
+            return
+        by_value = self._plans.get(key)
+        if by_value.__class__ is not ByValue:
+            by_value = self._plans[key] = ByValue(positions)
+        by_value.plans[by_value.key(values)] = plan
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         return self._concrete(args, kwargs, count_call=False)[0]
@@ -316,9 +323,17 @@ class Function:
         return f"<minixla tf.function {self._name} jit_compile={self._jit_compile}>"
 
     def __get__(self, instance, owner):
+        """A method's tf.function, one per instance (as in TF) and kept in the
+        instance's `__dict__`, so its trace and compile caches outlive the call."""
         if instance is None:
             return self
-        bound = Function(self._python_function.__get__(instance, owner), self._jit_compile, name=self._name)
+        slot = f"_tf_function_{id(self)}"
+        state = getattr(instance, "__dict__", None)
+        bound = state.get(slot) if state is not None else None
+        if bound is None:
+            bound = Function(self._python_function.__get__(instance, owner), self._jit_compile, name=self._name)
+            if state is not None:
+                state[slot] = bound
         return bound
 
 

@@ -198,6 +198,21 @@ class Tensor:
         return api.not_equal(self, other)
 
 
+def eager_tensor(value: np.ndarray, spec: Spec) -> Tensor:
+    """An eager Tensor over `value`, an ndarray the caller hands over, whose
+    `spec` is known already: skips `np.asarray` and building a Spec (the
+    cached-call path of tf.function wraps every output this way)."""
+    t = _new_tensor(Tensor)
+    t._value = t._const = value
+    t._graph = t._ssa = None
+    t._spec = spec
+    t._name = ""
+    return t
+
+
+_new_tensor = object.__new__
+
+
 def _binary(api_name: str, reverse: bool = False):
     def method(self, other):
         from . import api

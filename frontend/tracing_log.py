@@ -67,16 +67,17 @@ class _CallCounter:
 _COUNTERS: dict[int, _CallCounter] = {}
 
 
-def _counter(python_function) -> _CallCounter:
+def counter_for(python_function) -> _CallCounter:
+    """The call history shared by every tf.function of this Python function."""
     return _COUNTERS.setdefault(id(getattr(python_function, "__code__", python_function)), _CallCounter())
 
 
 def called_with_tracing(python_function) -> None:
-    counter = _counter(python_function)
+    counter = counter_for(python_function)
     counter.called_with_tracing()
     if counter.tracing_count >= THRESHOLD:
         logger.warning(WARNING.format(counter.tracing_count, counter.call_count, python_function))
 
 
 def called_without_tracing(python_function) -> None:
-    _counter(python_function).called_without_tracing()
+    counter_for(python_function).called_without_tracing()
