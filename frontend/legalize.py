@@ -43,7 +43,10 @@ def _fold(value: SSAValue, depth: int = 0) -> np.ndarray:
         raise NotConstant
     op = value.owner
     if op.name in ("hlo.constant", "tf.Const"):
-        attr = op.properties.get("value") or op.attributes.get("value")
+        # (not `a or b`: an empty DenseIntOrFPElementsAttr, e.g. the shape [] of a scalar, is falsy)
+        attr = op.properties.get("value")
+        if attr is None:
+            attr = op.attributes.get("value")
         if isinstance(attr, DenseIntOrFPElementsAttr):
             return dense_attr_to_numpy(attr)
         raise NotConstant

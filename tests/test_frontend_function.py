@@ -68,6 +68,24 @@ def test_reshape_shape_from_argument_is_specialized():
         assert r(x, tf.constant(shape)).shape == shape
 
 
+def test_empty_constant_shape_is_a_compile_time_constant():
+    """The shape `[]` (a scalar) is an empty constant: it folds like any other, it was refused as
+    "must be a compile-time constant" (an empty DenseIntOrFPElementsAttr is falsy)."""
+    s = tf.constant([1, 2])
+    cases = [(lambda x, s: tf.reshape(x, []), 3.0), (lambda x, s: tf.fill([], 2.0) + x[0], 5.0),
+             (lambda x, s: tf.zeros([]) + x[0], 3.0), (lambda x, s: tf.broadcast_to(x[0], []), 3.0),
+             (lambda x, s: tf.random.stateless_uniform([], s, minval=None, maxval=None, dtype=tf.int32), None),
+             (lambda x, s: tf.random.experimental.stateless_fold_in(s, 17), None)]
+    for fn, want in cases:
+        x = tf.constant([3.0])
+        eager = fn(x, s)
+        got = tf.function(fn, jit_compile=True)(x, s)
+        assert got.shape == eager.shape and got.dtype == eager.dtype
+        np.testing.assert_array_equal(got.numpy(), eager.numpy())
+        if want is not None:
+            assert float(got) == want
+
+
 def test_compile_time_constant_error():
     @tf.function(jit_compile=True)
     def g(x):
