@@ -59,7 +59,9 @@ def test_gather_batch_dims_errors():
 
 EINSUMS = [  # equation, operand shapes
     ("...ij,...jk->...ik", [(2, 3, 4, 5), (2, 3, 5, 6)]),
-    ("...ij,...jk", [(3, 4, 5), (5, 2)]),
+    ("...ij,...jk", [(4, 5), (5, 2)]),  # implicit, empty ellipsis (TF refuses it when non-empty)
+    ("...ij,jk", [(2, 1, 4, 5), (5, 2)]),  # implicit, '...' in one operand: output '...ik'
+    ("b...d,bd", [(2, 3, 4, 5), (2, 5)]),  # implicit: output '...' (b and d are used twice)
     ("ij...,jk...->ik...", [(3, 4, 2), (4, 5, 2)]),
     ("b...d,bd->b...", [(2, 3, 4, 5), (2, 5)]),
     ("...ij->...ji", [(2, 3, 4)]),
@@ -81,5 +83,21 @@ def test_einsum_ellipsis(mode, equation, shapes):
 def test_einsum_ellipsis_rank_error():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"rank at least 2"):
         tf.einsum("...ij->...", tf.zeros([3]))
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"output must contain '...'"):  # numpy refuses too
+    no_ellipsis = r"Output contains 1 broadcasting dimension\(s\) but no ellipsis \(...\) was found"
+    with pytest.raises(tf.errors.InvalidArgumentError, match=no_ellipsis):  # numpy refuses too
         tf.einsum("...ij,...jk->ik", tf.zeros([2, 3, 4]), tf.zeros([2, 4, 5]))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_einsum_implicit_output_with_two_ellipses(mode):
+    """TF counts '...' like a label in the implicit output: used by two operands, it is left out
+    (numpy keeps it), so "...ij,...jk" refuses non-empty ellipsis dimensions, as TF 2.21 does
+    ("Output contains 1 broadcasting dimension(s) but no ellipsis (...) was found in the output
+    subscripts."), and is a plain matmul when they are empty."""
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Output contains 2 broadcasting dimension\(s\) "
+                                                             r"but no ellipsis \(...\) was found"):
+        run(mode, lambda a, b: tf.einsum("...ij,...jk", a, b), np.ones((2, 1, 3, 4), np.float32),
+            np.ones((1, 3, 4, 2), np.float32))
+    a, b = R.standard_normal((3, 4)).astype(np.float32), R.standard_normal((4, 2)).astype(np.float32)
+    np.testing.assert_allclose(run(mode, lambda a, b: tf.einsum("...ij,...jk", a, b), a, b), a @ b, rtol=1e-5,
+                               atol=1e-5)

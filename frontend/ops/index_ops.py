@@ -111,7 +111,8 @@ register("TopKV2", ("input", "k"), top_k, attrs={"sorted": True, "index_type": n
 
 def _parse_einsum(equation: str, inputs):
     """Operand and output labels, with each '...' replaced by fresh labels (aligned from the right,
-    as numpy and TF broadcast them); the implicit output is the ellipsis then the once-used labels."""
+    as numpy and TF broadcast them); the implicit output is TF's: the once-used labels, sorted,
+    after '...' when exactly one operand has an ellipsis."""
     eq = equation.replace(" ", "")
     lhs, arrow, out = eq.partition("->")
     ins = lhs.split(",")
@@ -129,14 +130,16 @@ def _parse_einsum(equation: str, inputs):
             width = max(width, n)
     ell = "".join(fresh[len(fresh) - width:]) if width else ""
     if not arrow:
-        counts = {c: sum(s.count(c) for s in ins) for c in "".join(ins)}
-        out = ell + "".join(sorted(c for c, m in counts.items() if m == 1 and c not in ell))
-    elif "..." not in out and ell:
-        raise op_error("Einsum", f"Invalid einsum equation {equation!r}: the output must contain '...' when "
-                                 f"the inputs have ellipsis dimensions")
-    else:
-        out = out.replace("...", ell)
-    return ins, out
+        # TF (special_math_ops._einsum_v2_parse_and_resolve_equation) counts '...' like a label: the
+        # implicit output is the labels used once, sorted, '...' first only if ONE operand has it
+        # (numpy keeps it always); "...ij,...jk" has no '...' in its output, so non-empty ellipsis
+        # dimensions are refused below, as TF does.
+        counts = {c: sum(s.count(c) for s in ins) for c in "".join(ins) if c not in ell}
+        out = ("..." if lhs.count("...") == 1 else "") + "".join(sorted(c for c, m in counts.items() if m == 1))
+    if "..." not in out and ell:
+        raise op_error("Einsum", f"Output contains {width} broadcasting dimension(s) but no ellipsis (...) was "
+                                 f"found in the output subscripts.")
+    return ins, out.replace("...", ell)
 
 
 def _broadcast_ellipsis(b, inputs, ins):
