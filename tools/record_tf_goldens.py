@@ -24,7 +24,9 @@ Each case of `CASES` is a function of a `tf` module: it is called with the
   None, e.g. through floor/round or an unconnected path),
 * `tf_version`.
 
-`manifest.json` lists the TF/numpy versions, the date and a summary per case.
+`manifest.json` lists the TF/numpy versions, the date and a summary per case;
+a recording with `--only` leaves those top-level fields alone and appends
+its own versions, date and cases to `partial_recordings`.
 The test suite (tests/test_frontend_goldens.py) replays every file eagerly
 and under jit_compile=True, without TensorFlow.
 """
@@ -332,12 +334,24 @@ def main(argv=None) -> int:
     if os.path.exists(manifest_path):
         with open(manifest_path) as fh:
             manifest = json.load(fh)
-    manifest.update({
+    if args.only:
+        unknown = sorted(set(args.only) - set(cases))
+        if unknown:
+            print(f"record_tf_goldens: no such case(s): {unknown}", file=sys.stderr)
+            return 2
+    run_info = {
         "tensorflow": tf.__version__,
         "numpy": np.__version__,
         "recorded": datetime.date.today().isoformat(),
         "command": "tools/record_tf_goldens.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-    })
+    }
+    if args.only:
+        # A partial recording leaves the top-level fields (which describe the full recording of the
+        # other cases) alone and is logged on its own, with the cases it (re)recorded.
+        manifest.setdefault("partial_recordings", []).append({**run_info, "cases": sorted(set(args.only))})
+    else:
+        manifest.pop("partial_recordings", None)
+        manifest.update(run_info)
     failed = 0
     for name, case in sorted(cases.items()):
         if args.only and name not in args.only:
