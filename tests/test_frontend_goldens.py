@@ -17,10 +17,12 @@ Comparison rules:
     arithmetic, comparisons, data movement and creation ops: the forward
     results are bit-identical to TF's; gradients that sum several
     contributions (tile, broadcast_to, pad_reflect: 1.3e-7 under jit) may
-    add them in a different order;
+    add them in a different order (gather with batch_dims, `gather_bd*`:
+    forward and gradient bit-identical);
   - REDUCTION = 4e-7 for reductions, cumsum, matmul/batch_matmul/einsum,
     moments, pooling, accumulating loops: summation order differs from Eigen's/XLA's (1.6e-7, the
-    jit reduce_sum of all elements);
+    jit reduce_sum of all elements; einsum with '...' (`einsum_ell_*`): 2.5e-7 forward, 1.4e-7
+    gradient);
   - TRANSCENDENTAL = 1e-6 for exp, log, pow, sin, cos, tanh, erf, asin,
     acos, rsqrt and everything built on them (sigmoid, softplus, elu, silu,
     gelu, softmax, log_softmax, logsumexp, the cross entropies): TF uses
@@ -28,6 +30,11 @@ Comparison rules:
     jit, we use numpy's libm eagerly and our LLVM lowering under jit; each
     is within a few ulp of the true value but not of each other (worst:
     erf's gradient 3.7e-7, gelu's 3.1e-7, erf forward 1.2e-7);
+* stateless random ops (`rng_*`, EXACT): TF's own jit_compile=True results
+  are a different stream (XLA's Philox kernels), so every mode is compared
+  with TF's eager values only (no jit alternative); measured: bit-identical
+  in all three modes, normal included (TF eager's Box-Muller vs our
+  numpy/LLVM log, sin, cos gave the same bits on these inputs);
 * float16 results: the family tolerance scaled by eps(float16)/eps(float32);
 * gradients use the same family tolerance, doubled (the VJP is a short
   composite computation of its own).
@@ -65,6 +72,12 @@ _FAMILIES = {
                      "sparse_xent", "sigmoid_xent"),
 }
 TOLERANCE = {name: tol for tol, names in _FAMILIES.items() for name in names}
+TOLERANCE.update({name: REDUCTION for name in OP_CASES if name.startswith("einsum_ell")})
+
+# Stateless random ops (`rng_*`): TF's XLA kernels draw a different stream from TF's eager CPU
+# kernels (the goldens' jit_output differs from output in 14 of the 16 cases); minixla reproduces the EAGER stream in every
+# mode, so under jit these are compared with TF's eager values only, not with its jit values.
+EAGER_STREAM = {name for name in OP_CASES if name.startswith("rng_")}
 
 _PYFUNC_GRAD = (
     "tf.py_function is not differentiable here: TF's EagerPyFunc gradient re-runs the Python function under a "
@@ -168,7 +181,7 @@ def test_forward_against_tensorflow(name, mode):
     else:
         got = tf.function(lambda *a: fn(tf, *a), jit_compile=(mode == "jit"))(*tensors)
     want, _ = _seq(data, "output")
-    alts = _seq(data, "jit_output")[0] if mode == "jit" else []
+    alts = _seq(data, "jit_output")[0] if mode == "jit" and name not in EAGER_STREAM else []
     got = _flat(got)
     assert len(got) == len(want)
     for k, (g, w) in enumerate(zip(got, want)):
