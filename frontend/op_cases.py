@@ -182,3 +182,110 @@ CASES = {
     "running_example": (lambda tf, x, y: tf.reduce_mean(tf.multiply(x ** 2, 3) + y), [A, B],
                         np.mean(A.astype(np.float64) ** 2 * 3 + B)),
 }
+
+
+# Stateless random ops, tf.gather with batch_dims, tf.einsum with '...'. Their
+# inputs come from a generator of their own so that the cases above keep theirs.
+_R2 = np.random.default_rng(2027)
+
+
+def _f32b(*shape):
+    return _R2.uniform(-2.0, 2.0, shape).astype(np.float32)
+
+
+def _idx(hi, *shape, dtype=np.int32):
+    return _R2.integers(0, hi, shape).astype(dtype)
+
+
+def _gather_bd(params, indices, axis, batch_dims):
+    """TF's definition of gather with batch_dims: np.take along `axis` within each batch row."""
+    if batch_dims == 0:
+        return np.take(params, indices, axis=axis)
+    return np.stack([_gather_bd(p, i, axis - 1, batch_dims - 1) for p, i in zip(params, indices)])
+
+
+_SEED_A = np.array([1, 2], np.int32)
+_SEED_B = np.array([2**40 + 3, -7], np.int64)
+_SEED_C = np.array([-1, 0], np.int32)
+_SEED_D = np.array([0, 2**62 - 1], np.int64)
+_GP1, _GI1 = _f32b(2, 5), np.array([[4, 0, 4], [1, 3, 1]], np.int32)
+_GP2, _GI2 = _f32b(2, 3, 4), np.array([[[3, 0], [1, 1], [2, 3]], [[0, 0], [3, 2], [1, 0]]], np.int32)
+_GP3, _GI3 = _f32b(2, 3, 4, 2), _idx(4, 2, 3, 5, dtype=np.int64)
+_GP4, _GI4 = _f32b(3, 4, 2), _idx(4, 3, 2, 2)
+_GP5, _GI5, _GI6 = _f32b(2, 3, 4), np.array([[2, 2], [0, 1]], np.int32), np.array([[3, 3, 0], [1, 2, 3]], np.int32)
+_GPI, _GII = _R2.integers(-50, 50, (2, 4, 3)).astype(np.int32), np.array([[3, 3, 0], [1, 2, 1]], np.int32)
+_E1, _E2 = _f32b(2, 2, 3, 4), _f32b(2, 2, 4, 3)
+_EB1, _EB2 = _f32b(2, 1, 3, 4), _f32b(1, 3, 4, 2)
+_ER1, _ER2 = _f32b(3, 4), _f32b(2, 4, 5)
+_ET1, _ET2 = _f32b(3, 4, 2), _f32b(4, 5, 1)
+_ES1, _ES2 = _f32b(4, 1, 3), _f32b(5, 3)
+_EO1, _EO2 = _f32b(2, 3, 4, 5), _f32b(2, 5)
+_EF1, _EF2 = _E1.astype(np.float64), _E2.astype(np.float64)
+
+CASES.update({
+    # tf.random stateless generators (frontend/api_random.py): TF's eager Philox stream, in every mode
+    "rng_uniform_f32": (lambda tf, s: tf.random.stateless_uniform([3, 5], seed=s), [_SEED_A], None),
+    "rng_uniform_f64_range": (lambda tf, s: tf.random.stateless_uniform([2, 5], s, minval=-2.0, maxval=3.0,
+                                                                         dtype=tf.float64), [_SEED_B], None),
+    "rng_uniform_f16": (lambda tf, s: tf.random.stateless_uniform([7], s, minval=1.0, maxval=2.5,
+                                                                   dtype=tf.float16), [_SEED_C], None),
+    "rng_uniform_bf16": (lambda tf, s: tf.cast(tf.random.stateless_uniform([2, 3], s, dtype=tf.bfloat16),
+                                               tf.float32), [_SEED_A], None),
+    "rng_uniform_int32": (lambda tf, s: tf.random.stateless_uniform([4, 3], s, minval=-5, maxval=17,
+                                                                     dtype=tf.int32), [_SEED_C], None),
+    "rng_uniform_int64": (lambda tf, s: tf.random.stateless_uniform([5], s, minval=-2**40, maxval=2**40 + 5,
+                                                                     dtype=tf.int64), [_SEED_D], None),
+    "rng_uniform_full_uint32": (lambda tf, s: tf.random.stateless_uniform([2, 3], s, minval=None, maxval=None,
+                                                                           dtype=tf.uint32), [_SEED_A], None),
+    "rng_uniform_full_int64": (lambda tf, s: tf.random.stateless_uniform([3], s, minval=None, maxval=None,
+                                                                          dtype=tf.int64), [_SEED_B], None),
+    "rng_normal_f32": (lambda tf, s: tf.random.stateless_normal([3, 5], seed=s), [_SEED_A], None),
+    "rng_normal_f64_mean_std": (lambda tf, s: tf.random.stateless_normal([7], s, mean=1.5, stddev=0.25,
+                                                                          dtype=tf.float64), [_SEED_B], None),
+    "rng_normal_f16": (lambda tf, s: tf.random.stateless_normal([2, 3], s, dtype=tf.float16), [_SEED_D], None),
+    "rng_split_i32": (lambda tf, s: tf.random.experimental.stateless_split(s, num=3), [_SEED_A], None),
+    "rng_split_i64": (lambda tf, s: tf.random.experimental.stateless_split(s), [_SEED_B], None),
+    "rng_fold_in_i32": (lambda tf, s: tf.random.experimental.stateless_fold_in(s, 17), [_SEED_C], None),
+    "rng_fold_in_i64": (lambda tf, s, d: tf.random.experimental.stateless_fold_in(s, d),
+                        [_SEED_D, np.array(-12345678901, np.int64)], None),
+    "rng_split_then_normal": (lambda tf, s: tf.random.stateless_normal(
+        [4], tf.random.experimental.stateless_split(s, 2)[1]), [_SEED_C], None),
+    # tf.gather with batch_dims (and axis)
+    "gather_bd1": (lambda tf, p, i: tf.gather(p, i, axis=1, batch_dims=1), [_GP1, _GI1],
+                   _gather_bd(_GP1, _GI1, 1, 1)),
+    "gather_bd1_default_axis": (lambda tf, p, i: tf.gather(p, i, batch_dims=1), [_GP5, _GI5],
+                                _gather_bd(_GP5, _GI5, 1, 1)),
+    "gather_bd1_axis2": (lambda tf, p, i: tf.gather(p, i, axis=2, batch_dims=1), [_GP5, _GI6],
+                         _gather_bd(_GP5, _GI6, 2, 1)),
+    "gather_bd1_neg_axis": (lambda tf, p, i: tf.gather(p, i, axis=-2, batch_dims=1), [_GP4, _GI4],
+                            _gather_bd(_GP4, _GI4, 1, 1)),
+    "gather_bd2": (lambda tf, p, i: tf.gather(p, i, axis=2, batch_dims=2), [_GP2, _GI2],
+                   _gather_bd(_GP2, _GI2, 2, 2)),
+    "gather_bd2_neg_i64": (lambda tf, p, i: tf.gather(p, i, axis=-2, batch_dims=-1), [_GP3, _GI3],
+                           _gather_bd(_GP3, _GI3, 2, 2)),
+    "gather_bd1_int": (lambda tf, p, i: tf.gather(p, i, axis=1, batch_dims=1), [_GPI, _GII],
+                       _gather_bd(_GPI, _GII, 1, 1)),
+    # tf.einsum with '...' (broadcasting size-1 batch dimensions, implicit output)
+    "einsum_ell_batch_matmul": (lambda tf, a, b: tf.einsum("...ij,...jk->...ik", a, b), [_E1, _E2],
+                                np.einsum("...ij,...jk->...ik", _E1.astype(np.float64), _E2)),
+    "einsum_ell_bcast1": (lambda tf, a, b: tf.einsum("...ij,...jk->...ik", a, b), [_EB1, _EB2],
+                          np.einsum("...ij,...jk->...ik", _EB1.astype(np.float64), _EB2)),
+    "einsum_ell_ranks": (lambda tf, a, b: tf.einsum("...ij,...jk->...ik", a, b), [_ER1, _ER2],
+                         np.einsum("...ij,...jk->...ik", _ER1.astype(np.float64), _ER2)),
+    # implicit output: TF keeps '...' only when one operand has it (TF refuses "...ij,...jk" with
+    # non-empty ellipsis dimensions, numpy does not: tests/test_frontend_gather_einsum.py)
+    "einsum_ell_implicit": (lambda tf, a, b: tf.einsum("...ij,jk", a, b), [_EB1, _EB2[0, 0]],
+                            np.einsum("...ij,jk", _EB1.astype(np.float64), _EB2[0, 0])),
+    "einsum_ell_implicit_sum": (lambda tf, a, b: tf.einsum("b...d,bd", a, b), [_EO1, _EO2],
+                                np.einsum("b...d,bd", _EO1.astype(np.float64), _EO2)),
+    "einsum_ell_implicit_one": (lambda tf, a: tf.einsum("...ji", a), [_E1], np.swapaxes(_E1, -1, -2)),
+    "einsum_ell_trailing": (lambda tf, a, b: tf.einsum("ij...,jk...->ik...", a, b), [_ET1, _ET2],
+                            np.einsum("ij...,jk...->ik...", _ET1.astype(np.float64), _ET2)),
+    "einsum_ell_dot": (lambda tf, a, b: tf.einsum("...i,...i->...", a, b), [_ES1, _ES2],
+                       np.einsum("...i,...i->...", _ES1.astype(np.float64), _ES2)),
+    "einsum_ell_middle": (lambda tf, a, b: tf.einsum("b...d,bd->b...", a, b), [_EO1, _EO2],
+                          np.einsum("b...d,bd->b...", _EO1.astype(np.float64), _EO2)),
+    "einsum_ell_transpose": (lambda tf, a: tf.einsum("...ij->...ji", a), [_E1], np.swapaxes(_E1, -1, -2)),
+    "einsum_ell_f64": (lambda tf, a, b: tf.einsum("...ij,...jk->...ik", a, b), [_EF1, _EF2],
+                       np.einsum("...ij,...jk->...ik", _EF1, _EF2)),
+})
