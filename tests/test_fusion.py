@@ -120,6 +120,18 @@ func.func @main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %r = hlo.divide %e, %sb : tensor<8x16xf32>
   func.return %r : tensor<8x16xf32>
 }""", [(8, 16)], "reduce"),
+    # %s is duplicated into the reduce's fusion and also roots its own group
+    # (it is a result): whichever group is built second reads the other's result
+    "shared_producer_roots_own_group": ("""
+func.func @main(%x: tensor<8x16xf32>, %g: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<8x16xf32>) {
+  %z = hlo.constant dense<0.0> : tensor<f32>
+  %zb = hlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<8x16xf32>
+  %c = hlo.compare GT, %x, %zb : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xi1>
+  %gg = hlo.multiply %g, %g : tensor<8x16xf32>
+  %s = hlo.select %c, %gg, %zb : tensor<8x16xi1>, tensor<8x16xf32>
+  %r = hlo.reduce(%s init: %z) applies hlo.add across dimensions = [0] : (tensor<8x16xf32>, tensor<f32>) -> tensor<16xf32>
+  func.return %s, %r, %gg : tensor<8x16xf32>, tensor<16xf32>, tensor<8x16xf32>
+}""", [(8, 16), (8, 16)], "reduce"),
     "int_sum_with_param_init": ("""
 func.func @main(%x: tensor<6x5xi32>, %init: tensor<i32>) -> tensor<5xi32> {
   %c = hlo.constant dense<3> : tensor<6x5xi32>

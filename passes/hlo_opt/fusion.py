@@ -205,8 +205,22 @@ class _Fuser:
         return merged
 
     # -- building the fusion op ----------------------------------------------------
+    def _live_members(self, g: Group) -> list[Operation]:
+        """`g.ops` minus ops a group built earlier already replaced (a producer
+        duplicated into `g` that also roots its own group: `g` now reads that
+        group's result), minus what only they reached."""
+        live = {o for o in g.ops if o.parent is self.block}
+        reach, work = set(g.roots), list(g.roots)
+        while work:
+            for v in work.pop().operands:
+                p = v.owner
+                if isinstance(p, Operation) and p in live and p not in reach:
+                    reach.add(p)
+                    work.append(p)
+        return sorted(reach, key=self.order.get)
+
     def build(self, g: Group) -> None:
-        members = sorted(g.ops, key=self.order.get)
+        members = self._live_members(g)
         anchor = max(g.roots, key=self.order.get)
         inside = {r for o in members for r in o.results}
         externals: list[SSAValue] = []
