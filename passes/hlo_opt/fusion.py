@@ -204,6 +204,25 @@ class _Fuser:
                 merged.append(g)
         return merged
 
+    def promote_duplicates(self, groups: list[Group]) -> None:
+        """A producer fused (duplicated) into a group but also used outside it,
+        left in no group of its own, becomes an extra root of that group
+        (multi-output) instead of its own loop nest: e.g. Adam's new moment
+        `m' = m + (g - m) * b`, both stored and read by the parameter update."""
+        for g in groups:
+            anchor = self.order[max(g.roots, key=self.order.get)]
+            for o in sorted(g.ops - set(g.roots), key=self.order.get):
+                if (o in self.owner or hlo_name(o) == "constant" or g.phase.get(o) != "post"
+                        or len(g.roots) >= MAX_MULTI_OUTPUT or tuple(o.results[0].type.get_shape()) != g.shape
+                        or len(o.results) != 1):
+                    continue
+                outside = [u.operation for u in o.results[0].uses if u.operation not in g.ops]
+                if all(self.order.get(self._top(u), -1) > anchor for u in outside):
+                    g.roots.append(o)
+                    self.owner[o] = g
+                    if g.kind == "loop":
+                        g.kind = "multi_output"
+
     # -- building the fusion op ----------------------------------------------------
     def _live_members(self, g: Group) -> list[Operation]:
         """`g.ops` minus ops a group built earlier already replaced (a producer
@@ -264,6 +283,7 @@ class _Fuser:
                     self.owner[o] = g
             groups.append(g)
         groups = self.merge_siblings(groups)
+        self.promote_duplicates(groups)
         for g in groups:
             self.build(g)
         return len(groups)
