@@ -22,6 +22,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.printer import Printer
 
+from passes.pipeline import verify_each_pass
+
 from .legalize import legalize_module
 
 STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialized", "optimized_hlo_dot")
@@ -61,13 +63,15 @@ def _dump_dir() -> str | None:
 _dump_counter = [0]
 
 
-def dump(stage: str, name: str, text: str) -> None:
+def dump(stage: str, name: str, module: ModuleOp) -> None:
+    """Write `module` as text when XLA_FLAGS asks for dumps (printing costs
+    compile time, so it only happens then)."""
     directory = _dump_dir()
     if directory is None:
         return
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, f"module_{_dump_counter[0]:04d}.{name}.{stage}.txt"), "w") as fh:
-        fh.write(text)
+        fh.write(print_module(module))
 
 
 @dataclass
@@ -89,7 +93,7 @@ class Compiled:
 def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stacks=None, names=None) -> Compiled:
     """Specialize, legalize and optimize (no backend compile)."""
     _dump_counter[0] += 1
-    dump("tf", name, print_module(module))
+    dump("tf", name, module)
     mod = specialize(module, const_values)
     if stacks or names:  # carry the per-op records over to the clone (same order after the new consts)
         def tf_ops(m):
@@ -100,14 +104,16 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
         stacks = {new: (stacks or {}).get(old, []) for old, new in pairs}
         names = {new: (names or {}).get(old, old.name[3:]) for old, new in pairs}
     legalize_module(mod, stacks, names)
-    mod.verify()
-    dump("tf-legalize-to-hlo", name, print_module(mod))
+    verify = verify_each_pass()
+    if verify:
+        mod.verify()
+    dump("tf-legalize-to-hlo", name, mod)
     optimized = mod.clone()
     try:
         from passes import run_pipeline
 
-        run_pipeline(optimized, OPTIMIZE_PIPELINE)
-        dump("optimized", name, print_module(optimized))
+        run_pipeline(optimized, OPTIMIZE_PIPELINE, verify=verify)
+        dump("optimized", name, optimized)
     except Exception:  # noqa: BLE001 -- optimization is best effort
         optimized = mod.clone()
     n_args = len(next(op for op in module.ops if isinstance(op, func.FuncOp)).body.block.args)
@@ -123,7 +129,8 @@ def pick_backend(compiled: Compiled) -> None:
     reasons = []
     for name in order:
         try:
-            compiled.executable = get_backend(name).compile(compiled.optimized.clone())
+            # backends that rewrite their input clone it themselves (cpu, gpu)
+            compiled.executable = get_backend(name).compile(compiled.optimized)
             compiled.backend = name
             compiled.fallback_reason = "; ".join(reasons)
             return
