@@ -216,12 +216,24 @@ class _Fuser:
                         or len(g.roots) >= MAX_MULTI_OUTPUT or tuple(o.results[0].type.get_shape()) != g.shape
                         or len(o.results) != 1):
                     continue
-                outside = [u.operation for u in o.results[0].uses if u.operation not in g.ops]
-                if all(self.order.get(self._top(u), -1) > anchor for u in outside):
+                users = [u.operation for u in o.results[0].uses]
+                dying = self._dying(g, [*g.roots, o])
+                if all(u in dying if u in g.ops else self.order.get(self._top(u), -1) > anchor for u in users):
                     g.roots.append(o)
                     self.owner[o] = g
                     if g.kind == "loop":
                         g.kind = "multi_output"
+
+    def _dying(self, g: Group, roots: list[Operation]) -> set[Operation]:
+        """Members that `build` would erase with these roots: used only by
+        other dying members (roots' uses move to the fusion). A member that
+        survives (another group still reads it) must not read a promoted root,
+        which only exists after the fusion."""
+        dying = set(roots)
+        for o in sorted(g.ops - dying, key=self.order.get, reverse=True):
+            if all(u.operation in dying for r in o.results for u in r.uses):
+                dying.add(o)
+        return dying
 
     # -- building the fusion op ----------------------------------------------------
     def _live_members(self, g: Group) -> list[Operation]:
