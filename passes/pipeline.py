@@ -59,6 +59,15 @@ def build_pipeline(spec: str, callback: PassPipelineCallbackType | None = None) 
         raise ValueError(str(err)) from None
 
 
+def verify_each_pass() -> bool:
+    """MINIXLA_VERIFY_EACH_PASS=1 (the test suite sets it): the jit paths verify
+    the IR after every pass; by default they do not (compile time: xDSL's
+    verifier is slow on big modules, and LLVM verifies what we finally emit)."""
+    import os
+
+    return os.environ.get("MINIXLA_VERIFY_EACH_PASS", "") not in ("", "0")
+
+
 def run_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None, verify: bool = True) -> ModuleOp:
     """Run `spec` on `module` in place (and return it), verifying after each
     pass with MLIR-style diagnostics (`dialects.diagnostics.DiagnosticError`)."""

@@ -120,6 +120,29 @@ func.func @main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %r = hlo.divide %e, %sb : tensor<8x16xf32>
   func.return %r : tensor<8x16xf32>
 }""", [(8, 16)], "reduce"),
+    # %s is duplicated into the reduce's fusion and also roots its own group
+    # (it is a result): whichever group is built second reads the other's result
+    "shared_producer_roots_own_group": ("""
+func.func @main(%x: tensor<8x16xf32>, %g: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<8x16xf32>) {
+  %z = hlo.constant dense<0.0> : tensor<f32>
+  %zb = hlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<8x16xf32>
+  %c = hlo.compare GT, %x, %zb : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xi1>
+  %gg = hlo.multiply %g, %g : tensor<8x16xf32>
+  %s = hlo.select %c, %gg, %zb : tensor<8x16xi1>, tensor<8x16xf32>
+  %r = hlo.reduce(%s init: %z) applies hlo.add across dimensions = [0] : (tensor<8x16xf32>, tensor<f32>) -> tensor<16xf32>
+  func.return %s, %r, %gg : tensor<8x16xf32>, tensor<16xf32>, tensor<8x16xf32>
+}""", [(8, 16), (8, 16)], "reduce"),
+    "adam_moment_is_extra_root": ("""
+func.func @main(%p: tensor<8x16xf32>, %m: tensor<8x16xf32>, %g: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %b = hlo.constant dense<0.1> : tensor<8x16xf32>
+  %lr = hlo.constant dense<0.01> : tensor<8x16xf32>
+  %d = hlo.subtract %g, %m : tensor<8x16xf32>
+  %s = hlo.multiply %d, %b : tensor<8x16xf32>
+  %m2 = hlo.add %m, %s : tensor<8x16xf32>
+  %u = hlo.multiply %m2, %lr : tensor<8x16xf32>
+  %p2 = hlo.subtract %p, %u : tensor<8x16xf32>
+  func.return %p2, %m2 : tensor<8x16xf32>, tensor<8x16xf32>
+}""", [(8, 16), (8, 16), (8, 16)], "loop"),
     "int_sum_with_param_init": ("""
 func.func @main(%x: tensor<6x5xi32>, %init: tensor<i32>) -> tensor<5xi32> {
   %c = hlo.constant dense<3> : tensor<6x5xi32>
@@ -165,6 +188,17 @@ def test_fused_matches_unfused_on_cpu(name):
             np.testing.assert_allclose(r, g, rtol=1e-4, atol=1e-5)
         else:
             np.testing.assert_array_equal(g, r)
+
+
+def test_duplicated_producer_becomes_extra_root():
+    """m2 is both a result and an input of p2: one multi-output fusion, no
+    separate loop nest for m2."""
+    module = optimized(PROGRAMS["adam_moment_is_extra_root"][0])
+    body = next(iter(module.ops)).body.block
+    top = [op.name for op in body.ops if op.name not in ("hlo.constant", "func.return")]
+    assert top == ["hlo.fusion"], top
+    (fusion,) = fusions(module)
+    assert fusion.kind.data == "multi_output" and len(fusion.results) == 2
 
 
 def test_running_example_is_one_fusion():

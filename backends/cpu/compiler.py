@@ -2,15 +2,13 @@
 
 Runs the lowering pipeline (capturing each public function's memref
 signature just before `convert-func-to-llvm` erases it), translates to LLVM
-IR with a Python-object trampoline per function, and JIT-compiles. Results
-are cached by the lowered MLIR text; the JIT caches by LLVM IR text.
+IR with a Python-object trampoline per function, and JIT-compiles. The JIT
+caches by LLVM IR text, which must be built anyway (no MLIR printing: it cost
+more than the translation a cache keyed by it would save).
 """
 
 from __future__ import annotations
 
-import os
-
-import threading
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 
@@ -20,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
+from passes.pipeline import verify_each_pass
 
 from .jit import JitModule, jit_compile
 from .runtime import PY_PREFIX, CompiledFunction, Signature, add_python_entry
@@ -28,9 +27,6 @@ from .translate import translate_module
 #: `after(pass_name, module)` called after every pass of `lower` while set (frontend's --xla_dump_to);
 #: unset by default, so normal compiles pay one lookup per `lower` call
 AFTER_PASS: ContextVar[Callable[[str, ModuleOp], None] | None] = ContextVar("AFTER_PASS", default=None)
-
-_CACHE: dict[tuple, CompiledModule] = {}
-_LOCK = threading.Lock()
 
 
 def _context() -> Context:
@@ -76,7 +72,7 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
         for fn in public_functions(mod):
             signatures.setdefault(fn.sym_name.data, Signature.of(fn, num_outputs.get(fn.sym_name.data)))
 
-    verify_each = os.environ.get("MINIXLA_VERIFY_EACH_PASS", "") not in ("", "0")
+    verify_each = verify_each_pass()
     after = AFTER_PASS.get()
 
     def step(prev: ModulePass | None, mod: ModuleOp, nxt: ModulePass | None) -> None:
@@ -96,9 +92,8 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
 class CompiledModule:
     """Native functions of one module; holds the JIT engine alive."""
 
-    def __init__(self, jit: JitModule, lowered_mlir: str, signatures: dict[str, Signature], by_object: bool):
+    def __init__(self, jit: JitModule, signatures: dict[str, Signature], by_object: bool):
         self.jit = jit
-        self.lowered_mlir = lowered_mlir
         self.llvm_ir = jit.llvm_ir
         self.functions: dict[str, CompiledFunction] = {}
         for name, sig in signatures.items():
@@ -149,23 +144,15 @@ def compile_module(module: ModuleOp, *, num_outputs: Mapping[str, int] | None = 
 
 
 def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_level: int = 3) -> CompiledModule:
-    lowered = str(module)
-    key = (lowered, tuple(sorted(signatures.items())), opt_level)
-    with _LOCK:
-        hit = _CACHE.get(key)
-    if hit is not None:
-        return hit
+    """Translate the llvm-dialect `module` and JIT it (the JIT reuses the native
+    code of an identical LLVM module; each call gets its own signatures)."""
     ir_module = translate_module(module)
     entries = [add_python_entry(ir_module, sig) for sig in signatures.values()]  # adds each one
     by_object = all(entries)
-    compiled = CompiledModule(jit_compile(str(ir_module), opt_level), lowered, signatures, by_object)
-    with _LOCK:
-        return _CACHE.setdefault(key, compiled)
+    return CompiledModule(jit_compile(str(ir_module), opt_level), signatures, by_object)
 
 
 def clear_cache() -> None:
     from .jit import clear_cache as clear_jit
 
-    with _LOCK:
-        _CACHE.clear()
     clear_jit()

@@ -1,6 +1,11 @@
 """LLVM IR -> native code in this process: llvmlite's new pass manager at
 -O3 for the host CPU (its vector width via the TargetMachine), then MCJIT.
 
+Big modules (more than `UNROLL_LIMIT` instructions, e.g. a whole training
+step) skip LLVM's loop unroller: it tripled optimize + codegen time of the MLP
+step (~1 s) for no measurable run-time gain, since vectorization and
+interleaving still run (docs/cpu-pipeline.md, "Compile time").
+
 `JitModule` owns the engine, so function addresses stay valid exactly as long
 as it lives. Compiled modules are cached by their LLVM IR text.
 """
@@ -21,11 +26,20 @@ class JitError(Exception):
     """LLVM rejected the IR (parse or verification error)."""
 
 
-def optimize(module: llvm.ModuleRef, opt_level: int = 3) -> None:
+#: instructions (roughly: indented lines of the IR text) above which loops are not unrolled
+UNROLL_LIMIT = 1500
+
+
+def instruction_count(llvm_ir: str) -> int:
+    return llvm_ir.count("\n  ")
+
+
+def optimize(module: llvm.ModuleRef, opt_level: int = 3, unroll: bool = True) -> None:
     host = host_target()
     pto = llvm.PipelineTuningOptions(speed_level=opt_level)
     pto.loop_vectorization = opt_level >= 2
     pto.slp_vectorization = opt_level >= 2
+    pto.loop_unrolling = unroll
     pb = llvm.create_pass_builder(host.machine, pto)
     pb.getModulePassManager().run(module, pb)
 
@@ -49,7 +63,7 @@ class JitModule:
         except RuntimeError as err:
             raise JitError(f"invalid LLVM IR: {err}") from None
         if opt_level > 0:
-            optimize(module, opt_level)
+            optimize(module, opt_level, unroll=instruction_count(llvm_ir) <= UNROLL_LIMIT)
         self.llvm_ir = llvm_ir
         self._module = module
         self.engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))

@@ -204,9 +204,54 @@ class _Fuser:
                 merged.append(g)
         return merged
 
+    def promote_duplicates(self, groups: list[Group]) -> None:
+        """A producer fused (duplicated) into a group but also used outside it,
+        left in no group of its own, becomes an extra root of that group
+        (multi-output) instead of its own loop nest: e.g. Adam's new moment
+        `m' = m + (g - m) * b`, both stored and read by the parameter update."""
+        for g in groups:
+            anchor = self.order[max(g.roots, key=self.order.get)]
+            for o in sorted(g.ops - set(g.roots), key=self.order.get):
+                if (o in self.owner or hlo_name(o) == "constant" or g.phase.get(o) != "post"
+                        or len(g.roots) >= MAX_MULTI_OUTPUT or tuple(o.results[0].type.get_shape()) != g.shape
+                        or len(o.results) != 1):
+                    continue
+                users = [u.operation for u in o.results[0].uses]
+                dying = self._dying(g, [*g.roots, o])
+                if all(u in dying if u in g.ops else self.order.get(self._top(u), -1) > anchor for u in users):
+                    g.roots.append(o)
+                    self.owner[o] = g
+                    if g.kind == "loop":
+                        g.kind = "multi_output"
+
+    def _dying(self, g: Group, roots: list[Operation]) -> set[Operation]:
+        """Members that `build` would erase with these roots: used only by
+        other dying members (roots' uses move to the fusion). A member that
+        survives (another group still reads it) must not read a promoted root,
+        which only exists after the fusion."""
+        dying = set(roots)
+        for o in sorted(g.ops - dying, key=self.order.get, reverse=True):
+            if all(u.operation in dying for r in o.results for u in r.uses):
+                dying.add(o)
+        return dying
+
     # -- building the fusion op ----------------------------------------------------
+    def _live_members(self, g: Group) -> list[Operation]:
+        """`g.ops` minus ops a group built earlier already replaced (a producer
+        duplicated into `g` that also roots its own group: `g` now reads that
+        group's result), minus what only they reached."""
+        live = {o for o in g.ops if o.parent is self.block}
+        reach, work = set(g.roots), list(g.roots)
+        while work:
+            for v in work.pop().operands:
+                p = v.owner
+                if isinstance(p, Operation) and p in live and p not in reach:
+                    reach.add(p)
+                    work.append(p)
+        return sorted(reach, key=self.order.get)
+
     def build(self, g: Group) -> None:
-        members = sorted(g.ops, key=self.order.get)
+        members = self._live_members(g)
         anchor = max(g.roots, key=self.order.get)
         inside = {r for o in members for r in o.results}
         externals: list[SSAValue] = []
@@ -250,6 +295,7 @@ class _Fuser:
                     self.owner[o] = g
             groups.append(g)
         groups = self.merge_siblings(groups)
+        self.promote_duplicates(groups)
         for g in groups:
             self.build(g)
         return len(groups)

@@ -37,15 +37,36 @@ func.func @no_duplication(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>
 
 // -----
 
-// Cheap producers used elsewhere are duplicated into the fusion.
+// Cheap producers used elsewhere are duplicated into the fusion (here the
+// other user comes before the fusion, so it cannot read a fusion result).
 // CHECK-LABEL: func.func @cheap_duplication
 // CHECK:         %[[N:.*]] = hlo.negate %x
+// CHECK:         %[[O:.*]] = hlo.optimization_barrier %[[N]]
 // CHECK:         hlo.fusion kind = loop
 // CHECK-NEXT:      hlo.negate
 // CHECK-NEXT:      hlo.multiply
 // CHECK-NEXT:      hlo.abs
-// CHECK:         func.return %[[N]]
+// CHECK:         func.return %[[O]]
 func.func @cheap_duplication(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %n = hlo.negate %x : tensor<16xf32>
+  %o = hlo.optimization_barrier %n : tensor<16xf32>
+  %m = hlo.multiply %n, %y : tensor<16xf32>
+  %a = hlo.abs %m : tensor<16xf32>
+  func.return %o, %a : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// A duplicated producer whose other users all come after the fusion becomes
+// an extra result of it instead of its own loop nest.
+// CHECK-LABEL: func.func @duplicate_becomes_root
+// CHECK-NOT:     hlo.negate %x
+// CHECK:         %{{.*}}, %[[N:.*]] = hlo.fusion kind = multi_output
+// CHECK-NEXT:      hlo.negate
+// CHECK-NEXT:      hlo.multiply
+// CHECK-NEXT:      hlo.abs
+// CHECK:         func.return %[[N]]
+func.func @duplicate_becomes_root(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %n = hlo.negate %x : tensor<16xf32>
   %m = hlo.multiply %n, %y : tensor<16xf32>
   %a = hlo.abs %m : tensor<16xf32>
