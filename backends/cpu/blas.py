@@ -18,9 +18,12 @@ passes 64-bit sizes).
 library exporting the ILP64 symbols; otherwise numpy's bundled OpenBLAS is
 used when present. Without one, `hlo-to-cpu` leaves contractions to loops.
 
-Threads: OpenBLAS runs its own thread pool (`OPENBLAS_NUM_THREADS`, shared
-with numpy in this process); the pass never puts a gemm call inside a
-parallel loop, so the two pools do not nest.
+Threads: with OpenBLAS (it has `openblas_set_num_threads_local`) the
+registered symbols are the wrappers of `gemm_threads.py`, which split each
+gemm over minixla's own threads and keep OpenBLAS's pool idle, so the two
+pools never compete for cores (`MINIXLA_NUM_THREADS` sets both); another
+BLAS is called directly and threads itself. The pass never puts a gemm call
+inside a parallel loop, so the pools do not nest.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ DGEMM = "minixla_dgemm"
 #: (sgemm, dgemm) symbol names tried in a library, in order: all ILP64
 _SYMBOLS = (("scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_"), ("cblas_sgemm64_", "cblas_dgemm64_"))
 
+#: OpenBLAS's per-calling-thread thread count (gemm_threads.py runs gemms on our own threads with it)
+_THREADS_LOCAL = "openblas_set_num_threads_local"
+
 _LOCK = threading.Lock()
 _STATE: dict = {}
 
@@ -52,6 +58,7 @@ class BlasLibrary:
     sgemm: int  # function addresses
     dgemm: int
     symbols: tuple[str, str]
+    threads_local: int = 0  # openblas_set_num_threads_local, 0 if the library has none
 
 
 def _numpy_openblas() -> list[str]:
@@ -74,7 +81,8 @@ def _load(path: str) -> BlasLibrary | None:
         s, d = (ctypes.cast(f, ctypes.c_void_p).value for f in fns)
         if s and d:
             _STATE.setdefault("handles", []).append(lib)  # keep it loaded
-            return BlasLibrary(path, s, d, names)
+            local = getattr(lib, _THREADS_LOCAL, None)
+            return BlasLibrary(path, s, d, names, ctypes.cast(local, ctypes.c_void_p).value if local else 0)
     return None
 
 
@@ -124,6 +132,12 @@ def ensure_registered() -> None:
             "numpy has no bundled ILP64 OpenBLAS); compile it with a pipeline without convert-linalg-to-blas")
     with _LOCK:
         if _STATE.get("registered") != lib.path:
-            llvm.add_symbol(SGEMM, lib.sgemm)
-            llvm.add_symbol(DGEMM, lib.dgemm)
+            sgemm, dgemm = lib.sgemm, lib.dgemm
+            if lib.threads_local:  # one thread pool: ours (gemm_threads.py says why)
+                from .gemm_threads import compile_wrappers
+
+                engine, sgemm, dgemm = compile_wrappers(lib.sgemm, lib.dgemm, lib.threads_local)
+                _STATE.setdefault("engines", []).append(engine)
+            llvm.add_symbol(SGEMM, sgemm)
+            llvm.add_symbol(DGEMM, dgemm)
             _STATE["registered"] = lib.path
