@@ -46,6 +46,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
+from .im2col_blocking import block_patches
 from .lower_to_llvm.common import LoweringError, static_layout
 
 SGEMM, DGEMM = "minixla_sgemm", "minixla_dgemm"
@@ -261,14 +262,18 @@ class _Builder:
         return self.const(IntegerAttr(v, IndexType()))
 
 
-def emit_gemm(plan: GemmPlan, op: Operation) -> None:
-    """Replace `op` by the plan's calls (and loops)."""
+def emit_gemm(plan: GemmPlan, op: Operation, extra: dict[SSAValue, SSAValue] | None = None,
+              beta_zero: bool = False) -> None:
+    """Replace `op` by the plan's calls (and loops). `extra`: byte offsets
+    (index values) added to an operand's address (blocked callers pass
+    zero-offset views); `beta_zero`: c's old contents are not read."""
     if plan.empty:
         op.detach()
         op.erase()
         return
     # c is written once per element when k is not looped: a zero fill before is beta = 0
     fill = None if plan.k_looped else _zero_fill_before(op, plan.c)
+    beta_zero = beta_zero or fill is not None
     e = _Builder(op)
     f64 = isinstance(plan.elem, Float64Type)
     esize = 8 if f64 else 4
@@ -285,8 +290,12 @@ def emit_gemm(plan: GemmPlan, op: Operation) -> None:
         e.anchor = body.last_op  # type: ignore[assignment]
         ivs.append(body.args[0])
 
+    values = {"a": plan.a, "b": plan.b, "c": plan.c}
+
     def address(name: str) -> SSAValue:
         addr = bases[name]
+        if extra and values[name] in extra:
+            addr = e(arith.AddiOp(addr, extra[values[name]]))
         if plan.offsets[name]:
             addr = e(arith.AddiOp(addr, e.index(plan.offsets[name] * esize)))
         for iv, d in zip(ivs, plan.outer):
@@ -302,7 +311,7 @@ def emit_gemm(plan: GemmPlan, op: Operation) -> None:
 
     args = [i32c(ROW_MAJOR), i32c(plan.ta), i32c(plan.tb), e.index(plan.m), e.index(plan.n), e.index(plan.k),
             flt(1.0), address("a"), e.index(plan.lda), address("b"), e.index(plan.ldb),
-            flt(0.0 if fill is not None else 1.0), address("c"), e.index(plan.ldc)]
+            flt(0.0 if beta_zero else 1.0), address("c"), e.index(plan.ldc)]
     e(func.CallOp(DGEMM if f64 else SGEMM, args, []))
     op.detach()
     op.erase()
@@ -326,6 +335,10 @@ class ConvertLinalgToBlas(ModulePass):
         used: set[str] = set()
         for fn in [o for o in op.ops if isinstance(o, func.FuncOp) and o.body.blocks]:
             for lop in [o for o in fn.walk() if isinstance(o, (GenericOp, MatmulOp))]:
+                f64 = isinstance(getattr(lop.outputs[0].type, "element_type", None), Float64Type)
+                if isinstance(lop, GenericOp) and block_patches(lop):
+                    used.add(DGEMM if f64 else SGEMM)
+                    continue
                 plan = plan_gemm(lop)
                 if plan is None:
                     continue

@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import DiagnosticException
 PASS_NAME = "convert-linalg-to-loops"
 
 
-class _Emit:
+class Emit:
     def __init__(self, block: Block):
         self.block = block
 
@@ -39,7 +39,7 @@ class _Emit:
         return self(arith.ConstantOp(IntegerAttr(v, IndexType())))
 
 
-def _affine(e: _Emit, expr: AffineExpr, ivs: Sequence[SSAValue]) -> SSAValue:
+def _affine(e: Emit, expr: AffineExpr, ivs: Sequence[SSAValue]) -> SSAValue:
     if isinstance(expr, AffineDimExpr):
         return ivs[expr.position]
     if isinstance(expr, AffineConstantExpr):
@@ -82,7 +82,7 @@ def lower_structured(op: Operation) -> None:
     out_maps = maps[len(ins):]
     carried = bool(red) and all(not (m.used_dims() & set(red)) for m in out_maps)
     outer = Block()
-    e = _Emit(outer)
+    e = Emit(outer)
     ivs: list[SSAValue | None] = [None] * n_loops
     inner = e
     if par:
@@ -91,7 +91,7 @@ def lower_structured(op: Operation) -> None:
         e(scf.ParallelOp([zero] * len(par), [e.index(bounds[k]) for k in par], [one] * len(par), Region(body)))
         for k, a in zip(par, body.args):
             ivs[k] = a
-        inner = _Emit(body)
+        inner = Emit(body)
     # reductions innermost, in their original order
     if carried:
         _reduction_nest(op, inner, maps, ivs, red, bounds, ins, outs)
@@ -108,7 +108,7 @@ def lower_structured(op: Operation) -> None:
     op.erase()
 
 
-def _inline_body(op: Operation, e: _Emit, maps, ivs, ins, out_values: Sequence[SSAValue | None]) -> list[SSAValue]:
+def inline_body(op: Operation, e: Emit, maps, ivs, ins, out_values: Sequence[SSAValue | None]) -> list[SSAValue]:
     """Clone the body with loads for the inputs; returns the yielded values."""
     block = op.regions[0].block
     mapper: dict[SSAValue, SSAValue] = {}
@@ -132,7 +132,7 @@ def _inline_body(op: Operation, e: _Emit, maps, ivs, ins, out_values: Sequence[S
     raise _fail(op, "body has no linalg.yield")
 
 
-def _out_index(e: _Emit, m, ivs) -> list[SSAValue]:
+def _out_index(e: Emit, m, ivs) -> list[SSAValue]:
     return [_affine(e, r, ivs) for r in m.results]
 
 
@@ -147,24 +147,24 @@ def _load_outs(op, e, maps, ivs, ins, outs) -> list[SSAValue | None]:
     return vals
 
 
-def _plain_nest(op, e: _Emit, maps, ivs, loops, bounds, ins, outs) -> None:
+def _plain_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
     """scf.for over `loops`; outputs loaded and stored at every iteration."""
     if loops:
         k = loops[0]
         body = Block(arg_types=[IndexType()])
         e.block.add_op(scf.ForOp(e.index(0), e.index(bounds[k]), e.index(1), [], Region(body)))
         ivs[k] = body.args[0]
-        inner = _Emit(body)
+        inner = Emit(body)
         _plain_nest(op, inner, maps, ivs, loops[1:], bounds, ins, outs)
         body.add_op(scf.YieldOp())
         return
     cur = _load_outs(op, e, maps, ivs, ins, outs)
-    vals = _inline_body(op, e, maps, ivs, ins, cur)
+    vals = inline_body(op, e, maps, ivs, ins, cur)
     for j, (o, v) in enumerate(zip(outs, vals)):
         e(memref.StoreOp.get(v, o, _out_index(e, maps[len(ins) + j], ivs)))
 
 
-def _reduction_nest(op, e: _Emit, maps, ivs, loops, bounds, ins, outs) -> None:
+def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
     """Accumulators loaded once, carried through scf.for iter_args, stored once."""
     n_in = len(ins)
     block = op.regions[0].block
@@ -180,8 +180,8 @@ def _reduction_nest(op, e: _Emit, maps, ivs, loops, bounds, ins, outs) -> None:
         fors.append(loop)
         ivs[k] = body.args[0]
         cur = list(body.args[1:])
-        e = _Emit(body)
-    vals = _inline_body(op, e, maps, ivs, ins, [c if block.args[n_in + j].uses else None for j, c in enumerate(cur)])
+        e = Emit(body)
+    vals = inline_body(op, e, maps, ivs, ins, [c if block.args[n_in + j].uses else None for j, c in enumerate(cur)])
     e.block.add_op(scf.YieldOp(*vals))
     for loop in reversed(fors[:-1]):
         loop.body.block.add_op(scf.YieldOp(*fors[fors.index(loop) + 1].results))

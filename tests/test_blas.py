@@ -225,3 +225,70 @@ def test_bad_blas_library_is_a_clear_error(monkeypatch):
     finally:
         monkeypatch.delenv("MINIXLA_BLAS")
         blas.reset()
+
+
+# ---- blocked patches (passes/im2col_blocking.py), forced on small shapes ----------------------
+def _conv_hlo(xs, ks, rs, dims, window, groups=1, dtype="f32"):
+    t = lambda s: f"tensor<{'x'.join(map(str, s))}x{dtype}>"  # noqa: E731
+    return f"""
+func.func @main(%x: {t(xs)}, %k: {t(ks)}) -> {t(rs)} {{
+  %r = hlo.convolution(%x, %k) dim_numbers = {dims}, window = {{{window}}} {{batch_group_count = 1 : i64, feature_group_count = {groups} : i64}} : ({t(xs)}, {t(ks)}) -> {t(rs)}
+  return %r : {t(rs)}
+}}
+"""
+
+
+@pytest.fixture
+def tiny_blocks(monkeypatch):
+    """Blocks of 40 patches and a record of the convolutions that were blocked."""
+    from passes import im2col_blocking, linalg_to_blas
+
+    monkeypatch.setattr(im2col_blocking, "BLOCK_ELEMENTS", 40)
+    blocked = []
+
+    def spy(op):
+        done = im2col_blocking.block_patches(op)
+        blocked.append(done)
+        return done
+
+    monkeypatch.setattr(linalg_to_blas, "block_patches", spy)
+    return blocked
+
+
+NHWC, HWIO = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", "x[0, 1, i, o]"
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64"])
+@pytest.mark.parametrize("xs,ks,rs,dims,window", [
+    ((2, 7, 6, 3), (3, 3, 3, 4), (2, 7, 6, 4), NHWC, "stride = [1, 1], pad = [[1, 1], [1, 1]]"),
+    ((1, 9, 8, 2), (3, 2, 2, 5), (1, 4, 4, 5), NHWC, "stride = [2, 2], pad = [[1, 0], [0, 1]]"),
+    ((2, 9, 9, 2), (3, 3, 2, 3), (2, 6, 2, 3), NHWC, "stride = [1, 2], pad = [[-1, 0], [0, -2]], rhs_dilate = [1, 2]"),
+    ((2, 4, 5, 3), (3, 3, 3, 2), (2, 9, 11, 2), NHWC, "stride = [1, 1], pad = [[2, 2], [2, 2]], lhs_dilate = [2, 2]"),
+    ((2, 3, 8, 7), (4, 3, 3, 2), (2, 4, 8, 8), "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
+     "stride = [1, 1], pad = [[1, 1], [1, 1]]"),
+    # the kernel gradient's form: x as [f, 0, 1, b], dy as the kernel
+    ((3, 6, 5, 4), (3, 6, 5, 2), (3, 3, 4, 2), "[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]",
+     "stride = [1, 1], pad = [[1, 1], [1, 1]]"),
+])
+def test_blocked_conv_vs_interpreter(tiny_blocks, dtype, xs, ks, rs, dims, window):
+    text = _conv_hlo(xs, ks, rs, dims, window, dtype=dtype)
+    npt = np.float32 if dtype == "f32" else np.float64
+    x, k = _rand(xs, npt), _rand(ks, npt)
+    cpu = CpuBackend().compile(_hlo(text))
+    assert tiny_blocks.count(True) == 1
+    assert _gemm_calls(cpu.owner.llvm_ir) == 1  # one call site, in the block loop
+    (got,) = cpu(x, k)
+    (want,) = InterpreterBackend().compile(_hlo(text))(x, k)
+    np.testing.assert_allclose(got, want, **_tol(npt))
+
+
+@pytest.mark.parametrize("stride,pad", [(1, "SAME"), (2, "SAME")])
+def test_blocked_conv2d_gradients(tiny_blocks, stride, pad):
+    test_conv2d_gradients_use_gemm(stride, pad)
+    assert tiny_blocks.count(True) == 3  # forward, input and kernel gradients all blocked
+
+
+def test_blocked_conv_zero_size(tiny_blocks):
+    text = _conv_hlo((0, 5, 5, 2), (3, 3, 2, 3), (0, 5, 5, 3), NHWC, "stride = [1, 1], pad = [[1, 1], [1, 1]]")
+    (got,) = CpuBackend().compile(_hlo(text))(np.zeros((0, 5, 5, 2), np.float32), _rand((3, 3, 2, 3), np.float32))
+    assert got.shape == (0, 5, 5, 3)

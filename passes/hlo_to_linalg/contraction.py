@@ -1,7 +1,7 @@
 """dot_general -> contraction `linalg.generic` (or `linalg.matmul` for a plain
 2-d float matmul, kept named for later fast paths); convolution -> pad (lhs
 dilation = interior padding), then (float, no groups) patches + a gemm-shaped
-contraction (im2col.py), or else a generic over (batch, output feature,
+contraction (im2col.py, padding fused into the patches), or else a generic over (batch, output feature,
 output spatial, input feature, window) with strided/dilated maps; feature
 (or batch) groups become a separate loop, so maps stay pure (no
 floordiv/mod); window reversal reverses the kernel first."""
@@ -19,7 +19,7 @@ from dialects.hlo_ops.reduction import padding_pairs
 from . import scalar
 from .common import (PARALLEL, REDUCTION, Emitter, amap, d, elem, fill, generic, kind, shape_of, signless,
                      unsupported)
-from .im2col import conv_as_gemm
+from .im2col import conv_as_gemm, is_direct
 from .shape import pad, reshape
 from .translate import Lowerer, lowering
 
@@ -89,6 +89,12 @@ def lower_convolution(lw: Lowerer, op: Operation):
     lhs_dil, rhs_dil = ints(op.lhs_dilation) or ones, ints(op.rhs_dilation) or ones
     pads = padding_pairs(op.padding, n)
     xs = shape_of(x)
+    rs = shape_of(op.result.type)
+    if groups == 1 and not is_direct(shape_of(k), dn, strides):  # padding fused into the patches
+        res = conv_as_gemm(lw.e, x, k, dn, strides, rhs_dil, rs, (tx, tk, tr), lambda: _zero(lw.e, tr), _mac,
+                           pads, lhs_dil)
+        if res is not None:
+            return [res]
     if any(p != (0, 0) for p in pads) or any(v != 1 for v in lhs_dil):
         lo, hi, inner = [0] * (n + 2), [0] * (n + 2), [0] * (n + 2)
         for j, dim in enumerate(dn.input_spatial_dimensions):
@@ -96,8 +102,7 @@ def lower_convolution(lw: Lowerer, op: Operation):
         padded = [(0 if s == 0 else (s - 1) * (inner[i] + 1) + 1) + lo[i] + hi[i] for i, s in enumerate(xs)]
         zero = lw.e(tensor.FromElementsOp(_zero(lw.e, tx), result_type=TensorType(signless(tx), [])))
         x = pad(lw.e, x, zero, lo, hi, inner, padded)
-    rs = shape_of(op.result.type)
-    if groups == 1:
+    if groups == 1 and is_direct(shape_of(k), dn, strides):
         res = conv_as_gemm(lw.e, x, k, dn, strides, rhs_dil, rs, (tx, tk, tr), lambda: _zero(lw.e, tr), _mac)
         if res is not None:
             return [res]

@@ -10,11 +10,17 @@ output feature:
     patches[M..., K...] = x[batch = M_b, feature = K_i, spatial_j = M_j * stride_j + K_wj * rhs_dil_j]
     out[M..., N] = sum_K patches[M..., K...] * kernel[K..., N]
 
-`x` is already padded (and lhs-dilated). The patches tensor is laid out so K
-collapses into one matrix dimension; the kernel is transposed (a small copy)
+Padding and lhs dilation are fused into the patches (bounds-checked reads
+of the unpadded `x`, zero outside): no separate padded copy. The patches
+are `[M..., K...]`, or `[K..., M...]` when x's innermost (unit-stride) dim is
+its batch dim (the kernel gradient's `[f, 0, 1, b]` input), so the copy's
+innermost loop is unit-stride in x either way; gemm takes either (a
+transposed operand is CblasTrans). The kernel is transposed (a small copy)
 when its output feature dim is neither first nor last, so K collapses there
-too. 1x1 windows with unit strides read `x` directly (no patches). Patches
-larger than `MAX_PATCH_ELEMENTS` keep the direct form (memory).
+too. 1x1 windows with unit strides read the (padded) `x` directly (no
+patches; the caller pads). `convert-linalg-to-blas` builds the patches block
+by block (passes/im2col_blocking.py); for the loops path, patches larger than
+`MAX_PATCH_ELEMENTS` keep the direct form (memory).
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from math import prod
 
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, SSAValue
 
-from .common import PARALLEL, REDUCTION, Emitter, amap, d, empty, fill, generic, identity, kind, shape_of
+from .common import PARALLEL, REDUCTION, Emitter, amap, d, elem, empty, fill, generic, identity, kind, shape_of
 
 #: the largest patches tensor built (elements): 256 MiB of f32
 MAX_PATCH_ELEMENTS = 1 << 26
@@ -37,10 +45,58 @@ def _transpose(e: Emitter, x: SSAValue, perm: list[int], t: Attribute) -> SSAVal
     return generic(e, [x], [out], [in_map, identity(len(xs))], [PARALLEL] * len(xs), lambda b, a: [a[0]])[0]
 
 
+def is_direct(ks, dn, strides) -> bool:
+    """1x1 window, unit strides: the contraction reads x itself (no patches)."""
+    return all(ks[s] == 1 for s in dn.kernel_spatial_dimensions) and all(s == 1 for s in strides)
+
+
+def _padded_read(x: SSAValue, dn, pads, lhs_dil, zero: SSAValue):
+    """Patches body reading x[idx] of the padded, lhs-dilated x from the
+    unpadded one: zero outside it or between dilated elements."""
+    xs = shape_of(x)
+
+    def read(b: Emitter, idx: list[SSAValue]) -> SSAValue:
+        ok, src = None, list(idx)
+        for j, dim in enumerate(dn.input_spatial_dimensions):
+            lo, step = pads[j][0], lhs_dil[j]
+            if lo == 0 and step == 1 and pads[j][1] <= 0:
+                continue  # no padding (or only cropping): always inside x
+            rel = b(arith.SubiOp(idx[dim], b.index(lo))) if lo else idx[dim]
+            good = b(arith.AndIOp(b(arith.CmpiOp(rel, b.index(0), "sge")),
+                                  b(arith.CmpiOp(rel, b.index((xs[dim] - 1) * step + 1), "slt"))))
+            q = rel
+            if step != 1:
+                q = b(arith.DivSIOp(rel, b.index(step)))
+                good = b(arith.AndIOp(good, b(arith.CmpiOp(b(arith.RemSIOp(rel, b.index(step))), b.index(0), "eq"))))
+            ok = good if ok is None else b(arith.AndIOp(ok, good))
+            src[dim] = b(arith.MaxSIOp(b(arith.MinSIOp(q, b.index(xs[dim] - 1))), b.index(0)))
+        v = b(tensor.ExtractOp(x, src, elem(x.type)))
+        return v if ok is None else b(arith.SelectOp(ok, v, zero))
+
+    return read
+
+
+def _eval(b: Emitter, ex, loop: list[SSAValue]) -> SSAValue:
+    """An affine expression of dims (+, * constant) on index values."""
+    from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr
+
+    if isinstance(ex, int):
+        return b.index(ex)
+    if isinstance(ex, AffineDimExpr):
+        return loop[ex.position]
+    if isinstance(ex, AffineConstantExpr):
+        return b.index(ex.value)
+    assert isinstance(ex, AffineBinaryOpExpr) and ex.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul)
+    lhs, rhs = _eval(b, ex.lhs, loop), _eval(b, ex.rhs, loop)
+    return b(arith.AddiOp(lhs, rhs) if ex.kind == AffineBinaryOpKind.Add else arith.MuliOp(lhs, rhs))
+
+
 def conv_as_gemm(e: Emitter, x: SSAValue, k: SSAValue, dn, strides, rhs_dil, rs, types: tuple[Attribute, ...],
-                 zero: Callable[[], SSAValue], mac: Callable) -> SSAValue | None:
+                 zero: Callable[[], SSAValue], mac: Callable, pads=None, lhs_dil=None) -> SSAValue | None:
     """The convolution's result through patches + contraction, or None when
-    this form does not apply (non-float, mixed types, zero sizes, too big)."""
+    this form does not apply (non-float, mixed types, zero sizes, too big).
+    `pads`/`lhs_dil`: x is unpadded and they are fused into the patches (not
+    for the direct 1x1 form, which needs x padded by the caller)."""
     tx, tk, tr = types
     if kind(tr) != "float" or not (tx == tk == tr):
         return None
@@ -71,16 +127,33 @@ def conv_as_gemm(e: Emitter, x: SSAValue, k: SSAValue, dn, strides, rhs_dil, rs,
         return ex
 
     loops = 2 * nm + 1
+    fused = pads is not None and (any(p != (0, 0) for p in pads) or any(v != 1 for v in lhs_dil))
     if all(ks[s] == 1 for s in ksp) and all(s == 1 for s in strides):
+        if fused:
+            return None
         a, a_map = x, amap(loops, x_exprs(0, nm + 1, window=False))
     else:
-        pshape = [rs[o] for o in odims] + [ks[kd] for kd in kdims]
+        mshape, kshape = [rs[o] for o in odims], [ks[kd] for kd in kdims]
+        k_first = dn.input_batch_dimension == n + 1  # x's unit-stride dim is an M dim: put K outer
+        pshape = kshape + mshape if k_first else mshape + kshape
         if prod(pshape) > MAX_PATCH_ELEMENTS:
             return None
         pl = 2 * nm
-        a = generic(e, [x], [empty(e, pshape, tx)], [amap(pl, x_exprs(0, nm, window=True)), identity(pl)],
-                    [PARALLEL] * pl, lambda b, v: [v[0]])[0]
-        a_map = amap(loops, [*range(nm), *range(nm + 1, loops)])
+        m0, k0 = (nm, 0) if k_first else (0, nm)
+        if fused:
+            read = _padded_read(x, dn, pads, lhs_dil, zero())
+
+            def body(b: Emitter, v):
+                loop = [b(IndexOp(i)) for i in range(pl)]
+                idx = [_eval(b, ex, loop) for ex in x_exprs(m0, k0, window=True)]
+                return [read(b, idx)]
+
+            a = generic(e, [], [empty(e, pshape, tx)], [identity(pl)], [PARALLEL] * pl, body)[0]
+        else:
+            a = generic(e, [x], [empty(e, pshape, tx)], [amap(pl, x_exprs(m0, k0, window=True)), identity(pl)],
+                        [PARALLEL] * pl, lambda b, v: [v[0]])[0]
+        mloops, kloops = list(range(nm)), list(range(nm + 1, loops))
+        a_map = amap(loops, kloops + mloops if k_first else mloops + kloops)
     kmap: list = [0] * (n + 2)
     for j, kd in enumerate(kdims):
         kmap[kd] = nm + 1 + j

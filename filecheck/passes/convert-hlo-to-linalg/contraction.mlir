@@ -20,11 +20,16 @@ func.func @batched(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5
 
 // -----
 
-// A float convolution without groups: pad, patches (im2col), then a gemm-shaped contraction.
+// A float convolution without groups: patches (im2col) read the unpadded x with
+// bounds checks (no padded copy), then a gemm-shaped contraction.
 // CHECK-LABEL: func.func @conv
-// CHECK:       tensor.insert_slice
-// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, ((d1 * 2) + d3), ((d2 * 2) + d4), d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>]
+// CHECK-NOT:   tensor.insert_slice
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>]
 // CHECK-SAME:  outs(%{{.*}} : tensor<1x3x3x3x3x2xf32>)
+// CHECK:       arith.cmpi sge
+// CHECK:       arith.cmpi slt
+// CHECK:       tensor.extract %{{.*}} : tensor<1x6x6x2xf32>
+// CHECK-NEXT:  arith.select
 // CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
 // CHECK:       arith.mulf
 // CHECK:       arith.addf
@@ -55,4 +60,17 @@ func.func @grouped_conv(%x: tensor<1x6x4xf32>, %k: tensor<3x2x4xf32>) -> tensor<
 func.func @kernel_feature_in_middle(%x: tensor<1x5x5x4xf32>, %k: tensor<3x3x2x4xf32>) -> tensor<1x3x3x2xf32> {
   %r = hlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x4xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x2xf32>
   return %r : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+// The kernel gradient's form (x as [f, 0, 1, b]: its unit-stride dim is an M dim):
+// patches laid out [K..., M...] = [n, oh, ow, kh, kw, c], the copy unit-stride in x.
+// CHECK-LABEL: func.func @kernel_gradient
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, (d3 + d1), (d4 + d2), d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>]
+// CHECK-SAME:  outs(%{{.*}} : tensor<2x3x3x2x2x4xf32>)
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>]
+func.func @kernel_gradient(%x: tensor<2x4x4x4xf32>, %dy: tensor<2x3x3x5xf32>) -> tensor<2x2x4x5xf32> {
+  %r = hlo.convolution(%x, %dy) dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x4x4x4xf32>, tensor<2x3x3x5xf32>) -> tensor<2x2x4x5xf32>
+  return %r : tensor<2x2x4x5xf32>
 }
