@@ -50,7 +50,7 @@ def round_f32_to_bf16(rewriter: PatternRewriter, x: SSAValue) -> SSAValue:
     is_nan = emit(arith.CmpfOp(x, x, "uno"))
     chosen = emit(arith.SelectOp(is_nan, quiet_nan, rounded))
     result = emit(arith.BitcastOp(emit(arith.TruncIOp(chosen, i16)), BFloat16Type()))
-    rewriter.insert_op(ops)
+    rewriter.insert(ops)
     return result
 
 
@@ -58,22 +58,22 @@ class EmulateBf16Arith(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         is_math = op.name.startswith("math.") and len(op.results) == 1
         if (isinstance(op, (*_BINARY, arith.NegfOp)) or is_math) and _is_bf16(op.results[0]):
-            rewriter.insert_op(wide := type(op).create(
+            rewriter.insert(wide := type(op).create(
                 operands=[self._widen(rewriter, v) if _is_bf16(v) else v for v in op.operands], result_types=[f32],
                 properties=dict(op.properties), attributes=dict(op.attributes)))
-            rewriter.replace_matched_op([], [round_f32_to_bf16(rewriter, wide.results[0])])
+            rewriter.replace(op, [], [round_f32_to_bf16(rewriter, wide.results[0])])
         elif isinstance(op, arith.CmpfOp) and _is_bf16(op.lhs):
-            rewriter.replace_matched_op(arith.CmpfOp.create(
+            rewriter.replace(op, arith.CmpfOp.create(
                 operands=[self._widen(rewriter, v) for v in op.operands], result_types=[op.result.type],
                 properties=dict(op.properties), attributes=dict(op.attributes)))
         elif isinstance(op, arith.TruncFOp) and _is_bf16(op.result) and op.input.type == f32:
-            rewriter.replace_matched_op([], [round_f32_to_bf16(rewriter, op.input)])
+            rewriter.replace(op, [], [round_f32_to_bf16(rewriter, op.input)])
         elif isinstance(op, arith.ExtFOp) and _is_bf16(op.input):
             wide = self._widen(rewriter, op.input)
             if op.result.type != f32:  # f32 -> f64 is exact
-                rewriter.insert_op(ext := arith.ExtFOp(wide, op.result.type))
+                rewriter.insert(ext := arith.ExtFOp(wide, op.result.type))
                 wide = ext.result
-            rewriter.replace_matched_op([], [wide])
+            rewriter.replace(op, [], [wide])
 
     @staticmethod
     def _widen(rewriter: PatternRewriter, value: SSAValue) -> SSAValue:
@@ -84,7 +84,7 @@ class EmulateBf16Arith(RewritePattern):
         shift = arith.ConstantOp(IntegerAttr(16, i32))
         high = arith.ShLIOp(wide.result, shift.result)
         as_float = arith.BitcastOp(high.result, f32)
-        rewriter.insert_op([bits, wide, shift, high, as_float])
+        rewriter.insert([bits, wide, shift, high, as_float])
         return as_float.result
 
 
