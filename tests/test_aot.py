@@ -288,7 +288,9 @@ def test_threaded_loop_same_result_for_any_thread_count(tmp_path):
     x = rng.standard_normal((1024, 1024), dtype=np.float32)
     setter = getattr(ctypes.CDLL(path), compiled.set_threads_symbol)
     setter.argtypes, setter.restype = [ctypes.c_int64], ctypes.c_int64
-    setter(1)
+    env = os.environ.get("MINIXLA_NUM_THREADS", "")
+    default = int(env) if env.isdigit() and int(env) > 0 else len(os.sched_getaffinity(0))
+    assert setter(1) == default  # decided on first use, as the JIT's default_num_threads
     (one,) = _call(path, compiled, "big", x)
     assert setter(2) == 1
     (two,) = _call(path, compiled, "big", x)

@@ -335,7 +335,7 @@ def compile_aot(source: ModuleOp | str, *, prefix: str = DEFAULT_PREFIX, entries
                            "ILP64 OpenBLAS)")
     if any(isinstance(op, func.FuncOp) for op in module.ops):
         public = public_functions(module)
-        chosen = _choose(module, [fn.sym_name.data for fn in public], entries)
+        chosen = _choose([fn.sym_name.data for fn in public], entries)
         hlo_level = any(op.name.startswith(_HIGH_LEVEL) for op in module.walk())
         types = {fn.sym_name.data: fn.function_type for fn in public}
         num_outputs = {SYMBOL_PREFIX + n: len(t.outputs.data) for n, t in types.items()} if hlo_level else {}
@@ -349,8 +349,6 @@ def compile_aot(source: ModuleOp | str, *, prefix: str = DEFAULT_PREFIX, entries
                 lower(module, hlo_to_cpu(optimize=optimize, blas=blas), num_outputs, signatures)
             if any(isinstance(op, func.FuncOp) for op in module.ops):
                 lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures)
-        except AotError:
-            raise
         except Exception as err:  # noqa: BLE001 -- a pass rejected the module: report, do not trace back
             raise AotError(f"lowering failed: {type(err).__name__}: {err}") from None
         found = [_hlo_entry(name, types[name], signatures[SYMBOL_PREFIX + name], prefix, hlo_level)
@@ -359,7 +357,7 @@ def compile_aot(source: ModuleOp | str, *, prefix: str = DEFAULT_PREFIX, entries
         fns = [op for op in module.ops if isinstance(op, llvm_dialect.FuncOp) and op.body.blocks
                and not op.sym_name.data.startswith("_mlir_ciface_")
                and (op.linkage is None or op.linkage.linkage.data == "external")]
-        chosen = _choose(module, [fn.sym_name.data for fn in fns], entries)
+        chosen = _choose([fn.sym_name.data for fn in fns], entries)
         found = [_llvm_entry(fn, prefix) for fn in fns if fn.sym_name.data in chosen]
     from .translate import TranslationError
 
@@ -370,7 +368,7 @@ def compile_aot(source: ModuleOp | str, *, prefix: str = DEFAULT_PREFIX, entries
     return AotModule(text, tuple(found), prefix, blas_lib)
 
 
-def _choose(module: ModuleOp, names: list[str], entries: list[str] | None) -> list[str]:
+def _choose(names: list[str], entries: list[str] | None) -> list[str]:
     if entries is None:
         if not names:
             raise AotError("the module has no public function to export")
