@@ -31,4 +31,5 @@ for var in ("VIRTUAL_ENV", "HOME", "PATH"):
 filecheck = shutil.which("filecheck", path=os.path.dirname(python) + os.pathsep + os.environ.get("PATH", ""))
 config.substitutions.append((r"\bminixla-opt\b", f"{python} -m tools.opt"))  # noqa: F821
 config.substitutions.append((r"\bminixla-run\b", f"{python} -m tools.run"))  # noqa: F821
+config.substitutions.append((r"\bminixla-translate\b", f"{python} -m tools.translate"))  # noqa: F821
 config.substitutions.append((r"\bfilecheck\b", filecheck or "filecheck"))  # noqa: F821

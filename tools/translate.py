@@ -3,11 +3,17 @@
     minixla-translate --mlir-to-llvmir lowered.mlir      # llvm dialect -> LLVM IR
     minixla-opt in.mlir -p hlo-to-cpu | minixla-translate --mlir-to-llvmir -
     minixla-opt in.mlir -p hlo-to-gpu | minixla-translate --mlir-to-ptx --gpu-arch sm_90 -
+    minixla-translate --mlir-to-shared-library f.mlir -o libf.so --emit-header f.h   # AOT
+    minixla-opt f.mlir -p hlo-to-cpu | minixla-translate --mlir-to-object - -o f.o
 
 The LLVM IR targets the host (triple and data layout); `--mlir-to-ptx`
 translates the device code (the `gpu.module` left by `hlo-to-gpu`) for
 `nvptx64-nvidia-cuda` and emits PTX (`--mlir-to-nvptx-llvmir` stops at the
-LLVM IR). Errors are reported as `file: error: ...` with exit code 1.
+LLVM IR). The AOT modes (`backends/cpu/aot.py`) take hlo input (lowered
+with `hlo-optimize` and `hlo-to-cpu`, loops for matmuls unless `--blas`) or
+the llvm dialect, and write a relocatable object or a shared library whose
+entry points are `<prefix><function>`; `--emit-header` writes their C header.
+Errors are reported as `file: error: ...` with exit code 1.
 """
 
 from __future__ import annotations
@@ -34,15 +40,41 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="translate the gpu.module of a lowered module to PTX (docs/gpu.md)")
     mode.add_argument("--mlir-to-nvptx-llvmir", action="store_true",
                       help="the gpu.module as NVPTX LLVM IR (before optimization and libdevice)")
+    mode.add_argument("--mlir-to-object", action="store_true",
+                      help="AOT: a relocatable object file (.o) for --target-cpu")
+    mode.add_argument("--mlir-to-shared-library", action="store_true",
+                      help="AOT: a shared library (.so) linked with the system C compiler")
+    mode.add_argument("--mlir-to-c-header", action="store_true",
+                      help="AOT: only the C header declaring the entry points")
+    aot = parser.add_argument_group("AOT options (docs/cpu-pipeline.md)")
+    aot.add_argument("--emit-header", metavar="FILE", default=None,
+                     help="also write the C header of the object/library to FILE")
+    aot.add_argument("--target-cpu", default="host",
+                     help="host (default) or a portable x86-64 level: x86-64, x86-64-v2, x86-64-v3, x86-64-v4")
+    aot.add_argument("--symbol-prefix", default=None, help="prefix of exported symbols (default minixla_)")
+    aot.add_argument("--entry", action="append", default=None,
+                     help="export only this public function (repeatable; default: all)")
+    aot.add_argument("--blas", action="store_true",
+                     help="matmuls call numpy's OpenBLAS (the library then depends on it, via an rpath)")
+    aot.add_argument("--no-hlo-optimize", action="store_true", help="skip hlo-optimize (fusion) on hlo input")
     parser.add_argument("--gpu-arch", default="sm_80", help="PTX target architecture (default sm_80)")
     parser.add_argument("-o", "--output", default="-", help="output file ('-' for stdout)")
     parser.add_argument("--target-triple", default=None, help="override the host triple")
     parser.add_argument("--data-layout", default=None, help="override the host data layout")
     args = parser.parse_args(argv)
+    aot_mode = args.mlir_to_object or args.mlir_to_shared_library or args.mlir_to_c_header
+    if not aot_mode and (args.emit_header or args.blas or args.entry or args.no_hlo_optimize
+                         or args.symbol_prefix is not None or args.target_cpu != "host"):
+        parser.error("AOT options need --mlir-to-object, --mlir-to-shared-library or --mlir-to-c-header")
+    if aot_mode and (args.target_triple or args.data_layout):
+        parser.error("AOT output is for the host triple; --target-triple/--data-layout do not apply")
+    if args.mlir_to_shared_library and args.output == "-":
+        parser.error("--mlir-to-shared-library needs -o FILE")
 
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
 
+    from backends.cpu.aot import AotError
     from backends.cpu.translate import TranslationError, translate_to_llvm_ir
     from dialects import load_all
 
@@ -50,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         module = Parser(load_all(), _read(args.input), name).parse_module()
         module.verify()
+        if aot_mode:
+            return _aot(module, args)
         if args.mlir_to_ptx or args.mlir_to_nvptx_llvmir:
             from backends.gpu.translate import translate_to_nvptx_ir, translate_to_ptx
 
@@ -57,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     else translate_to_nvptx_ir(module))
         else:
             text = translate_to_llvm_ir(module, triple=args.target_triple, data_layout=args.data_layout)
-    except (ParseError, TranslationError, OSError) as err:
+    except (ParseError, TranslationError, AotError, OSError) as err:
         print(f"{name}: error: {err}", file=sys.stderr)
         return 1
     except Exception as err:  # noqa: BLE001 -- report verifier and lowering errors without a traceback
@@ -69,6 +103,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.output, "w") as f:
             f.write(text)
     return 0
+
+
+def _aot(module, args) -> int:
+    """The AOT modes; AotError propagates to main's error report."""
+    from backends.cpu.aot import DEFAULT_PREFIX, compile_aot
+
+    compiled = compile_aot(module, prefix=args.symbol_prefix if args.symbol_prefix is not None else DEFAULT_PREFIX,
+                           entries=args.entry, blas=args.blas, optimize=not args.no_hlo_optimize)
+    if args.mlir_to_c_header:
+        _write(args.output, compiled.header())
+    elif args.mlir_to_object:
+        data = compiled.object_code(args.target_cpu)
+        if args.output == "-":
+            sys.stdout.buffer.write(data)
+        else:
+            with open(args.output, "wb") as f:
+                f.write(data)
+    else:
+        compiled.write_shared_library(args.output, args.target_cpu)
+    if args.emit_header:
+        _write(args.emit_header, compiled.header())
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
 
 
 if __name__ == "__main__":

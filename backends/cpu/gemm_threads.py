@@ -29,15 +29,15 @@ SERIAL_WORK = 1 << 20
 
 _ROW_MAJOR, _NO_TRANS = 101, 111
 
-_HELPERS = """
-declare i32 @minixla_blas_threads_local(i32)
+_HELPERS = string.Template("""
+declare i32 @$LOCAL(i32)
 declare void @minixla_parallel_for(ptr, ptr, i64, i64)
-"""
+""")
 
 _TEMPLATE = string.Template(r"""
 %args_$G = type { i32, i32, i32, i64, i64, i64, $T, ptr, i64, ptr, i64, $T, ptr, i64, i1 }
 
-declare void @minixla_cblas_$G(i32, i32, i32, i64, i64, i64, $T, ptr, i64, ptr, i64, $T, ptr, i64)
+declare void @$CBLAS(i32, i32, i32, i64, i64, i64, $T, ptr, i64, ptr, i64, $T, ptr, i64)
 
 define internal void @${G}_block(i64 %lo, i64 %hi, ptr %ctx) {
   %s = load %args_$G, ptr %ctx
@@ -79,10 +79,10 @@ define internal void @${G}_block(i64 %lo, i64 %hi, ptr %ctx) {
   %a2 = getelementptr $T, ptr %a, i64 %aoff
   %b2 = getelementptr $T, ptr %b, i64 %boff
   %c2 = getelementptr $T, ptr %c, i64 %coff
-  %prev = call i32 @minixla_blas_threads_local(i32 1)
-  call void @minixla_cblas_$G(i32 %order, i32 %ta, i32 %tb, i64 %m2, i64 %n2, i64 %k, $T %alpha, ptr %a2, i64 %lda,
+  %prev = call i32 @$LOCAL(i32 1)
+  call void @$CBLAS(i32 %order, i32 %ta, i32 %tb, i64 %m2, i64 %n2, i64 %k, $T %alpha, ptr %a2, i64 %lda,
                              ptr %b2, i64 %ldb, $T %beta, ptr %c2, i64 %ldc)
-  %restored = call i32 @minixla_blas_threads_local(i32 %prev)
+  %restored = call i32 @$LOCAL(i32 %prev)
   ret void
 }
 
@@ -122,11 +122,15 @@ parallel:
 """)
 
 
-def wrapper_ir() -> str:
-    """LLVM IR of both wrappers (`minixla_sgemm`, `minixla_dgemm`)."""
-    consts = dict(ROW_MAJOR=_ROW_MAJOR, NO_TRANS=_NO_TRANS, SERIAL_WORK=SERIAL_WORK)
-    bodies = [_TEMPLATE.substitute(G=g, T=t, **consts) for g, t in (("sgemm", "float"), ("dgemm", "double"))]
-    return "\n".join([_HELPERS, *bodies])
+def wrapper_ir(cblas: tuple[str, str] = ("minixla_cblas_sgemm", "minixla_cblas_dgemm"),
+               threads_local: str = "minixla_blas_threads_local") -> str:
+    """LLVM IR of both wrappers (`minixla_sgemm`, `minixla_dgemm`) calling the
+    BLAS under these names: the JIT registers its own names for the addresses it
+    resolved, an AOT library calls the BLAS library's real symbols."""
+    consts = dict(ROW_MAJOR=_ROW_MAJOR, NO_TRANS=_NO_TRANS, SERIAL_WORK=SERIAL_WORK, LOCAL=threads_local)
+    bodies = [_TEMPLATE.substitute(G=g, T=t, CBLAS=c, **consts)
+              for g, t, c in (("sgemm", "float", cblas[0]), ("dgemm", "double", cblas[1]))]
+    return "\n".join([_HELPERS.substitute(LOCAL=threads_local), *bodies])
 
 
 def compile_wrappers(sgemm: int, dgemm: int, threads_local: int) -> tuple[object, int, int]:

@@ -34,13 +34,16 @@ def instruction_count(llvm_ir: str) -> int:
     return llvm_ir.count("\n  ")
 
 
-def optimize(module: llvm.ModuleRef, opt_level: int = 3, unroll: bool = True) -> None:
-    host = host_target()
+def optimize(module: llvm.ModuleRef, opt_level: int = 3, unroll: bool = True,
+             machine: llvm.TargetMachine | None = None) -> None:
+    """LLVM's -O<opt_level> pipeline tuned for `machine` (default: the host's;
+    AOT output passes the machine of its target CPU, whose vector width counts)."""
+    machine = machine or host_target().machine
     pto = llvm.PipelineTuningOptions(speed_level=opt_level)
     pto.loop_vectorization = opt_level >= 2
     pto.slp_vectorization = opt_level >= 2
     pto.loop_unrolling = unroll
-    pb = llvm.create_pass_builder(host.machine, pto)
+    pb = llvm.create_pass_builder(machine, pto)
     pb.getModulePassManager().run(module, pb)
 
 

@@ -30,10 +30,10 @@ import llvmlite.binding as llvm
 
 SYMBOL = "minixla_parallel_for"
 
-_IR = r"""
+#: the pool itself; it calls `minixla_thread_count()`, which the text appended to it
+#: defines: the JIT's reads a global Python sets, AOT libraries' (`AOT_COUNT_IR`) decide alone
+POOL_IR = r"""
 %task = type { ptr, ptr, i64, i64 }
-@minixla_num_threads = global i64 1
-
 declare i32 @pthread_create(ptr, ptr, ptr, ptr)
 declare i32 @pthread_join(i64, ptr)
 
@@ -53,7 +53,7 @@ define internal ptr @minixla_worker(ptr %t) {
 define void @minixla_parallel_for(ptr %fn, ptr %ctx, i64 %lo, i64 %hi) {
 entry:
   %n = sub i64 %hi, %lo
-  %want = load i64, ptr @minixla_num_threads
+  %want = call i64 @minixla_thread_count()
   %few = icmp slt i64 %n, %want
   %t0 = select i1 %few, i64 %n, i64 %want
   %serial = icmp sle i64 %t0, 1
@@ -122,6 +122,88 @@ done:
 }
 """
 
+_JIT_COUNT_IR = r"""
+@minixla_num_threads = global i64 1
+
+define i64 @minixla_thread_count() {
+  %n = load i64, ptr @minixla_num_threads
+  ret i64 %n
+}
+"""
+
+#: For AOT libraries (backends/cpu/aot.py), where no Python sets the count: it is
+#: decided on first use, as `default_num_threads` does (MINIXLA_NUM_THREADS if it
+#: is a positive integer, else the CPUs in this thread's affinity mask, else 1),
+#: and `@minixla_set_num_threads` (exported under the library's own name) changes it.
+AOT_COUNT_IR = r"""
+@minixla_num_threads = internal global i64 0
+@minixla_threads_env = private unnamed_addr constant [20 x i8] c"MINIXLA_NUM_THREADS\00"
+
+declare ptr @getenv(ptr)
+declare i64 @strtol(ptr, ptr, i32)
+declare i32 @sched_getaffinity(i32, i64, ptr)
+declare i64 @llvm.ctpop.i64(i64)
+
+define internal i64 @minixla_default_threads() {
+entry:
+  %s = call ptr @getenv(ptr @minixla_threads_env)
+  %has = icmp ne ptr %s, null
+  br i1 %has, label %parse, label %affinity
+parse:
+  %n = call i64 @strtol(ptr %s, ptr null, i32 10)
+  %ok = icmp sgt i64 %n, 0
+  br i1 %ok, label %given, label %affinity
+given:
+  ret i64 %n
+affinity:
+  %mask = alloca [16 x i64], align 8
+  call void @llvm.memset.p0.i64(ptr %mask, i8 0, i64 128, i1 false)
+  %rc = call i32 @sched_getaffinity(i32 0, i64 128, ptr %mask)
+  %failed = icmp ne i32 %rc, 0
+  br i1 %failed, label %one, label %count
+count:
+  %i = phi i64 [ 0, %affinity ], [ %i1, %count ]
+  %acc = phi i64 [ 0, %affinity ], [ %acc1, %count ]
+  %wp = getelementptr i64, ptr %mask, i64 %i
+  %w = load i64, ptr %wp
+  %bits = call i64 @llvm.ctpop.i64(i64 %w)
+  %acc1 = add i64 %acc, %bits
+  %i1 = add i64 %i, 1
+  %more = icmp slt i64 %i1, 16
+  br i1 %more, label %count, label %counted
+counted:
+  %any = icmp sgt i64 %acc1, 0
+  br i1 %any, label %cpus, label %one
+cpus:
+  ret i64 %acc1
+one:
+  ret i64 1
+}
+
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+
+define internal i64 @minixla_thread_count() {
+entry:
+  %v = load atomic i64, ptr @minixla_num_threads monotonic, align 8
+  %known = icmp sgt i64 %v, 0
+  br i1 %known, label %done, label %decide
+decide:
+  %d = call i64 @minixla_default_threads()
+  store atomic i64 %d, ptr @minixla_num_threads monotonic, align 8
+  ret i64 %d
+done:
+  ret i64 %v
+}
+
+define i64 @minixla_set_num_threads(i64 %n) {
+  %old = call i64 @minixla_thread_count()
+  %pos = icmp sgt i64 %n, 1
+  %v = select i1 %pos, i64 %n, i64 1
+  store atomic i64 %v, ptr @minixla_num_threads monotonic, align 8
+  ret i64 %old
+}
+"""
+
 _LOCK = threading.Lock()
 _STATE: dict = {}
 
@@ -149,7 +231,7 @@ def ensure_registered() -> None:
         from .target import create_machine, host_target
 
         host = host_target()
-        module = llvm.parse_assembly(_IR)
+        module = llvm.parse_assembly(POOL_IR + _JIT_COUNT_IR)
         module.triple = host.triple
         module.verify()
         engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
