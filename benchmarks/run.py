@@ -32,8 +32,9 @@ sys.path.insert(0, str(ROOT))
 
 from frontend import tf  # noqa: E402
 
-SIZES = {"full": dict(example=(4096, 16384), matmul=(1024, 2048), memory=8192, chain=16, bw_mib=1024),
-         "quick": dict(example=(1024, 2048), matmul=(256, 512), memory=2048, chain=16, bw_mib=256)}
+SIZES = {"full": dict(example=(4096, 16384), matmul=(1024, 2048), conv=(8, 56, 64), memory=8192, chain=16,
+                      bw_mib=1024),
+         "quick": dict(example=(1024, 2048), matmul=(256, 512), conv=(2, 16, 16), memory=2048, chain=16, bw_mib=256)}
 
 
 def best_of(fn, repeat: int = 5, budget: float = 3.0) -> float:
@@ -146,7 +147,7 @@ def chain_numpy(x):
     return x
 
 
-def bench_chain(n: int, jax) -> dict:
+def bench_chain(n: int, jax, tensorflow=None) -> dict:
     xs = np.linspace(0, 1, n, dtype=np.float32)
     x = tf.constant(xs)
     out: dict = {}
@@ -171,11 +172,20 @@ def bench_chain(n: int, jax) -> dict:
         ja = jax.device_put(xs)
         jf(ja).block_until_ready()
         out["JAX jit"] = best_of(lambda: jf(ja).block_until_ready(), 2000, 2.0)
+    if tensorflow is not None:
+        def tchain(a):
+            for _ in range(25):
+                a = tensorflow.maximum(a * 1.0001 + 0.5, 0.5) - 0.5
+            return a
+        tfn = tensorflow.function(tchain, jit_compile=True)
+        ta = tensorflow.constant(xs)
+        tfn(ta).numpy()
+        out["TensorFlow jit"] = best_of(lambda: tfn(ta).numpy(), 2000, 2.0)
     return out
 
 
 # ---- matmul --------------------------------------------------------------------------
-def bench_matmul(n: int) -> dict:
+def bench_matmul(n: int, jax=None, tensorflow=None) -> dict:
     rng = np.random.default_rng(1)
     a = rng.standard_normal((n, n), dtype=np.float32)
     b = rng.standard_normal((n, n), dtype=np.float32)
@@ -187,6 +197,39 @@ def bench_matmul(n: int) -> dict:
     got = mm(ta, tb).numpy()
     out["rel_err"] = float(np.max(np.abs(got - a @ b)) / np.max(np.abs(a @ b)))
     out["minixla jit"] = flops / best_of(lambda: mm(ta, tb), 5)
+    if jax is not None:
+        jf = jax.jit(lambda p, q: p @ q)
+        ja, jb = jax.device_put(a), jax.device_put(b)
+        jf(ja, jb).block_until_ready()
+        out["JAX jit"] = flops / best_of(lambda: jf(ja, jb).block_until_ready(), 5)
+    if tensorflow is not None:
+        tfn = tensorflow.function(lambda p, q: tensorflow.matmul(p, q), jit_compile=True)
+        xa, xb = tensorflow.constant(a), tensorflow.constant(b)
+        tfn(xa, xb).numpy()
+        out["TensorFlow jit"] = flops / best_of(lambda: tfn(xa, xb).numpy(), 5)
+    return out
+
+
+# ---- convolution ----------------------------------------------------------------------
+def bench_conv(batch: int, hw: int, ch: int) -> dict:
+    """conv2d (3x3, SAME, NHWC) against the gemm it amounts to, both through jit_compile."""
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((batch, hw, hw, ch), dtype=np.float32)
+    k = rng.standard_normal((3, 3, ch, ch), dtype=np.float32)
+    patches = rng.standard_normal((batch * hw * hw, 9 * ch), dtype=np.float32)
+    flops = 2.0 * batch * hw * hw * 9 * ch * ch
+    conv = tf.function(lambda a, b: tf.nn.conv2d(a, b, 1, "SAME"), jit_compile=True)
+    mm = tf.function(lambda p, q: tf.matmul(p, q), jit_compile=True)
+    tx, tk, tp, tk2 = tf.constant(x), tf.constant(k), tf.constant(patches), tf.constant(k.reshape(9 * ch, ch))
+    got = conv(tx, tk).numpy()
+    pad = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    ref = sum(pad[:, i:i + hw, j:j + hw, :] @ k[i, j] for i in range(3) for j in range(3))
+    mm(tp, tk2)
+    out = {"shape": f"{batch}x{hw}x{hw}x{ch} * 3x3x{ch}x{ch}", "matmul": f"{batch * hw * hw}x{9 * ch} @ {9 * ch}x{ch}",
+           "rel_err": float(np.max(np.abs(got - ref)) / np.max(np.abs(ref)))}
+    out["conv"] = best_of(lambda: conv(tx, tk), 7)
+    out["matmul form"] = best_of(lambda: mm(tp, tk2), 7)
+    out["gflops"] = flops / out["conv"]
     return out
 
 
@@ -212,7 +255,7 @@ def machine() -> str:
             f"MINIXLA_NUM_THREADS={threads}")
 
 
-def report(mode: str, bw: dict, examples: list, chain_r: dict, matmuls: list, mem: list) -> str:
+def report(mode: str, bw: dict, examples: list, chain_r: dict, matmuls: list, conv: dict, mem: list) -> str:
     L = [f"# minixla benchmarks ({mode})", "", f"Machine: {machine()}.", "",
          "All times: best of several runs in this one process; ratios are against numpy eager "
          "measured in the same run.", ""]
@@ -236,7 +279,7 @@ def report(mode: str, bw: dict, examples: list, chain_r: dict, matmuls: list, me
         f"{ex['n']}²: rel. error {ex['rel_err']:.1e}" for ex in examples) + "."]
     L += ["", "## Dispatch: a chain of 100 tiny elementwise ops on 16 floats", "",
           "| runner | time per call | vs minixla eager |", "| --- | ---: | ---: |"]
-    for key in ("numpy", "minixla eager", "minixla jit", "minixla native entry", "JAX jit"):
+    for key in ("numpy", "minixla eager", "minixla jit", "minixla native entry", "JAX jit", "TensorFlow jit"):
         if key in chain_r:
             label = {"numpy": "numpy eager", "minixla jit": "minixla `jit_compile=True` (tf.function call)",
                      "minixla native entry": "minixla compiled executable called directly"}.get(key, key)
@@ -248,11 +291,19 @@ def report(mode: str, bw: dict, examples: list, chain_r: dict, matmuls: list, me
         L.append(f"| running example {ex['n']}² | {fmt_time(ex['first call'])} | {fmt_time(ex['minixla jit'])} |")
     L.append(f"| 100-op chain, 16 floats | {fmt_time(chain_r['first call'])} | {fmt_time(chain_r['minixla jit'])} |")
     L += ["", "## Matmul float32 (`tf.matmul`, `jit_compile=True`)", "",
-          "| size | numpy GFLOP/s | minixla GFLOP/s | minixla / numpy | max rel. error |",
-          "| --- | ---: | ---: | ---: | ---: |"]
+          "| size | numpy GFLOP/s | minixla GFLOP/s | minixla / numpy | JAX jit GFLOP/s | TensorFlow jit GFLOP/s "
+          "| max rel. error |",
+          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for m in matmuls:
+        peers = " | ".join(f"{m[k] / 1e9:.1f}" if k in m else "-" for k in ("JAX jit", "TensorFlow jit"))
         L.append(f"| {m['n']}³ | {m['numpy'] / 1e9:.1f} | {m['minixla jit'] / 1e9:.1f} | "
-                 f"{100 * m['minixla jit'] / m['numpy']:.0f}% | {m['rel_err']:.1e} |")
+                 f"{100 * m['minixla jit'] / m['numpy']:.0f}% | {peers} | {m['rel_err']:.1e} |")
+    L += ["", "## Convolution float32 (`tf.nn.conv2d`, 3x3, SAME, NHWC, `jit_compile=True`)", "",
+          "The same FLOPs as one gemm over the im2col patches (the matmul form), both compiled here.", "",
+          "| conv | time | GFLOP/s | its matmul form | time | conv / matmul form | max rel. error |",
+          "| --- | ---: | ---: | --- | ---: | ---: | ---: |",
+          f"| {conv['shape']} | {fmt_time(conv['conv'])} | {conv['gflops'] / 1e9:.1f} | {conv['matmul']} | "
+          f"{fmt_time(conv['matmul form'])} | {conv['conv'] / conv['matmul form']:.2f}x | {conv['rel_err']:.1e} |"]
     L += ["", "## Peak memory of one running-example call (fresh process)", "",
           "Peak: the process's `VmHWM` (high-water resident set); `ru_maxrss` of a child started by "
           "fork+exec can carry over the parent's size, so it is only the fallback. Baseline: resident memory after imports (and, for minixla, compiling) before the inputs exist; "
@@ -286,14 +337,16 @@ def main(argv=None) -> int:
         say(f"running example {n}^2")
         examples.append(bench_example(n, [], jax, tensorflow))
     say("100-op chain")
-    chain_r = bench_chain(sizes["chain"], jax)
+    chain_r = bench_chain(sizes["chain"], jax, tensorflow)
     matmuls = []
     for n in sizes["matmul"]:
         say(f"matmul {n}^3")
-        matmuls.append(bench_matmul(n))
+        matmuls.append(bench_matmul(n, jax, tensorflow))
+    say("convolution")
+    conv = bench_conv(*sizes["conv"])
     say(f"peak memory {sizes['memory']}^2")
     mem = [probe_memory(kind, sizes["memory"]) for kind in ("numpy", "minixla")]
-    text = report(mode, bw, examples, chain_r, matmuls, mem)
+    text = report(mode, bw, examples, chain_r, matmuls, conv, mem)
     print(text)
     Path(args.out).write_text(text)
     say(f"wrote {args.out}")
