@@ -109,6 +109,19 @@ class Builder:
     def _one(self, op: str, operands: list, attrs: dict, result: Spec) -> Any:
         return self._apply(op, operands, attrs, [result])[0]
 
+    # ---- whole TF ops ---------------------------------------------------------
+    def tf_op(self, name: str, *inputs, **attrs) -> list:
+        """Registered TF op `name` on this builder's values (const inputs as numpy arrays); its outputs
+        as a list. Here its decomposition; the eager and graph builders also run host ops, and the
+        recording builder records ops with their own gradient rule as one unit (autodiff/tape.py)."""
+        from .ops.registry import get
+
+        opdef = get(name)
+        if not opdef.compilable:
+            raise TypeError(f"TF op {name} has no decomposition: {type(self).__name__} cannot run it")
+        res = opdef.rule(self, *inputs, **opdef.full_attrs(attrs))
+        return list(res) if isinstance(res, tuple) else [res]
+
     # ---- constants ----------------------------------------------------------
     def constant(self, value, dtype=None) -> Any:
         """A literal (numpy semantics for `value`, cast to `dtype`)."""

@@ -163,6 +163,17 @@ class EagerBuilder(Builder):
     def _constant(self, array: np.ndarray) -> np.ndarray:
         return array
 
+    def tf_op(self, name: str, *inputs, **attrs) -> list:
+        """Host ops (no decomposition) run their numpy implementation."""
+        from .ops.registry import get
+
+        opdef = get(name)
+        if opdef.compilable:
+            return super().tf_op(name, *inputs, **attrs)
+        res = opdef.host(*[[np.asarray(v) for v in x] if isinstance(x, list) else np.asarray(x) for x in inputs],
+                         **opdef.full_attrs(attrs))
+        return [np.asarray(r) for r in res] if isinstance(res, tuple) else [np.asarray(res)]
+
     def _apply(self, op, operands, attrs, results, body=None):
         with np.errstate(all="ignore"):
             out = KERNELS[op]([np.asarray(o) for o in operands], attrs, results, body)

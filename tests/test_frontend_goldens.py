@@ -79,29 +79,9 @@ TOLERANCE.update({name: REDUCTION for name in OP_CASES if name.startswith("einsu
 # mode, so under jit these are compared with TF's eager values only, not with its jit values.
 EAGER_STREAM = {name for name in OP_CASES if name.startswith("rng_")}
 
-_PYFUNC_GRAD = (
-    "tf.py_function is not differentiable here: TF's EagerPyFunc gradient re-runs the Python function under a "
-    "tape and differentiates the ops it ran (d(2x)/dx = 2); the project's EagerPyFunc is a stateful host op "
-    "(frontend/ops/host_ops.py) that the GradientTape does not record, so the gradient is None. Needs a "
-    "host-callback VJP in the tape (non-local).")
-
-_RELU_NAN_GRAD = (
-    "gradient of relu/relu6 at a NaN input: TF's ReluGrad/Relu6Grad give 0 (select(x > 0, g, 0)); here the "
-    "gradient is that of the decomposition max(0, x) (tf2xla's form, kept for the forward IR), whose maximum "
-    "VJP (TF's Maximum gradient: the first operand where x >= y) sends g to x when the comparison with NaN is "
-    "false. Matching it would need a non-differentiable path for NaN in the forward rule or a per-TF-op gradient "
-    "override in the tape (non-local); ties at 0 and 6 do match TF.")
-
-_F16_JIT_GRAD = (
-    "float16 gradient of a 40x tile (a 40-term sum per element) under jit: minixla's compiled result differs "
-    "by ~4 float16 ulp from both TF eager and TF's XLA (which accumulate half-precision sums in float32), "
-    "while the eager gradient and the forward reduce_sum match; the compiled reduce of the tile VJP most likely "
-    "accumulates in float16 (not investigated further: backend / reduction lowering, non-local).")
-
 # name -> reason, for cases with a known, non-local mismatch (per mode where given).
 XFAIL: dict[str, str] = {}
-XFAIL_GRAD: dict[str, str] = {"host_py_function": _PYFUNC_GRAD, "host_py_function_add": _PYFUNC_GRAD,
-                              "edge_relu_nan": _RELU_NAN_GRAD, "x_f16/jit": _F16_JIT_GRAD}
+XFAIL_GRAD: dict[str, str] = {}
 
 NAMES = sorted(set(CASES) | {p.stem for p in GOLDEN.glob("*.npz")})
 

@@ -4,7 +4,8 @@ Tolerances (docs/fusion.md): loop fusions compute the very same scalar ops, so
 results are bit-identical on the interpreter and on the CPU backend. Fused
 f32 add-reductions accumulate in f64 (reassociated), so they are compared
 with a float64 reference at rtol 1e-6; the unfused CPU path (sequential f32)
-is only checked loosely against the same reference.
+is only checked loosely against the same reference. Fused f16/bf16
+add-reductions accumulate in f32.
 """
 
 from __future__ import annotations
@@ -222,6 +223,32 @@ def test_running_example_cpu_matches_numpy_and_float64():
     ref = float(np.mean(x.astype(np.float64) ** 2 * 3 + y.astype(np.float64)))
     assert abs(got - ref) <= 1e-6 * abs(ref)
     np.testing.assert_allclose(got, np.mean(x ** 2 * 3 + y), rtol=1e-5)
+
+
+@pytest.mark.parametrize("ty", ["f16", "bf16"])
+def test_half_add_reduction_accumulates_in_f32(ty):
+    """A fused f16/bf16 sum accumulates in f32 and rounds once (XLA's choice, docs/fusion.md): 1 + 64
+    terms of 2^-11 is exact in f32 and rounds to 1 + 2^-5 in f16, while f16 accumulation would stay at 1
+    (each 1 + 2^-11 rounds back to 1); the f64 accumulator used before crashed on the f64 -> f16 libcall."""
+    import ml_dtypes
+
+    dt = np.float16 if ty == "f16" else ml_dtypes.bfloat16
+    text = f"""
+func.func @main(%0: tensor<65x2x{ty}>, %1: tensor<65x2x{ty}>) -> tensor<2x{ty}> {{
+  %2 = hlo.multiply %0, %1 : tensor<65x2x{ty}>
+  %3 = hlo.constant dense<0.000000e+00> : tensor<{ty}>
+  %4 = hlo.reduce(%2 init: %3) applies hlo.add across dimensions = [0] : (tensor<65x2x{ty}>, tensor<{ty}>) -> tensor<2x{ty}>
+  func.return %4 : tensor<2x{ty}>
+}}"""
+    module = optimized(text)
+    assert len(fusions(module)) == 1
+    small = 2.0 ** (-11 if ty == "f16" else -8)
+    x = np.full((65, 2), small, np.float32)
+    x[0] = 1.0
+    got = as_tuple(cpu(module)(x.astype(dt), np.ones((65, 2), dt)))[0]
+    want = np.float32(1.0 + 64 * small).astype(dt)
+    assert got.dtype == np.dtype(dt)
+    np.testing.assert_array_equal(got.astype(np.float32), np.full(2, want, np.float32))
 
 
 def test_optimize_pipeline_option_runs_fusion_first():

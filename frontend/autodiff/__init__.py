@@ -6,7 +6,9 @@
 `vjp_structured`) backwards over the records; `gradient_tape` is the public
 `tf.GradientTape`. Inside `tf.function` the primitives are `XlaHlo` graph
 nodes (`graph_builder`), so the backward pass is traced and compiled with the
-forward one.
+forward one. TF ops with their own gradient (`ops.registry.register_gradient`,
+e.g. Relu, EagerPyFunc) are recorded as one unit with that rule;
+`host_vjp` differentiates Python functions on the host (py_function).
 """
 
 from .backprop import VJPS, NoGradientError, backprop

@@ -1,10 +1,11 @@
 """Reverse accumulation over recorded primitives, and the VJP rule table.
 
 `backprop` walks records backwards, asks each primitive's VJP rule for its
-operands' cotangents and sums them per key. Rules are builder code
+operands' cotangents and sums them per key (in forward order, as TF). Rules are builder code
 (`rule(b, prim, cts) -> [cotangent or None per operand]`), so the same rule
 runs eagerly, emits graph nodes inside `tf.function`, or is itself recorded by
-an outer tape (higher derivatives) - whatever `b` is.
+an outer tape (higher derivatives) - whatever `b` is. A TF op recorded as
+one unit (tape.py) carries its own rule in `Prim.vjp`.
 """
 
 from __future__ import annotations
@@ -31,11 +32,43 @@ class NoGradientError(LookupError):
 
 
 def zeros_like(b, v):
+    if v.shape is None:  # unknown static shape (inside tf.function): a ZerosLike node
+        return b.tf_op("ZerosLike", v)[0]
     return b.full(v.shape, 0, v.dtype)
 
 
-def accumulate(b, cts: dict, key: int, g) -> None:
-    cts[key] = g if key not in cts else b.add(cts[key], g)
+def add(b, x, y):
+    if x.shape is None or y.shape is None:  # unknown static shapes: an AddV2 node broadcasts at run time
+        return b.tf_op("AddV2", x, y)[0]
+    return b.add(x, y)
+
+
+class Cotangents:
+    """Per key, the contributions of its consumers, summed in FORWARD order of the consumers (operand
+    order within one) when first read: TF aggregates a tensor's gradients that way (AddN), and in
+    float16 the order of the additions shows in the result."""
+
+    def __init__(self, b, seeds: dict):
+        self.b = b
+        self.parts: dict[int, list] = {k: [((-1, 0), v)] for k, v in seeds.items()}
+
+    def add(self, key: int, position: tuple[int, int], g) -> None:
+        self.parts.setdefault(key, []).append((position, g))
+
+    def get(self, key: int | None):
+        parts = self.parts.get(key) if key is not None else None
+        if not parts:
+            return None
+        if len(parts) > 1:
+            parts.sort(key=lambda p: p[0])
+            total = parts[0][1]
+            for _, g in parts[1:]:
+                total = add(self.b, total, g)
+            parts[:] = [(parts[0][0], total)]
+        return parts[0][1]
+
+    def totals(self) -> dict:
+        return {k: self.get(k) for k in list(self.parts)}
 
 
 def reachable(records: list[Prim], sources: Iterable[int]) -> set[int]:
@@ -49,26 +82,27 @@ def reachable(records: list[Prim], sources: Iterable[int]) -> set[int]:
 
 def backprop(b, records: list[Prim], seeds: dict[int, RValue], sources: Iterable[int] | None = None) -> dict:
     """Cotangents of every key reached from `seeds` (restricted to paths from `sources` when given)."""
-    cts = dict(seeds)
+    cts = Cotangents(b, seeds)
     reach = reachable(records, sources) if sources is not None else None
-    for p in reversed(records):
+    for index in range(len(records) - 1, -1, -1):
+        p = records[index]
         if reach is not None and not any(r.key in reach for r in p.results if r.key is not None):
             continue
-        outs = [cts.get(r.key) if r.key is not None else None for r in p.results]
+        outs = [cts.get(r.key) for r in p.results]
         if all(c is None for c in outs):
             continue
-        rule = VJPS.get(p.op)
+        rule = p.vjp or VJPS.get(p.op)
         if rule is None:
             raise NoGradientError(f"no gradient is defined for hlo.{p.op}")
         outs = [c if c is not None else zeros_like(b, r) for c, r in zip(outs, p.results)]
         grads = rule(b, p, outs)
-        for o, g in zip(p.operands, grads):
+        for j, (o, g) in enumerate(zip(p.operands, grads)):
             if g is None or o.key is None or not differentiable(o.dtype):
                 continue
             if reach is not None and o.key not in reach:
                 continue
-            accumulate(b, cts, o.key, g)
-    return cts
+            cts.add(o.key, (index, j), g)
+    return cts.totals()
 
 
 from . import vjp_elementwise, vjp_shape, vjp_structured  # noqa: E402,F401  (fill VJPS)

@@ -139,7 +139,9 @@ class GradientTape:
             key = tensor_key(t)
             if key is None or key not in self._tape.tracked:
                 continue
-            if s is None:
+            if s is None and t._spec.shape is None:  # a py_function result inside tf.function
+                seed = b.tf_op("OnesLike", RValue(to_inner(t, graph), None))[0]
+            elif s is None:
                 seed = b.full(t._spec.shape, 1, t._spec.dtype)
             else:
                 s = convert_to_tensor(s, t.dtype)

@@ -9,6 +9,15 @@ values, to every recording tape that tracks one of its operands. So the
 gradient of a TF op is the gradient of its decomposition, eagerly and traced
 alike, and backward passes built on a `RecordingBuilder` are themselves
 recorded (nested tapes give higher derivatives).
+
+Two kinds of TF op are recorded as one unit instead, a `Prim` named after the
+TF op whose `vjp` is a TF-level gradient rule (see `RecordingBuilder.tf_op`):
+ops that declare their own gradient (`ops.registry.register_gradient`: TF's
+gradient kernels where they differ from the decomposition's, host ops such as
+EagerPyFunc), and, inside `tf.function`, ops with an input of unknown static
+shape (downstream of a py_function), which cannot be decomposed into hlo
+primitives: their gradient runs on the host when the graph runs
+(`host_vjp.runtime_gradient`).
 """
 
 from __future__ import annotations
@@ -39,7 +48,7 @@ class RValue:
     def __init__(self, v, key: int | None):
         self.v = v
         self.key = key
-        self.shape = tuple(v.shape)
+        self.shape = None if v.shape is None else tuple(v.shape)
         self.dtype = np.dtype(v.dtype)
 
     def __repr__(self) -> str:
@@ -48,13 +57,15 @@ class RValue:
 
 @dataclass
 class Prim:
-    """One recorded hlo primitive."""
+    """One recorded hlo primitive, or one TF op recorded as a unit (then `vjp` is its gradient:
+    vjp(b, prim, result cotangents) -> operand cotangents, like a `backprop.VJPS` rule)."""
 
     op: str
     operands: list[RValue]
     attrs: dict
     results: list[RValue]
     body: Callable | None = None
+    vjp: Callable | None = None
 
 
 def differentiable(dtype) -> bool:
@@ -105,21 +116,75 @@ class RecordingBuilder(Builder):
     def _constant(self, array: np.ndarray) -> RValue:
         return RValue(self.inner._constant(array), None)
 
+    def _tapes_for(self, operands: list[RValue]) -> list[Tape]:
+        keys = [o.key for o in operands if o.key is not None]
+        return [t for t in self.tapes if any(k in t.tracked for k in keys)] if keys else []
+
+    def _record(self, prim: Prim, tapes: list[Tape]) -> list[RValue]:
+        for t in tapes:
+            t.records.append(prim)
+            t.tracked.update(w.key for w in prim.results if w.key is not None)
+        return prim.results
+
     def _apply(self, op, operands, attrs, results, body=None):
         operands = [self.wrap(o) for o in operands]
         outs = self.inner._apply(op, [o.v for o in operands], attrs, results, body)
         tapes = []
         if op not in NON_DIFFERENTIABLE and any(differentiable(r.dtype) for r in results):
-            keys = [o.key for o in operands if o.key is not None]
-            tapes = [t for t in self.tapes if any(k in t.tracked for k in keys)] if keys else []
+            tapes = self._tapes_for(operands)
         if not tapes:
             return [RValue(v, None) for v in outs]
         wrapped = [RValue(v, new_key() if differentiable(r.dtype) else None) for v, r in zip(outs, results)]
-        prim = Prim(op, operands, attrs, wrapped, body)
-        for t in tapes:
-            t.records.append(prim)
-            t.tracked.update(w.key for w in wrapped if w.key is not None)
-        return wrapped
+        return self._record(Prim(op, operands, attrs, wrapped, body), tapes)
+
+    def tf_op(self, name: str, *inputs, **attrs) -> list:
+        """TF op `name`: decomposed into recorded hlo primitives, or run on the inner builder and recorded
+        as one unit with its TF-level gradient rule (see the module docstring)."""
+        from ..ops.registry import get
+
+        opdef = get(name)
+        attrs = opdef.full_attrs(attrs)
+        args = [x if opdef.is_const(i) else [self.wrap(v) for v in x] if isinstance(x, list) else self.wrap(x)
+                for i, x in enumerate(inputs)]
+        flat = [v for i, x in enumerate(args) if not opdef.is_const(i) for v in (x if isinstance(x, list) else [x])]
+        tapes = self._tapes_for(flat)
+        unknown = any(v.shape is None for v in flat)  # no hlo decomposition: a node of the op itself
+        rule = opdef.gradient
+        if rule is None and tapes and unknown and opdef.compilable:
+            from .host_vjp import runtime_gradient
+
+            rule = runtime_gradient(opdef)
+        if rule is None and opdef.compilable and not unknown:
+            return super().tf_op(name, *args, **attrs)
+        outs = self.inner.tf_op(name, *[x if opdef.is_const(i) else [v.v for v in x] if isinstance(x, list) else x.v
+                                        for i, x in enumerate(args)], **attrs)
+        if rule is None or not tapes:
+            return [RValue(v, None) for v in outs]
+        wrapped = [RValue(v, new_key() if differentiable(v.dtype) else None) for v in outs]
+        if all(w.key is None for w in wrapped):
+            return wrapped
+        return self._record(Prim(name, flat, attrs, wrapped, vjp=_flat_vjp(opdef, rule, args)), tapes)
+
+
+def _flat_vjp(opdef, rule: Callable, args: list) -> Callable:
+    """A TF-level gradient rule (`register_gradient`: per TF input) as a `Prim.vjp` (per flat operand)."""
+    from ..ops.registry import GradOp
+
+    def vjp(b, prim: Prim, cts: list) -> list:
+        grads = rule(b, GradOp(tuple(args), tuple(prim.results), prim.attrs), *cts)
+        if len(grads) != len(args):
+            raise ValueError(f"gradient of {opdef.name} returned {len(grads)} values for {len(args)} inputs")
+        flat = []
+        for i, (x, g) in enumerate(zip(args, grads)):
+            if opdef.is_const(i):
+                continue
+            if isinstance(x, list):
+                flat.extend(list(g) if g is not None else [None] * len(x))
+            else:
+                flat.append(g)
+        return flat
+
+    return vjp
 
 
 # -- hooks called by the frontend ------------------------------------------------------
@@ -129,8 +194,8 @@ def tensor_key(t) -> int | None:
 
 
 def should_record(opdef, tensors: list) -> bool:
-    """Does some recording tape track an input of this TF op?"""
-    if not ACTIVE or not opdef.compilable or opdef.name == "StopGradient":
+    """Does some recording tape track an input of this TF op (one it can differentiate)?"""
+    if not ACTIVE or opdef.name == "StopGradient" or not (opdef.compilable or opdef.gradient):
         return False
     tapes = recording_tapes()
     for x in tensors:
@@ -185,9 +250,7 @@ def record_op(opdef, tensors: list, attrs: dict, graph) -> list:
             args.append([RValue(to_inner(t, graph), tensor_key(t)) for t in x])
         else:
             args.append(RValue(to_inner(x, graph), tensor_key(x)))
-    res = opdef.rule(b, *args, **attrs)
-    outs = list(res) if isinstance(res, tuple) else [res]
-    return [to_tensor(b.wrap(o), graph) for o in outs]
+    return [to_tensor(b.wrap(o), graph) for o in b.tf_op(opdef.name, *args, **attrs)]
 
 
 def on_variable_read(var, t):

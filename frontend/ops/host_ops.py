@@ -4,6 +4,8 @@ They have no decomposition rule: they run on the host eagerly and inside
 `tf.function` without jit; under `jit_compile=True` they make compilation
 fail with TF's "Detected unsupported operations" error. String tensors are
 numpy object arrays of `bytes`; their element type is `!tf_type.string`.
+EagerPyFunc is differentiable as in TF: its gradient differentiates, under a
+tape, the ops the Python function runs (autodiff/host_vjp.py).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 import numpy as np
 
 from ..builder import Spec
-from .registry import register
+from .registry import register, register_gradient
 
 STRING = np.dtype(object)
 
@@ -76,5 +78,13 @@ register("StringFormat", ("*inputs",), None, host=_string_format,
          attrs={"template": "{}", "placeholder": "{}", "summarize": 3}, infer=lambda xs, **kw: Spec((), STRING))
 register("PrintV2", ("input",), None, host=_print_v2, attrs={"output_stream": "stderr", "end": "\n"},
          infer=lambda x, **kw: (), stateful=True)
-register("EagerPyFunc", ("*input",), None, host=_py_func, attrs={"func": None, "Tout": ()},
+register("EagerPyFunc", ("*input",), None, host=_py_func, attrs={"func": None, "Tout": ()}, typed=(),
          infer=lambda xs, func=None, Tout=(): tuple(Spec(None, np.dtype(t)) for t in Tout), stateful=True)
+
+
+@register_gradient("EagerPyFunc")
+def _py_func_grad(b, op, *grads):
+    """TF's EagerPyFunc gradient: another EagerPyFunc that differentiates `func` under a tape."""
+    from ..autodiff.host_vjp import host_vjp
+
+    return [host_vjp(b, op.attrs["func"], list(op.inputs[0]), grads)]

@@ -8,31 +8,47 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import broadcast_shape, is_float, op_error, register, shape_text
+from .registry import broadcast_shape, is_float, op_error, register, register_gradient, shape_text
 
 
 def _full(b, x, v):
     return b.full(x.shape, v, x.dtype)
 
 
-# Gradients are those of the decompositions (the tape differentiates hlo ops),
-# so operand order and branch shapes below are chosen to give TF's ReluGrad /
-# Relu6Grad / EluGrad / SeluGrad values at the kinks: the maximum/minimum VJP
-# sends ties to the first operand (TF's Maximum/Minimum gradient), so the
-# constant goes first where TF's gradient is 0 at the tie (relu at 0, relu6 at
-# 0 and 6), and the exponential branch only ever sees min(x, 0) so that its
-# zero cotangent never meets exp(+inf).
+# Gradients are mostly those of the decompositions (the tape differentiates hlo
+# ops), so operand order and branch shapes below are chosen to give TF's
+# EluGrad / SeluGrad values at the kinks: the exponential branch only ever sees
+# min(x, 0) so that its zero cotangent never meets exp(+inf). Relu and Relu6
+# register TF's own gradients (ReluGrad / Relu6Grad, as tf2xla lowers them): a
+# max/min VJP cannot give 0 at a NaN input, where the comparison is false.
 
 
 def relu(b, features):
-    """max(0, x), as tf2xla; the gradient at x == 0 is 0 (ties go to the constant)."""
+    """max(0, x), as tf2xla."""
     return b.maximum(_full(b, features, 0), features)
 
 
 def relu6(b, features):
-    """min(6, max(0, x)); the gradient is 0 at x == 0 and x == 6 as TF's Relu6Grad (0 < x < 6)."""
+    """min(6, max(0, x))."""
     x = b.maximum(_full(b, features, 0), features)
     return b.minimum(_full(b, features, 6), x)
+
+
+@register_gradient("Relu")
+def relu_grad(b, op, grad):
+    """TF's ReluGrad: select(x > 0, g, 0), so 0 at x == 0 and at NaN."""
+    x = op.inputs[0]
+    zero = _full(b, x, 0)
+    return [b.select(b.compare(x, zero, "GT"), grad, zero)]
+
+
+@register_gradient("Relu6")
+def relu6_grad(b, op, grad):
+    """TF's Relu6Grad: select(0 < x < 6, g, 0), so 0 at both kinks and at NaN."""
+    x = op.inputs[0]
+    zero = _full(b, x, 0)
+    inside = b.and_(b.compare(x, zero, "GT"), b.compare(x, _full(b, x, 6), "LT"))
+    return [b.select(inside, grad, zero)]
 
 
 def leaky_relu(b, features, alpha=0.2):

@@ -8,6 +8,10 @@ The same rule runs eagerly (EagerBuilder), infers result types while tracing
 Const inputs reach the rule as numpy arrays, never as builder values.
 
 Ops without a rule (`compilable=False`) run on the host only, through `host`.
+
+A TF op may also declare its own gradient (`register_gradient`, TF's
+`ops.RegisterGradient`) where TF's differs from that of the decomposition:
+see `register_gradient` and frontend/autodiff/tape.py.
 """
 
 from __future__ import annotations
@@ -50,6 +54,11 @@ class OpDef:
         return self.rule is not None
 
     @property
+    def gradient(self) -> Callable | None:
+        """This op's own gradient rule (`register_gradient`), or None: differentiate the decomposition."""
+        return GRADIENTS.get(self.name)
+
+    @property
     def input_names(self) -> tuple[str, ...]:
         return tuple(n.lstrip("*") for n in self.inputs)
 
@@ -87,6 +96,39 @@ def register(name: str, inputs: Sequence[str], rule: Callable | None, **kw) -> O
         raise ValueError(f"TF op {name} registered twice")
     REGISTRY[name] = opdef
     return opdef
+
+
+#: TF op name -> gradient rule, for ops whose TF gradient is not that of their decomposition
+GRADIENTS: dict[str, Callable] = {}
+
+
+@dataclass(frozen=True)
+class GradOp:
+    """What a gradient rule sees of the forward op (TF's `op` argument): `inputs` per TF input (a list
+    for a variadic input, a numpy array for a const input), `outputs`, and the full `attrs`."""
+
+    inputs: tuple
+    outputs: tuple
+    attrs: dict
+
+
+def register_gradient(name: str):
+    """Decorator: `rule(b, op: GradOp, *output_cotangents)` is TF op `name`'s gradient.
+
+    Like TF's `@ops.RegisterGradient(name)`, but written against the builder API
+    (`b` records, so the rule's own ops are differentiable again). It returns one
+    cotangent per TF input (a list for a variadic input; None where there is no
+    gradient, always for const inputs). The tape then records the op as one unit
+    instead of differentiating its decomposition: use it where TF's gradient
+    kernel differs (ReluGrad's select ignores NaN) or where there is no
+    decomposition to differentiate (EagerPyFunc)."""
+    def decorate(rule: Callable) -> Callable:
+        if name in GRADIENTS:
+            raise ValueError(f"gradient of TF op {name} registered twice")
+        GRADIENTS[name] = rule
+        return rule
+
+    return decorate
 
 
 def get(name: str) -> OpDef:

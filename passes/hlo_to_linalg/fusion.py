@@ -21,10 +21,12 @@ needed, a finalizer generic over the (small) result shape rounds the
 accumulators and applies the elementwise epilogue (e.g. the divide of a mean).
 
 Accumulation order (documented in docs/fusion.md): a float add-reduction of
-f32/f16/bf16 accumulates in f64; the f64 adds carry `reassoc`, so LLVM may
-split the sum into vector lanes (partial sums combined at the end of each
-reduced row); the result is rounded once. Other reductions combine in the
-element type in iteration order (row-major over the reduced dimensions).
+f32 accumulates in f64, one of f16/bf16 in f32 (as XLA does; also, LLVM's
+direct f64 -> f16/bf16 truncation is a libcall the JIT cannot resolve); the
+wide adds carry `reassoc`, so LLVM may split the sum into vector lanes
+(partial sums combined at the end of each reduced row); the result is rounded
+once. Other reductions combine in the element type in iteration order
+(row-major over the reduced dimensions).
 
 A region this module cannot express (an op outside the fusible set, nested
 reductions) falls back to lowering its ops one by one: correct, unfused.
@@ -35,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, Float64Type, FloatAttr, IntegerAttr,
+from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, Float32Type, Float64Type, FloatAttr, IntegerAttr,
                                    TensorType)
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.dialects.llvm import FastMathFlag
@@ -233,17 +235,20 @@ def _reduces(region: Region) -> list[Operation]:
     return [o for o in region.block.ops if mnemonic(o) == "reduce"]
 
 
-def _wide_add(r: Operation) -> bool:
-    """A single-input float add-reduction narrower than f64: accumulate in f64."""
+def _wide_add(r: Operation) -> Attribute | None:
+    """The accumulator type of a single-input float add-reduction narrower than f64 (f64 for f32, f32 for
+    f16/bf16, as XLA), or None: accumulate in the element type."""
     if len(r.inputs) != 1:
-        return False
+        return None
     t = elem(r.inputs[0].type)
     if not is_float(t) or isinstance(t, Float64Type):
-        return False
+        return None
     ops = list(r.body.block.ops)
     if len(ops) != 2 or mnemonic(ops[0]) != "add":
-        return False
-    return set(ops[0].operands) == set(r.body.block.args) and list(ops[1].operands) == [ops[0].results[0]]
+        return None
+    if set(ops[0].operands) != set(r.body.block.args) or list(ops[1].operands) != [ops[0].results[0]]:
+        return None
+    return Float64Type() if isinstance(t, Float32Type) else Float32Type()
 
 
 @lowering("fusion")
@@ -291,7 +296,7 @@ def _lower_reduction(lw: Lowerer, op: Operation, roots: list[SSAValue], reduces:
         w = _wide_add(r)
         for init in r.init_values:
             et = signless(elem(init.type))
-            at = Float64Type() if w else et
+            at = w or et
             owner = init.owner
             if isinstance(owner, Operation) and mnemonic(owner) == "constant" and _splat(owner) is not None:
                 outs.append(fill(lw.e, lw.e.const(_splat(owner), at), out_shape))
@@ -309,7 +314,7 @@ def _lower_reduction(lw: Lowerer, op: Operation, roots: list[SSAValue], reduces:
         xs = [body.value(x, _identity_idx(n)) for x in r.inputs]
         accs = list(body.block.args[-len(acc_types):][k:k + m])
         if wide[k]:
-            x = body.b(arith.ExtFOp(xs[0], Float64Type()))
+            x = body.b(arith.ExtFOp(xs[0], wide[k]))
             yielded.append(body.b(arith.AddfOp(accs[0], x, _REASSOC)))
         else:
             from .scalar_region import inline_scalar_region
