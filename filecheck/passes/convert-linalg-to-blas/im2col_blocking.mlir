@@ -1,20 +1,20 @@
 // RUN: minixla-opt %s -p convert-linalg-to-blas | filecheck %s
 
 // A big patches buffer (im2col copy -> contraction) is built one block at a time
-// (8 output rows of one image: 1x8x56x3x3x64, 1 MiB) into one reused buffer, each
-// block followed by its gemm (m = 448) on c's rows at a byte offset; the zero fill is
+// (28 output rows of one image: 1x28x56x3x3x64, 3.4 MiB) into one reused buffer, each
+// block followed by its gemm (m = 1568) on c's rows at a byte offset; the zero fill is
 // dropped (beta = 0) and the full buffer is never allocated.
 // CHECK-LABEL: func.func @conv
 // CHECK-NOT:   memref<8x56x56x3x3x64xf32>
-// CHECK:       %[[BUF:.*]] = memref.alloc() : memref<1x8x56x3x3x64xf32>
+// CHECK:       %[[BUF:.*]] = memref.alloc() : memref<1x28x56x3x3x64xf32>
 // CHECK:       scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:       scf.for %[[CHUNK:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:       %[[ROW:.*]] = arith.muli %[[CHUNK]], %{{.*}} : index
 // CHECK:       "scf.parallel"
 // CHECK:       memref.load %{{.*}}[%[[B]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<8x58x58x64xf32>
 // CHECK:       memref.store %{{.*}}, %[[BUF]]
-// CHECK:       memref.subview %{{.*}}[0, 0, 0, 0] [1, 8, 56, 64] [1, 1, 1, 1]
-// CHECK-DAG:   %[[M:.*]] = arith.constant 448 : index
+// CHECK:       memref.subview %{{.*}}[0, 0, 0, 0] [1, 28, 56, 64] [1, 1, 1, 1]
+// CHECK-DAG:   %[[M:.*]] = arith.constant 1568 : index
 // CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:       func.call @minixla_sgemm(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]], %{{.*}}, %{{.*}})
 // CHECK-NOT:   linalg.
