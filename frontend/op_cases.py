@@ -197,6 +197,12 @@ def _idx(hi, *shape, dtype=np.int32):
     return _R2.integers(0, hi, shape).astype(dtype)
 
 
+def _einsum_case(equation: str, *operands: np.ndarray) -> tuple:
+    """An op case for tf.einsum(equation, ...), its numpy oracle computed in float64."""
+    return (lambda tf, *xs: tf.einsum(equation, *xs), list(operands),
+            np.einsum(equation, *(x.astype(np.float64) for x in operands)))
+
+
 def _gather_bd(params, indices, axis, batch_dims):
     """TF's definition of gather with batch_dims: np.take along `axis` within each batch row."""
     if batch_dims == 0:
@@ -266,26 +272,17 @@ CASES.update({
     "gather_bd1_int": (lambda tf, p, i: tf.gather(p, i, axis=1, batch_dims=1), [_GPI, _GII],
                        _gather_bd(_GPI, _GII, 1, 1)),
     # tf.einsum with '...' (broadcasting size-1 batch dimensions, implicit output)
-    "einsum_ell_batch_matmul": (lambda tf, a, b: tf.einsum("...ij,...jk->...ik", a, b), [_E1, _E2],
-                                np.einsum("...ij,...jk->...ik", _E1.astype(np.float64), _E2)),
-    "einsum_ell_bcast1": (lambda tf, a, b: tf.einsum("...ij,...jk->...ik", a, b), [_EB1, _EB2],
-                          np.einsum("...ij,...jk->...ik", _EB1.astype(np.float64), _EB2)),
-    "einsum_ell_ranks": (lambda tf, a, b: tf.einsum("...ij,...jk->...ik", a, b), [_ER1, _ER2],
-                         np.einsum("...ij,...jk->...ik", _ER1.astype(np.float64), _ER2)),
+    "einsum_ell_batch_matmul": _einsum_case("...ij,...jk->...ik", _E1, _E2),
+    "einsum_ell_bcast1": _einsum_case("...ij,...jk->...ik", _EB1, _EB2),
+    "einsum_ell_ranks": _einsum_case("...ij,...jk->...ik", _ER1, _ER2),
     # implicit output: TF keeps '...' only when one operand has it (TF refuses "...ij,...jk" with
     # non-empty ellipsis dimensions, numpy does not: tests/test_frontend_gather_einsum.py)
-    "einsum_ell_implicit": (lambda tf, a, b: tf.einsum("...ij,jk", a, b), [_EB1, _EB2[0, 0]],
-                            np.einsum("...ij,jk", _EB1.astype(np.float64), _EB2[0, 0])),
-    "einsum_ell_implicit_sum": (lambda tf, a, b: tf.einsum("b...d,bd", a, b), [_EO1, _EO2],
-                                np.einsum("b...d,bd", _EO1.astype(np.float64), _EO2)),
-    "einsum_ell_implicit_one": (lambda tf, a: tf.einsum("...ji", a), [_E1], np.swapaxes(_E1, -1, -2)),
-    "einsum_ell_trailing": (lambda tf, a, b: tf.einsum("ij...,jk...->ik...", a, b), [_ET1, _ET2],
-                            np.einsum("ij...,jk...->ik...", _ET1.astype(np.float64), _ET2)),
-    "einsum_ell_dot": (lambda tf, a, b: tf.einsum("...i,...i->...", a, b), [_ES1, _ES2],
-                       np.einsum("...i,...i->...", _ES1.astype(np.float64), _ES2)),
-    "einsum_ell_middle": (lambda tf, a, b: tf.einsum("b...d,bd->b...", a, b), [_EO1, _EO2],
-                          np.einsum("b...d,bd->b...", _EO1.astype(np.float64), _EO2)),
-    "einsum_ell_transpose": (lambda tf, a: tf.einsum("...ij->...ji", a), [_E1], np.swapaxes(_E1, -1, -2)),
-    "einsum_ell_f64": (lambda tf, a, b: tf.einsum("...ij,...jk->...ik", a, b), [_EF1, _EF2],
-                       np.einsum("...ij,...jk->...ik", _EF1, _EF2)),
+    "einsum_ell_implicit": _einsum_case("...ij,jk", _EB1, _EB2[0, 0]),
+    "einsum_ell_implicit_sum": _einsum_case("b...d,bd", _EO1, _EO2),
+    "einsum_ell_implicit_one": _einsum_case("...ji", _E1),
+    "einsum_ell_trailing": _einsum_case("ij...,jk...->ik...", _ET1, _ET2),
+    "einsum_ell_dot": _einsum_case("...i,...i->...", _ES1, _ES2),
+    "einsum_ell_middle": _einsum_case("b...d,bd->b...", _EO1, _EO2),
+    "einsum_ell_transpose": _einsum_case("...ij->...ji", _E1),
+    "einsum_ell_f64": _einsum_case("...ij,...jk->...ik", _EF1, _EF2),
 })

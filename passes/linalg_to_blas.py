@@ -47,6 +47,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from .im2col_blocking import block_patches
+from .lower_to_llvm.threads import in_parallel_loop
 from .lower_to_llvm.common import LoweringError, static_layout
 
 SGEMM, DGEMM = "minixla_sgemm", "minixla_dgemm"
@@ -115,15 +116,6 @@ def _is_mac(block: Block) -> bool:
             and {add.lhs, add.rhs} == {acc, mul.result} and list(yld.operands) == [add.result])
 
 
-def _in_parallel(op: Operation) -> bool:
-    p = op.parent_op()
-    while p is not None and not isinstance(p, func.FuncOp):
-        if isinstance(p, scf.ParallelOp):
-            return True
-        p = p.parent_op()
-    return False
-
-
 def _collapse(dims: list[_Dim], main: str, other: str) -> tuple[_Dim | None, list[_Dim]]:
     """The longest run of `dims` (innermost first by `main` stride) whose
     strides collapse in both operands, as one dim; and the rest."""
@@ -148,7 +140,7 @@ def plan_gemm(op: Operation) -> GemmPlan | None:
     """The gemm form of `op`, or None if it has none (it then stays for the loops)."""
     if not isinstance(op, (GenericOp, MatmulOp)) or len(op.inputs) != 2 or len(op.outputs) != 1:
         return None
-    if _in_parallel(op) or not _is_mac(op.body.block):
+    if in_parallel_loop(op) or not _is_mac(op.body.block):
         return None
     a, b, c = op.inputs[0], op.inputs[1], op.outputs[0]
     types = [v.type for v in (a, b, c)]

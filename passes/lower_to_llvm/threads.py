@@ -102,7 +102,8 @@ def _captures(par: scf.ParallelOp) -> list[SSAValue]:
     return list(seen)
 
 
-def _in_parallel(op: Operation) -> bool:
+def in_parallel_loop(op: Operation) -> bool:
+    """Whether `op` sits inside an `scf.parallel` of its function (such loops are what this pass threads)."""
     p = op.parent_op()
     while p is not None and not isinstance(p, func.FuncOp):
         if isinstance(p, scf.ParallelOp):
@@ -294,7 +295,7 @@ class ConvertParallelLoopsToThreads(ModulePass):
                         forced.append(par)
             count = 0
             for par in [o for o in fn.walk() if isinstance(o, scf.ParallelOp)]:
-                if _in_parallel(par) or par.initVals or _const_int(par.step[0]) != 1:
+                if in_parallel_loop(par) or par.initVals or _const_int(par.step[0]) != 1:
                     continue
                 work = 1
                 for lb, ub, st in zip(par.lowerBound, par.upperBound, par.step):
