@@ -368,3 +368,23 @@ def test_bitcast_convert():
     assert int(cv.bitcast_convert(bits, np.dtype(np.int8))) == 5
     c = cv.bitcast_convert(np.array(1 + 2j, np.complex64), np.dtype(np.float32))
     assert c.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16, np.float32, np.float64])
+def test_power_square_fast_path_is_pow_bit_for_bit(dtype):
+    """x**2 takes x*x (exact in the wider type); it must round exactly like
+    pow(wide(x), 2), for every exponent form (scalar, stride-0, materialized)
+    and for special values; an exponent that is 2 only in places is not squared."""
+    from backends.interpreter.kernels.elementwise import _wide, power
+
+    rng = np.random.default_rng(7)
+    scale = rng.choice([1e-30, 1e-5, 1.0, 1e5, 1e30], 4096)
+    a = (rng.standard_normal(4096) * scale).astype(dtype)
+    a[:6] = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45]).astype(dtype)
+    mixed = np.full(a.shape, 2, dtype)
+    mixed[1::3] = 3
+    with np.errstate(all="ignore"):
+        for b in (np.array(2, dtype), np.broadcast_to(np.array(2, dtype), a.shape), np.full(a.shape, 2, dtype), mixed):
+            got, want = power(a, b), np.power(_wide(a), _wide(b)).astype(dtype)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert np.array_equal(got.view(np.uint8), want.view(np.uint8))

@@ -205,10 +205,29 @@ def remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.fmod(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
 
 
+def _is_splat(b: np.ndarray, value) -> bool:
+    """Whether every element of `b` equals `value` (first element first: a
+    mismatch usually costs nothing; eager broadcasts are materialized)."""
+    b = np.asarray(b)
+    if b.size == 0 or not bool(b.reshape(-1)[0] == value):
+        return False
+    if b.size == 1 or all(st == 0 for st, n in zip(b.strides, b.shape) if n > 1):
+        return True
+    return bool((b == value).all())
+
+
 def power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Integers: exact wrapping exponentiation; a negative exponent gives 0
     unless |base| = 1 (StableHLO reference semantics)."""
     if not is_int(a.dtype):
+        if a.dtype.itemsize < 8 and not is_complex(a.dtype) and _is_splat(b, 2):
+            # x**2, the common case (the lecture's x**2): the product of two f32 (or
+            # narrower) floats is exact in f64, so x*x rounds exactly like
+            # pow(f64(x), 2) does, at a fraction of pow's cost
+            with np.errstate(over="ignore", invalid="ignore"):
+                square = np.multiply(a, a, dtype=a.dtype)
+            shape = np.broadcast_shapes(a.shape, b.shape)
+            return square if square.shape == shape else np.broadcast_to(square, shape).copy()
         return np.power(_wide(a), _wide(b)).astype(a.dtype)
     a, b = np.broadcast_arrays(a, b)
     dt = a.dtype
