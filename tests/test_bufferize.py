@@ -118,6 +118,31 @@ def test_loop_carried_buffer_reuses_dead_init():
     check(text, f32(3))
 
 
+def test_loop_init_read_inside_the_body_is_copied():
+    """The init of a carried value is also read in the body (CSE shares a
+    constant between them): the loop must not update that buffer in place."""
+    text = fn("%x: tensor<3x2xf32>) -> tensor<2xf32>", """
+  %i0 = hlo.constant dense<0> : tensor<i32>
+  %c1 = hlo.constant dense<1.0> : tensor<f32>
+  %ones = hlo.broadcast_in_dim %c1, dims = [] : (tensor<f32>) -> tensor<2xf32>
+  %r:2 = hlo.while(%i = %i0, %acc = %ones) : tensor<i32>, tensor<2xf32>
+   cond {
+    %n = hlo.constant dense<3> : tensor<i32>
+    %c = hlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    hlo.return %c : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i2 = hlo.add %i, %one : tensor<i32>
+    %row = "hlo.dynamic_slice"(%x, %i, %i0) <{slice_sizes = array<i64: 1, 2>}> : (tensor<3x2xf32>, tensor<i32>, tensor<i32>) -> tensor<1x2xf32>
+    %v = hlo.reshape %row : (tensor<1x2xf32>) -> tensor<2xf32>
+    %m = hlo.multiply %acc, %v : tensor<2xf32>
+    %a2 = hlo.add %m, %ones : tensor<2xf32>
+    hlo.return %i2, %a2 : tensor<i32>, tensor<2xf32>
+  }
+  return %r#1 : tensor<2xf32>""")
+    check(text, np.array([[1, 2], [3, 4], [5, 6]], np.float32))
+
+
 @pytest.mark.parametrize("swap", [True])
 def test_loop_swapping_carried_values(swap):
     text = fn("%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>)", """
