@@ -64,19 +64,19 @@ def bitcast(b, input, type):
         return b.bitcast_convert(input, dst)
     if src.itemsize > dst.itemsize:  # one element -> ratio elements on a new last dimension
         ratio = src.itemsize // dst.itemsize
-        wide = b.bitcast_convert(input, _uint(src.itemsize))
+        wide = input if src == _uint(src.itemsize) else b.bitcast_convert(input, _uint(src.itemsize))
         parts = []
-        for i in range(ratio):
+        for i in range(ratio):  # little-endian: the low bits come first
             sh = b.full(wide.shape, 8 * dst.itemsize * i, wide.dtype)
-            piece = b.convert(b.shift_right_logical(wide, sh), _uint(dst.itemsize))
+            piece = b.convert(b.shift_right_logical(wide, sh) if i else wide, _uint(dst.itemsize))
             parts.append(b.reshape(piece, list(wide.shape) + [1]))
         joined = b.concatenate(parts, len(wide.shape))
-        return b.bitcast_convert(joined, dst)
+        return joined if dst == _uint(dst.itemsize) else b.bitcast_convert(joined, dst)
     ratio = dst.itemsize // src.itemsize
     if not input.shape or input.shape[-1] != ratio:
         raise op_error("Bitcast", f"Cannot bitcast from {src.name} to {dst.name}: shape "
                                   f"{shape_text(input.shape)}")
-    narrow = b.bitcast_convert(input, _uint(src.itemsize))
+    narrow = input if src == _uint(src.itemsize) else b.bitcast_convert(input, _uint(src.itemsize))
     out_shape = list(input.shape[:-1])
     acc = None
     rank = len(input.shape)
@@ -86,9 +86,10 @@ def bitcast(b, input, type):
         limit = list(input.shape)
         limit[-1] = i + 1
         piece = b.convert(b.reshape(b.slice(narrow, start, limit), out_shape), _uint(dst.itemsize))
-        piece = b.shift_left(piece, b.full(out_shape, 8 * src.itemsize * i, _uint(dst.itemsize)))
+        if i:
+            piece = b.shift_left(piece, b.full(out_shape, 8 * src.itemsize * i, _uint(dst.itemsize)))
         acc = piece if acc is None else b.or_(acc, piece)
-    return b.bitcast_convert(acc, dst)
+    return acc if dst == _uint(dst.itemsize) else b.bitcast_convert(acc, dst)
 
 
 register("Bitcast", ("input",), bitcast, attrs={"type": None})
