@@ -19,15 +19,21 @@ from .api import _const_arg, _t
 from .api_index import gather
 from .errors import InvalidArgumentError, at_user_line
 from .execute import execute
+from .graph import current_graph
+from .ops.registry import OpDef
 from .tensor import Tensor, TensorShape
 
 
-def _static_int(v, what: str) -> int:
+def _static_int(v, op: str, index: int) -> int:
+    """A must-be-constant input of TF op `op` (input `index`): a tf.function argument feeding it is specialized
+    on its value (one trace per value, as XLA compiles once per value); anything else computed raises TF's
+    compile-time constant error."""
     if isinstance(v, Tensor):
-        c = getattr(v, "_const", None)
-        if c is None:
-            raise InvalidArgumentError(at_user_line(f"{what} must be a compile-time constant"))
-        v = c
+        g = current_graph()
+        if v._const is not None or g is None:
+            v = v._const if v._const is not None else v.numpy()
+        else:
+            v = g._const_value(v, OpDef(op, (), None), index)
     return int(np.asarray(v))
 
 
@@ -41,7 +47,7 @@ def linspace(start, stop, num, name=None, axis=0):
     """TF's linspace_nd: [start, start + delta * range(1, num - 1), stop] along `axis`, cut to `num`."""
     start = _t(start)
     stop = _t(stop, start.dtype)
-    n = _static_int(num, "linspace's num")
+    n = _static_int(num, "LinSpace", 2)
     shape = np.broadcast_shapes(tuple(_dims(start)), tuple(_dims(stop)))
     start, stop = api.broadcast_to(start, shape), api.broadcast_to(stop, shape)
     es, et = api.expand_dims(start, axis), api.expand_dims(stop, axis)
@@ -129,7 +135,7 @@ def ensure_shape(x, shape, name=None):
     if dims is not None and (len(dims) != len(got) or any(d is not None and d != -1 and int(d) != g
                                                           for d, g in zip(dims, got))):
         exp = "[" + ",".join("?" if d is None or d == -1 else str(d) for d in dims) + "]"
-        raise InvalidArgumentError(at_user_line(f"Shape of tensor x [{','.join(map(str, got))}] is not "
+        raise InvalidArgumentError(at_user_line(f"Shape of tensor input [{','.join(map(str, got))}] is not "
                                                 f"compatible with expected shape {exp}. [Op:EnsureShape]"))
     return api.identity(x)
 
@@ -247,7 +253,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     return execute("UnsortedSegmentSum", [data, segment_ids, np.asarray(_static_int(
-        num_segments, "unsorted_segment_sum's num_segments"), np.int32)])
+        num_segments, "UnsortedSegmentSum", 2), np.int32)])
 
 
 def scatter_nd(indices, updates, shape, name=None):
@@ -265,8 +271,8 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
 # -- matrices ------------------------------------------------------------------------------
 
 def band_part(input, num_lower, num_upper, name=None):
-    return execute("MatrixBandPart", [input, np.asarray(_static_int(num_lower, "num_lower"), np.int64),
-                                      np.asarray(_static_int(num_upper, "num_upper"), np.int64)])
+    return execute("MatrixBandPart", [input, np.asarray(_static_int(num_lower, "MatrixBandPart", 1), np.int64),
+                                      np.asarray(_static_int(num_upper, "MatrixBandPart", 2), np.int64)])
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):

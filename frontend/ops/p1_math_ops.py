@@ -22,7 +22,7 @@ def roll(b, input, shift, axis):
     if np.asarray(axis).ndim > 1:
         raise op_error("Roll", f"axis must be a scalar or a 1-D vector. Found: {shape_text(np.shape(axis))}")
     if shifts.size != axes_.size:
-        raise op_error("Roll", f"shift and axis must have the same size. Found: {shifts.size} vs. {axes_.size}")
+        raise op_error("Roll", "shift and axis must have the same size")
     if rank == 0:
         raise op_error("Roll", "input must be 1-D or higher")
     total = [0] * rank
@@ -105,8 +105,8 @@ def _scatter_nd(b, op: str, base, indices, updates, combiner: str):
     k = indices.shape[-1]
     want = tuple(indices.shape[:-1]) + shape[k:]
     if k > len(shape) or tuple(updates.shape) != want:
-        raise op_error(op, f"Dimensions [0,{r - 1}) of indices[shape={shape_text(indices.shape)}] = "
-                           f"{shape_text(indices.shape[:-1])} must match dimensions [0,{r - 1}) of "
+        raise op_error(op, f"Dimensions [0,{r - 1}) of indices[shape={shape_text(indices.shape)}] "
+                           f"must match dimensions [0,{r - 1}) of "
                            f"updates[shape={shape_text(updates.shape)}]" if tuple(updates.shape[:r - 1]) !=
                            tuple(indices.shape[:-1]) else
                        f"Dimensions [{k},{len(shape)}) of input[shape={shape_text(shape)}] = "
@@ -122,11 +122,20 @@ def scatter_nd(b, indices, updates, shape):
     return _scatter_nd(b, "ScatterNd", b.full(dims, 0, updates.dtype), indices, updates, "add")
 
 
+def _outer(op: str, indices, updates) -> None:
+    r = len(indices.shape)
+    if r and tuple(updates.shape[:r - 1]) != tuple(indices.shape[:-1]):
+        raise op_error(op, f"Outer dimensions of indices and update must match. Indices shape: "
+                           f"{shape_text(indices.shape)}, updates shape:{shape_text(updates.shape)}")
+
+
 def tensor_scatter_update(b, tensor, indices, updates):
+    _outer("TensorScatterUpdate", indices, updates)
     return _scatter_nd(b, "TensorScatterUpdate", tensor, indices, updates, "replace")
 
 
 def tensor_scatter_add(b, tensor, indices, updates):
+    _outer("TensorScatterAdd", indices, updates)
     return _scatter_nd(b, "TensorScatterAdd", tensor, indices, updates, "add")
 
 
