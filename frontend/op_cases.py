@@ -286,3 +286,100 @@ CASES.update({
     "einsum_ell_transpose": _einsum_case("...ij->...ji", _E1),
     "einsum_ell_f64": _einsum_case("...ij,...jk->...ik", _EF1, _EF2),
 })
+
+# P1 math/shape/linalg (wt-p1math)
+_PX = f32(3, 4)
+_PV = f32(5)
+_PB = f32(2, 3, 3)
+_PI = i32(3, 4)
+_PZ = np.array([[0.0, 1.5, 0.0], [-2.0, 0.0, 3.0]], np.float32)
+_SEG_IDS = np.array([0, 2, 0, 1], np.int32)
+_SND_I = np.array([[1], [3]], np.int32)
+_SND_U = f32(2, 3)
+_TSN_I = np.array([[0, 1], [2, 3]], np.int32)
+_TSN_U = f32(2)
+
+
+def _np_norm_axis(x, axis):
+    return np.sqrt((x.astype(np.float64) ** 2).sum(axis)).astype(np.float32)
+
+
+def _np_band(x, lo, up):
+    m, n = x.shape[-2:]
+    i, j = np.arange(m)[:, None], np.arange(n)[None, :]
+    keep = ((lo < 0) | (i - j <= lo)) & ((up < 0) | (j - i <= up))
+    return np.where(keep, x, 0).astype(x.dtype)
+
+
+def _np_clip_global(ts, c):
+    g = np.sqrt(sum((t.astype(np.float64) ** 2).sum() for t in ts))
+    return np.concatenate([(t * c / max(g, c)).astype(np.float32).reshape(-1) for t in ts] + [np.float32([g])])
+
+
+CASES.update({
+    "p1_linspace": (lambda tf: tf.linspace(-1.0, 2.0, 7), [], np.linspace(-1.0, 2.0, 7, dtype=np.float32)),
+    "p1_linspace_nd_axis": (lambda tf, a, b: tf.linspace(a, b, 4, axis=-1), [_PV, _PV + 3.0],
+                            np.linspace(_PV, _PV + 3.0, 4, axis=-1).astype(np.float32)),
+    "p1_linspace_one": (lambda tf, a, b: tf.linspace(a, b, 1), [_PV, _PV + 1.0], _PV[None]),
+    "p1_roll": (lambda tf, x: tf.roll(x, 1, 0), [_PX], np.roll(_PX, 1, 0)),
+    "p1_roll_multi": (lambda tf, x: tf.roll(x, [2, -1, 3], [1, 0, 1]), [_PX], np.roll(_PX, (5, -1), (1, 0))),
+    "p1_repeat_scalar": (lambda tf, x: tf.repeat(x, 2, axis=1), [_PX], np.repeat(_PX, 2, 1)),
+    "p1_repeat_vec": (lambda tf, x: tf.repeat(x, [2, 0, 1], axis=0), [_PX], np.repeat(_PX, [2, 0, 1], 0)),
+    "p1_repeat_flat": (lambda tf, x: tf.repeat(x, 2), [_PI], np.repeat(_PI, 2)),
+    # (list results joined into one tensor: tests/test_frontend_ops.py compares one array per case)
+    "p1_meshgrid_xy": (lambda tf, a, b: tf.stack(tf.meshgrid(a, b)), [_PV, ROW], np.stack(np.meshgrid(_PV, ROW))),
+    "p1_meshgrid_ij": (lambda tf, a, b: tf.stack(tf.meshgrid(a, b, indexing="ij")), [_PV, ROW],
+                       np.stack(np.meshgrid(_PV, ROW, indexing="ij"))),
+    "p1_identity_n": (lambda tf, a, b: (lambda r: r[0] + tf.cast(r[1], tf.float32))(tf.identity_n([a * 2.0, b])),
+                      [_PX, _PI], _PX * 2 + _PI),
+    "p1_ensure_shape": (lambda tf, x: tf.ensure_shape(x, [3, None]) + 1.0, [_PX], _PX + 1),
+    "p1_broadcast_static_shape": (lambda tf, a, b: tf.broadcast_to(a, tf.broadcast_static_shape(a.shape, b.shape)),
+                                  [ROW, _PX[:2, :3]], np.broadcast_to(ROW, (2, 3))),
+    "p1_bitcast_same": (lambda tf, x: tf.bitcast(x, tf.int32), [_PX], _PX.view(np.int32)),
+    "p1_bitcast_narrow": (lambda tf, x: tf.bitcast(x, tf.uint8), [_PX], _PX.view(np.uint8).reshape(3, 4, 4)),
+    "p1_bitcast_wide": (lambda tf, x: tf.bitcast(x, tf.float32), [_PX.view(np.uint16).reshape(3, 4, 2)], _PX),
+    "p1_reduce_variance": (lambda tf, x: tf.math.reduce_variance(x, axis=1), [_PX], _PX.var(1)),
+    "p1_reduce_variance_all": (lambda tf, x: tf.math.reduce_variance(x, keepdims=True), [_PX],
+                               _PX.var(keepdims=True)),
+    "p1_reduce_std": (lambda tf, x: tf.math.reduce_std(x, axis=[0]), [_PX], _PX.std(0)),
+    "p1_count_nonzero": (lambda tf, x: tf.math.count_nonzero(x), [_PZ], np.int64(3)),
+    "p1_count_nonzero_axis": (lambda tf, x: tf.math.count_nonzero(x, axis=1, keepdims=True, dtype=tf.int32),
+                              [_PI], np.count_nonzero(_PI, 1, keepdims=True).astype(np.int32)),
+    "p1_norm": (lambda tf, x: tf.norm(x), [_PX], _np_norm_axis(_PX, None)),
+    "p1_norm_axis": (lambda tf, x: tf.linalg.norm(x, axis=1, keepdims=True), [_PX],
+                     _np_norm_axis(_PX, 1)[:, None]),
+    "p1_norm_ord1": (lambda tf, x: tf.norm(x, ord=1, axis=0), [_PX], np.abs(_PX).sum(0)),
+    "p1_norm_inf_matrix": (lambda tf, x: tf.norm(x, ord=np.inf, axis=[-2, -1]), [_PB],
+                           np.abs(_PB).sum(-1).max(-1)),
+    "p1_norm_fro": (lambda tf, x: tf.norm(x, ord="fro", axis=[1, 2]), [_PB],
+                    np.sqrt((_PB ** 2).sum((1, 2)))),
+    "p1_l2_normalize": (lambda tf, x: tf.math.l2_normalize(x, axis=1), [_PX],
+                        _PX / np.sqrt((_PX ** 2).sum(1, keepdims=True))),
+    "p1_l2_normalize_linalg": (lambda tf, x: tf.linalg.l2_normalize(x), [_PX], _PX / np.sqrt((_PX ** 2).sum())),
+    "p1_clip_by_norm": (lambda tf, x: tf.clip_by_norm(x, 1.5, axes=[1]), [_PX],
+                        _PX * 1.5 / np.maximum(np.sqrt((_PX ** 2).sum(1, keepdims=True)), 1.5)),
+    "p1_clip_by_global_norm": (lambda tf, a, b: (lambda r: tf.concat([tf.reshape(r[0][0], [-1]), r[0][1],
+                                                                      tf.reshape(r[1], [1])], 0))(
+        tf.clip_by_global_norm([a, b], 2.0)), [_PX, _PV], _np_clip_global([_PX, _PV], 2.0)),
+    "p1_global_norm": (lambda tf, a, b: tf.linalg.global_norm([a, b]), [_PX, _PV],
+                       np.float32(np.sqrt((_PX ** 2).sum() + (_PV ** 2).sum()))),
+    "p1_unsorted_segment_sum": (lambda tf, x, s: tf.math.unsorted_segment_sum(x, s, 3), [f32(4, 2), _SEG_IDS],
+                                None),
+    "p1_scatter_nd": (lambda tf, i, u: tf.scatter_nd(i, u, [4, 3]), [_SND_I, _SND_U],
+                      np.stack([np.zeros(3), _SND_U[0], np.zeros(3), _SND_U[1]]).astype(np.float32)),
+    "p1_tensor_scatter_nd_update": (lambda tf, x, i, u: tf.tensor_scatter_nd_update(x, i, u), [_PX, _TSN_I, _TSN_U],
+                                    None),
+    "p1_tensor_scatter_nd_add": (lambda tf, x, i, u: tf.tensor_scatter_nd_add(x, i, u), [_PX, _SND_I[:, :1] - 1,
+                                                                                          f32(2, 4)], None),
+    "p1_band_part": (lambda tf, x: tf.linalg.band_part(x, 1, 0), [_PX], _np_band(_PX, 1, 0)),
+    "p1_band_part_upper": (lambda tf, x: tf.linalg.band_part(x, 0, -1), [_PB], _np_band(_PB, 0, -1)),
+    "p1_diag": (lambda tf, d: tf.linalg.diag(d), [_PX], _PX[..., :, None] * np.eye(4, dtype=np.float32)),
+    "p1_diag_part": (lambda tf, x: tf.linalg.diag_part(x), [_PX], np.diagonal(_PX, 0, -2, -1)),
+    "p1_diag_part_batch": (lambda tf, x: tf.linalg.diag_part(x), [_PB], np.diagonal(_PB, 0, -2, -1)),
+    "p1_trace": (lambda tf, x: tf.linalg.trace(x), [_PB], np.trace(_PB, 0, -2, -1)),
+    "p1_matvec": (lambda tf, a, b: tf.linalg.matvec(a, b), [_PX, f32(4)], None),
+    "p1_matvec_t": (lambda tf, a, b: tf.linalg.matvec(a, b, transpose_a=True), [_PB, f32(2, 3)], None),
+    "p1_tensordot_int": (lambda tf, a, b: tf.tensordot(a, b, 1), [_PX, f32(4, 2)], None),
+    "p1_tensordot_axes": (lambda tf, a, b: tf.tensordot(a, b, [[0, 2], [1, 0]]), [_PB, f32(3, 2, 5)], None),
+    "p1_adjoint": (lambda tf, x: tf.linalg.adjoint(x), [_PB], np.swapaxes(_PB, -1, -2)),
+})

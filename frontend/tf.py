@@ -101,3 +101,5 @@ def print(*inputs, output_stream=_sys.stderr, sep=" ", end="\n", summarize=3, na
 
 
 newaxis = None
+from .api_p1_math_ns import install as _install_p1_math  # noqa: E402
+_install_p1_math(_sys.modules[__name__])
