@@ -165,9 +165,127 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     return api.where(api.greater_equal(rnd, rate_t), ret, api.zeros_like(ret))
 
 
+# -- tf.random.Generator ---------------------------------------------------------------------
+
+_MASK64 = (1 << 64) - 1
+
+
+def _state_from_seed(seed, size=3):
+    """TF's `_make_1d_state`: an int seed as little-endian 64-bit words (zero-padded), or a vector."""
+    if isinstance(seed, (int, np.integer)):
+        seed = int(seed)
+        words = []
+        for _ in range(size):
+            words.append(seed & _MASK64)
+            seed >>= 64
+    else:
+        words = [int(v) for v in np.asarray(seed).reshape(-1)][:size]
+        words = [0] * (size - len(words)) + words
+    return np.array([w - (1 << 64) if w >= 1 << 63 else w for w in words], np.int64)
+
+
+class Generator:
+    """`tf.random.Generator` (Philox): an int64[3] state Variable (counter_lo, counter_hi, key).
+    Each draw reads the state and advances the counter by 256 * num_elements (TF's RngReadAndSkip), then
+    runs the stateless V2 kernel on (key, counter): the numbers are TF's, eagerly and in tf.function."""
+
+    def __init__(self, copy_from=None, state=None, alg=None):
+        if copy_from is not None:
+            state, alg = copy_from.state.numpy(), copy_from.algorithm
+        if state is None:
+            raise ValueError("When `copy_from` is None, argument `state` must not be None.")
+        self._alg = _alg_int(alg)
+        with init_scope():
+            self._state_var = api_variable(np.asarray(state, np.int64).reshape(3))
+
+    @classmethod
+    def from_seed(cls, seed, alg=None):
+        return cls(state=_state_from_seed(seed), alg=alg)
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg=None):
+        return cls(state=np.random.default_rng().integers(-2 ** 63, 2 ** 63 - 1, 3, dtype=np.int64), alg=alg)
+
+    @property
+    def state(self):
+        return self._state_var
+
+    @property
+    def algorithm(self):
+        return self._alg
+
+    def reset_from_seed(self, seed):
+        self._state_var.assign(_state_from_seed(seed))
+
+    def skip(self, delta):
+        """RngReadAndSkip: the old state; the 128-bit counter advances by 256 * delta."""
+        old = self._state_var.read_value()
+        u = api.cast(old, dtypes.uint64)
+        lo, hi, key = (api.slice(u, [i], [1]) for i in range(3))
+        d = api.cast(delta, dtypes.uint64) if not isinstance(delta, (int, np.integer)) else \
+            api.constant(np.array([(256 * int(delta)) & _MASK64], np.uint64))
+        if not isinstance(delta, (int, np.integer)):
+            d = api.multiply(api.reshape(d, [1]), api.constant(np.array([256], np.uint64)))
+        new_lo = api.add(lo, d)
+        new_hi = api.add(hi, api.cast(api.less(new_lo, lo), dtypes.uint64))
+        self._state_var.assign(api.cast(api.concat([new_lo, new_hi, key], 0), dtypes.int64))
+        return old
+
+    def _key_counter(self, dims):
+        u = api.cast(self.skip(int(np.prod(dims, dtype=np.int64))), dtypes.uint64)
+        return api.slice(u, [2], [1]), api.slice(u, [0], [2])
+
+    def _draw(self, op, shape, dt, extra=()):
+        dims = _dims(shape)
+        key, counter = self._key_counter(dims)
+        return execute(op, [np.asarray(dims, np.int32), key, counter, np.asarray(self._alg, np.int32), *extra],
+                       {"dtype": dt.np})
+
+    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+        dt = dtypes.as_dtype(dtype)
+        if dt.is_integer:
+            if (minval is None) != (maxval is None):
+                raise ValueError(f"For integer dtype {dt}, minval and maxval must be both `None` or both non-`None`; "
+                                 f"got minval={minval} and maxval={maxval}")
+        elif maxval is None:
+            maxval = 1
+        if dt.is_integer and minval is None:
+            return self._draw("StatelessRandomUniformFullIntV2", shape, dt)
+        lo, hi = api.cast(minval, dt), api.cast(maxval, dt)
+        if dt.is_integer:
+            return self._draw("StatelessRandomUniformIntV2", shape, dt, (lo, hi))
+        rnd = self._draw("StatelessRandomUniformV2", shape, dt)
+        return api.add(api.multiply(rnd, api.subtract(hi, lo)), lo)
+
+    def uniform_full_int(self, shape, dtype=dtypes.uint64, name=None):
+        return self._draw("StatelessRandomUniformFullIntV2", shape, dtypes.as_dtype(dtype))
+
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        dt = dtypes.as_dtype(dtype)
+        rnd = self._draw("StatelessRandomNormalV2", shape, dt)
+        return api.add(api.multiply(rnd, api.cast(stddev, dt)), api.cast(mean, dt))
+
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        dt = dtypes.as_dtype(dtype)
+        rnd = self._draw("StatelessTruncatedNormalV2", shape, dt)
+        return api.add(api.multiply(rnd, api.cast(stddev, dt)), api.cast(mean, dt))
+
+
+def _alg_int(alg) -> int:
+    from .api_random import _alg
+    return 1 if alg is None else _alg(alg)
+
+
+def create_rng_state(seed, alg):
+    _alg_int(alg)
+    return api.constant(_state_from_seed(seed))
+
+
 def install(tf) -> None:
     tf.random.set_seed = set_seed
     tf.random.uniform = uniform
     tf.random.normal = normal
     tf.random.truncated_normal = truncated_normal
     tf.nn.dropout = dropout
+    tf.random.Generator = Generator
+    tf.random.create_rng_state = create_rng_state

@@ -143,3 +143,59 @@ def test_convolution_3d(jit):
     km[idx] -= eps
     fd = ((_conv3d_same(x, kp) ** 2).sum() - (_conv3d_same(x, km) ** 2).sum()) / (2 * eps)
     assert abs(g[idx] - fd) < 1e-5 * (1 + abs(fd))
+
+
+def _generator_scenario(tf):
+    out = {}
+    g = tf.random.Generator.from_seed(5)
+    out["g_u"] = g.uniform([3]).numpy()
+    out["g_n"] = g.normal([2, 3], 1.0, 0.5).numpy()
+    out["g_state"] = g.state.numpy()
+    out["g_t"] = g.truncated_normal([5], dtype=tf.float64).numpy()
+    out["g_int"] = g.uniform([4], 0, 100, dtype=tf.int64).numpy()
+    out["g_full"] = g.uniform_full_int([2], dtype=tf.uint32).numpy()
+    g2 = tf.random.Generator.from_seed(2**70 + 9)
+    out["g2_state"] = g2.state.numpy()
+    out["g2_u"] = g2.uniform([2], -1.0, 1.0, dtype=tf.float64).numpy()
+    g3 = tf.random.Generator.from_seed(11)
+
+    @tf.function
+    def f():
+        return g3.normal([3])
+
+    out["g3_fn1"] = f().numpy()
+    out["g3_fn2"] = f().numpy()
+    out["g3_state"] = g3.state.numpy()
+    out["rng_state"] = tf.random.create_rng_state(1234, "philox").numpy()
+    return out
+
+
+GENERATOR_TF_2_21 = {
+    "g_u": np.array([0.5670160055160522, 0.20770859718322754, 0.18223881721496582], np.float32),
+    "g_n": np.array([[0.1715031862258911, 1.4920361042022705, 1.5950734615325928], [0.26006436347961426, 1.222226858139038, 2.171010971069336]], np.float32),
+    "g_state": np.array([2309, 0, 0], np.int64),
+    "g_t": np.array([0.2300871940082297, -0.5042690160099887, 0.18317578599165305, 0.5474173440507593, -0.22026719352032914], np.float64),
+    "g_int": np.array([50, 52, 53, 10], np.int64),
+    "g_full": np.array([1290060579, 3113240098], np.uint32),
+    "g2_state": np.array([9, 64, 0], np.int64),
+    "g2_u": np.array([0.8019503504876426, 0.9230266590070033], np.float64),
+    "g3_fn1": np.array([0.27305737137794495, -0.2992563843727112, -0.3652324974536896], np.float32),
+    "g3_fn2": np.array([1.6197782754898071, -0.3625394403934479, -2.65564227104187], np.float32),
+    "g3_state": np.array([1547, 0, 0], np.int64),
+    "rng_state": np.array([1234, 0, 0], np.int64),
+}
+
+
+def test_generator_matches_tensorflow():
+    got = _generator_scenario(tf)
+    for k, want in GENERATOR_TF_2_21.items():
+        assert got[k].dtype == want.dtype, k
+        np.testing.assert_array_equal(got[k], want, err_msg=k)
+
+
+def test_generator_jit_continues_the_same_stream():
+    g = tf.random.Generator.from_seed(11)
+    f = tf.function(lambda: g.normal([3]), jit_compile=True)
+    np.testing.assert_array_equal(f().numpy(), GENERATOR_TF_2_21["g3_fn1"])
+    np.testing.assert_array_equal(f().numpy(), GENERATOR_TF_2_21["g3_fn2"])
+    np.testing.assert_array_equal(g.state.numpy(), GENERATOR_TF_2_21["g3_state"])
