@@ -348,8 +348,8 @@ CASES.update({
     "rng_p1_trunc_normal_f16": (lambda tf, s: tf.random.stateless_truncated_normal([3, 3], s, dtype=tf.float16),
                                 [_P1SEED], None),
     "rng_p1_categorical": (lambda tf, l, s: tf.random.stateless_categorical(l, 6, s), [_P1LOGITS, _P1SEED], None),
-    "rng_p1_categorical_seed64": (lambda tf, l, s: tf.random.stateless_categorical(l, 5, s),
-                                  [_P1LOGITS, _P1SEED64], None),
+    "rng_p1_categorical_i32": (lambda tf, l, s: tf.random.stateless_categorical(l, 5, s, dtype=tf.int32),
+                               [_P1LOGITS[::-1].copy(), np.array([-5, 123456], np.int32)], None),
     "rng_p1_stateless_dropout": (lambda tf, x, s: tf.nn.experimental.stateless_dropout(x, 0.4, s), [_P1X, _P1SEED],
                                  None),
     "rng_p1_stateless_dropout_ns": (lambda tf, x, s: tf.nn.experimental.stateless_dropout(

@@ -199,3 +199,15 @@ def test_generator_jit_continues_the_same_stream():
     np.testing.assert_array_equal(f().numpy(), GENERATOR_TF_2_21["g3_fn1"])
     np.testing.assert_array_equal(f().numpy(), GENERATOR_TF_2_21["g3_fn2"])
     np.testing.assert_array_equal(g.state.numpy(), GENERATOR_TF_2_21["g3_state"])
+
+
+def test_stateless_categorical_int64_seed_has_no_xla_kernel():
+    """TF 2.21 registers StatelessMultinomial's XLA kernel for int32 seeds only (recorded: jit_compile=True
+    with an int64 seed raises "Detected unsupported operations ... StatelessMultinomial"); eagerly it runs."""
+    logits = tf.constant([[0.0, 1.0, 2.0]])
+    seed = tf.constant(np.array([3, 2**40], np.int64))
+    assert tf.random.stateless_categorical(logits, 4, seed).shape == (1, 4)
+    assert tf.function(lambda l, s: tf.random.stateless_categorical(l, 4, s))(logits, seed).shape == (1, 4)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="No registered 'StatelessMultinomial' OpKernel for XLA_CPU_JIT"):
+        tf.function(lambda l, s: tf.random.stateless_categorical(l, 4, s), jit_compile=True)(logits, seed)
