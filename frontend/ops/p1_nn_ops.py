@@ -13,10 +13,13 @@ same Philox stream as ops/random_ops.py:
 
 * StatelessTruncatedNormalV2 (TF's TruncatedNormalDistribution through
   FillPhiloxRandom's variable-sample path): output group i (4 floats, 2
-  doubles) restarts the stream 256 words per output element (4 * 256 / 4 Philox blocks)
-  after group i-1's start and keeps the first Box-Muller samples with |z| < 2, in order. We
-  draw a fixed budget of candidates per group (16 floats / 8 doubles): the
-  chance that fewer than 4 of 16 pass (p = 0.9545 each) is below 1e-15.
+  doubles) restarts the stream 256 words per output element after group i-1's
+  start and keeps the first Box-Muller samples with |z| < 2, in order. We
+  compute a fixed budget of 4 Philox blocks per group (16 floats / 8 doubles
+  as candidates) directly at those counters (`_philox_blocks`, ten Philox-4x32
+  rounds in u64 arithmetic), so nothing between the groups is drawn: the
+  chance that fewer than 4 of 16 candidates pass (p = 0.9545 each) is below
+  1e-15 (for doubles, fewer than 2 of 8: below 1e-8).
 * StatelessMultinomial (`tf.random.stateless_categorical`): TF's CPU
   MultinomialOp: per row, the unnormalized double CDF of exp(logit - max)
   over the finite logits (summed left to right), then for each sample one
@@ -162,21 +165,65 @@ def _first_accepted(b, cand, keep: int):
     return b.concatenate(outs, 1)
 
 
+_M = (0xD2511F53, 0xCD9E8D57)  # Philox-4x32 multipliers and Weyl key increments (TF's philox_random.h)
+_W = (0x9E3779B9, 0xBB67AE85)
+
+
+def _philox_blocks(b, key, counter, offsets: np.ndarray):
+    """TF's PhiloxRandom output blocks at counter + offsets[i] (128-bit add), as u32[len(offsets), 4]:
+    ten Philox-4x32 rounds written with u64 products, for streams that skip (no rng_bit_generator
+    draws the words in between)."""
+    u32, u64 = np.dtype(np.uint32), np.dtype(np.uint64)
+    m = len(offsets)
+
+    def full(v, dt=u64):
+        return b.full([m], v, dt)
+
+    def lo32(x):
+        return b.convert(b.and_(x, full(0xFFFFFFFF)), u32)
+
+    def hi32(x):
+        return b.convert(b.shift_right_logical(x, full(32)), u32)
+
+    c_lo = b.broadcast_in_dim(b.reshape(b.slice(counter, [0], [1]), []), [m], [])
+    c_hi = b.broadcast_in_dim(b.reshape(b.slice(counter, [1], [2]), []), [m], [])
+    lo = b.add(c_lo, b.constant(offsets.astype(u64)))
+    carry = b.select(b.compare(lo, c_lo, "LT", "UNSIGNED"), full(1), full(0))
+    hi = b.add(c_hi, carry)
+    c = [lo32(lo), hi32(lo), lo32(hi), hi32(hi)]
+    k64 = b.broadcast_in_dim(b.reshape(key, []), [m], [])
+    k = [lo32(k64), hi32(k64)]
+    for r in range(10):
+        p0 = b.multiply(b.convert(c[0], u64), full(_M[0]))
+        p1 = b.multiply(b.convert(c[2], u64), full(_M[1]))
+        c = [b.xor(b.xor(hi32(p1), c[1]), k[0]), lo32(p1), b.xor(b.xor(hi32(p0), c[3]), k[1]), lo32(p0)]
+        if r < 9:
+            k = [b.add(k[0], full(_W[0], u32)), b.add(k[1], full(_W[1], u32))]
+    return b.concatenate([b.reshape(w, [m, 1]) for w in c], 1)
+
+
 def truncated_normal(b, shape, key, counter, alg, dtype=np.float32, Tshape=None):
     op = "StatelessTruncatedNormalV2"
+    from .random_ops import _check_alg
+    _check_alg(op, alg)
     dims, dtype = _shape(op, shape), np.dtype(dtype)
     n = int(np.prod(dims, dtype=np.int64))
     double = dtype == np.float64
     if not (double or dtype in (np.float32, np.float16) or dtype.name == "bfloat16"):
         raise op_error(op, f"unsupported dtype {dtype.name}")
+    if tuple(key.shape) != (1,) or tuple(counter.shape) != (2,):
+        raise op_error(op, f"key must have shape [1] and counter shape [2], got {shape_text(key.shape)} and "
+                           f"{shape_text(counter.shape)}")
     group = 2 if double else 4
     groups = max(-(-n // group), 1)
     pairs = 4 if double else 8  # Box-Muller pairs drawn per group (8 or 16 candidates)
     per_pair = 4 if double else 2
-    budget = pairs * per_pair
-    skip = group * _RESERVED
-    w = b.reshape(_words(b, op, key, counter, alg, groups * skip), [groups, skip])
-    w = b.reshape(b.slice(w, [0, 0], [groups, budget]), [groups * pairs, per_pair])
+    nblocks = pairs * per_pair // 4
+    skip_blocks = group * _RESERVED // 4
+    offsets = (np.arange(groups, dtype=np.uint64)[:, None] * np.uint64(skip_blocks)
+               + np.arange(nblocks, dtype=np.uint64)[None, :]).reshape(-1)
+    w = _philox_blocks(b, key, counter, offsets)  # [groups * nblocks, 4]: each group's first words
+    w = b.reshape(w, [groups * pairs, per_pair])
     x = [b.reshape(b.slice(w, [0, k], [groups * pairs, k + 1]), [groups * pairs]) for k in range(per_pair)]
     if double:
         z0, z1 = _box_muller(b, _unit64(b, x[0], x[1]), _unit64(b, x[2], x[3]))

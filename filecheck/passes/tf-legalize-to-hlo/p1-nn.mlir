@@ -30,9 +30,10 @@ func.func @conv3d(%x: tensor<1x4x5x4x2xf32>, %k: tensor<2x3x2x2x3xf32>) -> tenso
 // CHECK-LABEL: func.func @conv3d
 // CHECK-NEXT:    hlo.convolution(%x, %k) dim_numbers = [b, 0, 1, 2, f]x[0, 1, 2, i, o]->[b, 0, 1, 2, f], window = {stride = [1, 1, 1], pad = [[0, 1], [1, 1], [0, 1]], lhs_dilate = [1, 1, 1], rhs_dilate = [1, 1, 1]} {feature_group_count = 1 : i64, batch_group_count = 1 : i64}
 
-// StatelessTruncatedNormalV2: output group i (4 floats) restarts the Philox stream 1024 words after
-// group i-1; 16 Box-Muller candidates per group, the first 4 with |z| < 2 are kept (prefix count by a
-// triangular dot_general, one masked reduce per kept sample).
+// StatelessTruncatedNormalV2: output group i (4 floats) restarts TF's Philox stream 256 blocks after
+// group i-1; its first 4 blocks (16 Box-Muller candidates) come from ten Philox-4x32 rounds written with
+// u64 products at counters counter + [0..3, 256..259] (128-bit add with an unsigned carry), and the first
+// 4 candidates with |z| < 2 are kept (prefix count by a triangular dot_general, one masked reduce each).
 func.func @truncated_normal(%seed: tensor<2xi32>) -> tensor<5xf32> {
   %shape = "tf.Const"() <{value = dense<5> : tensor<1xi32>}> : () -> tensor<1xi32>
   %alg = "tf.Const"() <{value = dense<1> : tensor<i32>}> : () -> tensor<i32>
@@ -42,9 +43,12 @@ func.func @truncated_normal(%seed: tensor<2xi32>) -> tensor<5xf32> {
 }
 // CHECK-LABEL: func.func @truncated_normal
 // CHECK:         hlo.rng_bit_generator %{{.*}}, algorithm = PHILOX : (tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>)
-// CHECK:         %{{.*}}, %[[W:.*]] = hlo.rng_bit_generator %{{.*}}, algorithm = PHILOX : (tensor<3xui64>) -> (tensor<3xui64>, tensor<2048xui32>)
-// CHECK-NEXT:    %[[G:.*]] = hlo.reshape %[[W]] : (tensor<2048xui32>) -> tensor<2x1024xui32>
-// CHECK-NEXT:    hlo.slice %[[G]] [0:2, 0:16] : (tensor<2x1024xui32>) -> tensor<2x16xui32>
+// CHECK-NOT:     hlo.rng_bit_generator
+// CHECK:         hlo.constant dense<[0, 1, 2, 3, 256, 257, 258, 259]> : tensor<8xui64>
+// CHECK:         hlo.compare LT, %{{.*}}, %{{.*}}, UNSIGNED : (tensor<8xui64>, tensor<8xui64>) -> tensor<8xi1>
+// CHECK-COUNT-20: hlo.multiply %{{.*}}, %{{.*}} : tensor<8xui64>
+// CHECK-NOT:     hlo.multiply %{{.*}}, %{{.*}} : tensor<8xui64>
+// CHECK:         hlo.concatenate {{.*}} -> tensor<8x4xui32>
 // CHECK:         hlo.log
 // CHECK:         hlo.sine
 // CHECK:         hlo.cosine
