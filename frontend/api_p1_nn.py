@@ -137,7 +137,7 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
     input_dtype = loss.dtype
     if loss.ndim == 0:
         raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1. "
-                         f"Received per_example_loss={loss} with rank 0")
+                         f"Received per_example_loss={loss.numpy()} with rank 0")
     if sample_weight is not None:
         w = api.cast(api.convert_to_tensor(sample_weight), dtypes.float32)
         lf = api.cast(loss, dtypes.float32)
@@ -173,6 +173,8 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
                                alg="auto_select"):
     dt = dtypes.as_dtype(dtype)
     if dt not in _FLOATS:
+        if not dt.is_floating and isinstance(mean, float):  # TF converts `mean` to `dtype` first
+            raise TypeError(f"Cannot convert {mean!r} to EagerTensor of dtype {dt.name}")
         raise ValueError(f"Argument `dtype` got invalid value {dt!r}. Accepted dtypes are "
                          f"{[d.name for d in _FLOATS]}.")
     key, counter = _key_counter(seed)

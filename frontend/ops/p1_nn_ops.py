@@ -80,7 +80,8 @@ def depthwise_conv2d(b, input, filter, strides=(1, 1, 1, 1), padding="VALID", da
     feat = 1 if data_format == "NCHW" else 3
     c = x.shape[feat]
     if w.shape[2] != c:
-        raise op_error(op, f"input and filter must have the same depth: {c} vs {w.shape[2]}")
+        # TF 2.21's CPU (oneDNN) kernel's text; the Eigen kernel says "input and filter must have the same depth"
+        raise op_error(op, f"input depth must be evenly divisible by filter depth: {c} vs {w.shape[2]}")
     k = b.reshape(w, [w.shape[0], w.shape[1], 1, c * w.shape[3]])
     return _conv_nd(b, op, x, k, strides, padding, data_format, dilations, explicit_paddings)
 
