@@ -2,7 +2,7 @@
 `tf.roll`, `tf.norm`, `tf.scatter_nd`, `tf.linalg.band_part`, ...).
 
 Where TF's own function is a Python composite (linspace_nd, repeat, meshgrid,
-norm, l2_normalize, clip_by_norm, global_norm, tensordot, ...), this is the
+norm, clip_by_norm, global_norm, tensordot, ...), this is the
 same composite over our ops, so results and gradients follow TF's op by op;
 the rest call the raw ops of frontend/ops/p1_math_ops.py.
 """
@@ -206,14 +206,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     if not keepdims:
         result = api.squeeze(result, axis)
     return result
-
-
-def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
-    x = _t(x)
-    axis = dim if axis is None else axis
-    square_sum = api.reduce_sum(api.square(x), axis, keepdims=True)
-    x_inv_norm = api.rsqrt(api.maximum(square_sum, api.constant(epsilon, x.dtype)))
-    return api.multiply(x, x_inv_norm)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):

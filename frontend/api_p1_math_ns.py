@@ -1,4 +1,5 @@
-"""Installs the P1 math/shape/linalg functions (frontend/api_p1_math.py) into the `tf` namespaces."""
+"""Installs the P1 math/shape/linalg functions (frontend/api_p1_math.py) into the `tf` namespaces.
+(`l2_normalize` of all three namespaces comes from frontend/api_p1_nn.py.)"""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from . import api_p1_math as m
 _TOP = ["linspace", "roll", "repeat", "meshgrid", "identity_n", "ensure_shape", "broadcast_static_shape", "bitcast",
         "norm", "clip_by_norm", "clip_by_global_norm", "scatter_nd", "tensor_scatter_nd_update",
         "tensor_scatter_nd_add", "tensordot"]
-_MATH = ["reduce_variance", "reduce_std", "count_nonzero", "l2_normalize", "unsorted_segment_sum"]
-_LINALG = {"norm": m.norm, "l2_normalize": m.l2_normalize, "global_norm": m.global_norm, "band_part": m.band_part,
+_MATH = ["reduce_variance", "reduce_std", "count_nonzero", "unsorted_segment_sum"]
+_LINALG = {"norm": m.norm, "global_norm": m.global_norm, "band_part": m.band_part,
            "diag": m.diag, "diag_part": m.diag_part, "trace": m.trace, "matvec": m.matvec,
            "tensordot": m.tensordot, "adjoint": m.adjoint}
 
@@ -20,5 +21,4 @@ def install(tf) -> None:
         setattr(tf.math, n, getattr(m, n))
     for n, f in _LINALG.items():
         setattr(tf.linalg, n, f)
-    tf.nn.l2_normalize = m.l2_normalize
     tf.math.count_nonzero = m.count_nonzero

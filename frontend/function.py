@@ -77,7 +77,8 @@ class ConcreteFunction:
             from .legalize import Unsupported, unsupported_error
 
             bad = [Unsupported(n.op, n.name) for n in self.graph.nodes
-                   if not (n.opdef.compilable and n.opdef.xla_kernel)]
+                   if not (n.opdef.compilable and (n.opdef.xla_kernel(n.attrs) if callable(n.opdef.xla_kernel)
+                                                              else n.opdef.xla_kernel))]
             if bad:
                 raise unsupported_error(self.name, bad, {n.op: n.stack for n in self.graph.nodes})
             stacks = {n.op: n.stack for n in self.graph.nodes}

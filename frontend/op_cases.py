@@ -353,8 +353,6 @@ CASES.update({
                            np.abs(_PB).sum(-1).max(-1)),
     "p1_norm_fro": (lambda tf, x: tf.norm(x, ord="fro", axis=[1, 2]), [_PB],
                     np.sqrt((_PB ** 2).sum((1, 2)))),
-    "p1_l2_normalize": (lambda tf, x: tf.math.l2_normalize(x, axis=1), [_PX],
-                        _PX / np.sqrt((_PX ** 2).sum(1, keepdims=True))),
     "p1_l2_normalize_linalg": (lambda tf, x: tf.linalg.l2_normalize(x), [_PX], _PX / np.sqrt((_PX ** 2).sum())),
     "p1_clip_by_norm": (lambda tf, x: tf.clip_by_norm(x, 1.5, axes=[1]), [_PX],
                         _PX * 1.5 / np.maximum(np.sqrt((_PX ** 2).sum(1, keepdims=True)), 1.5)),
@@ -382,4 +380,79 @@ CASES.update({
     "p1_tensordot_int": (lambda tf, a, b: tf.tensordot(a, b, 1), [_PX, f32(4, 2)], None),
     "p1_tensordot_axes": (lambda tf, a, b: tf.tensordot(a, b, [[0, 2], [1, 0]]), [_PB, f32(3, 2, 5)], None),
     "p1_adjoint": (lambda tf, x: tf.linalg.adjoint(x), [_PB], np.swapaxes(_PB, -1, -2)),
+})
+
+# P1 nn/random/image (wt-p1nn)
+_PR = np.random.default_rng(2611)
+
+
+def _pf(*shape, lo=-1.0, hi=1.0):
+    return _PR.uniform(lo, hi, shape).astype(np.float32)
+
+
+_P1X = _pf(2, 9, 3)
+_P1W = _pf(3, 3, 4)
+_P1IMG = _pf(2, 6, 5, 3)
+_P1K = _pf(3, 3, 3, 4)
+_P1DW = _pf(3, 3, 3, 2)
+_P1T = _pf(2, 3, 3, 4)
+_P1TK = _pf(3, 3, 2, 4)
+_P1V = _pf(1, 4, 5, 4, 2)
+_P1VK = _pf(2, 3, 2, 2, 3)
+_P1LOSS = _pf(6, lo=0.0, hi=3.0)
+_P1SW = _pf(6, lo=0.0, hi=1.0)
+_P1LOGITS = np.array([[0.0, 1.0, 2.0, -1.0], [3.0, -np.inf, 0.5, 0.5], [-2.0, -2.0, -2.0, 4.0]], np.float32)
+_P1SEED = np.array([7, 11], np.int32)
+_P1SEED64 = np.array([-3, 2**40], np.int64)
+
+
+def _np_l2n(x, axis):
+    return x / np.sqrt(np.maximum((x.astype(np.float64) ** 2).sum(axis, keepdims=True), 1e-12))
+
+
+CASES.update({
+    "p1_conv1d_same": (lambda tf, x, w: tf.nn.conv1d(x, w, 1, "SAME"), [_P1X, _P1W], None),
+    "p1_conv1d_valid_s2_d": (lambda tf, x, w: tf.nn.conv1d(x, w, 2, "VALID"), [_P1X, _P1W], None),
+    "p1_conv1d_dil2": (lambda tf, x, w: tf.nn.conv1d(x, w, 1, "SAME", dilations=2), [_P1X, _P1W], None),
+    "p1_convolution_1d": (lambda tf, x, w: tf.nn.convolution(x, w, padding="SAME"), [_P1X, _P1W], None),
+    "p1_convolution_2d_s2": (lambda tf, x, k: tf.nn.convolution(x, k, strides=2, padding="SAME"), [_P1IMG, _P1K],
+                             None),
+    "p1_convolution_2d_dil": (lambda tf, x, k: tf.nn.convolution(x, k, padding="VALID", dilations=2), [_P1IMG, _P1K],
+                              None),
+    "p1_depthwise_same": (lambda tf, x, k: tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], "SAME"), [_P1IMG, _P1DW], None),
+    "p1_depthwise_valid_s2": (lambda tf, x, k: tf.nn.depthwise_conv2d(x, k, [1, 2, 2, 1], "VALID"), [_P1IMG, _P1DW],
+                              None),
+    "p1_depthwise_dil": (lambda tf, x, k: tf.nn.depthwise_conv2d(x, k[:, :, :, :1], [1, 1, 1, 1], "SAME",
+                                                                 dilations=[2, 2]), [_P1IMG, _P1DW], None),
+    "p1_conv2d_transpose_same_s2": (lambda tf, x, k: tf.nn.conv2d_transpose(x, k, [2, 6, 6, 2], 2, "SAME"),
+                                    [_P1T, _P1TK], None),
+    "p1_conv2d_transpose_valid_s2": (lambda tf, x, k: tf.nn.conv2d_transpose(x, k, [2, 7, 8, 2], 2, "VALID"),
+                                     [_P1T, _P1TK], None),
+    "p1_conv2d_transpose_s1": (lambda tf, x, k: tf.nn.conv2d_transpose(x, k, [2, 3, 3, 2], 1, "SAME"),
+                               [_P1T, _P1TK], None),
+    "p1_l2_normalize": (lambda tf, x: tf.nn.l2_normalize(x, axis=-1), [_P1X], _np_l2n(_P1X, -1)),
+    "p1_l2_normalize_all": (lambda tf, x: tf.math.l2_normalize(x), [_P1W], _np_l2n(_P1W, None)),
+    "p1_l2_normalize_axes": (lambda tf, x: tf.linalg.l2_normalize(x, axis=[0, 2], epsilon=1e-3), [_P1X], None),
+    "p1_avg_loss": (lambda tf, x: tf.nn.compute_average_loss(x), [_P1LOSS], _P1LOSS.sum() / 6),
+    "p1_avg_loss_weight_gbs": (lambda tf, x, w: tf.nn.compute_average_loss(x, sample_weight=w, global_batch_size=8),
+                               [_P1LOSS, _P1SW], None),
+    "rng_p1_trunc_normal_f32": (lambda tf, s: tf.random.stateless_truncated_normal([7, 9], s), [_P1SEED], None),
+    "rng_p1_trunc_normal_f64": (lambda tf, s: tf.random.stateless_truncated_normal([5], s, mean=1.0, stddev=2.0,
+                                                                                   dtype=tf.float64), [_P1SEED64],
+                                None),
+    "rng_p1_trunc_normal_f16": (lambda tf, s: tf.random.stateless_truncated_normal([3, 3], s, dtype=tf.float16),
+                                [_P1SEED], None),
+    "rng_p1_categorical": (lambda tf, l, s: tf.random.stateless_categorical(l, 6, s), [_P1LOGITS, _P1SEED], None),
+    "rng_p1_categorical_i32": (lambda tf, l, s: tf.random.stateless_categorical(l, 5, s, dtype=tf.int32),
+                               [_P1LOGITS[::-1].copy(), np.array([-5, 123456], np.int32)], None),
+    "rng_p1_stateless_dropout": (lambda tf, x, s: tf.nn.experimental.stateless_dropout(x, 0.4, s), [_P1X, _P1SEED],
+                                 None),
+    "rng_p1_stateless_dropout_ns": (lambda tf, x, s: tf.nn.experimental.stateless_dropout(
+        x, 0.25, s, noise_shape=[2, 1, 3]), [_P1X, _P1SEED64], None),
+    "p1_flip_left_right": (lambda tf, x: tf.image.flip_left_right(x), [_P1IMG], _P1IMG[:, :, ::-1]),
+    "p1_flip_up_down": (lambda tf, x: tf.image.flip_up_down(x[0]), [_P1IMG], _P1IMG[0, ::-1]),
+    "p1_crop_to_bbox": (lambda tf, x: tf.image.crop_to_bounding_box(x, 1, 2, 4, 3), [_P1IMG], _P1IMG[:, 1:5, 2:5]),
+    "p1_resize_bilinear_up": (lambda tf, x: tf.image.resize(x, [9, 7]), [_P1IMG], None),
+    "p1_resize_bilinear_down": (lambda tf, x: tf.image.resize(x[1], [4, 3], method="bilinear"), [_P1IMG], None),
+    "p1_resize_nearest": (lambda tf, x: tf.image.resize(x, [8, 3], method="nearest"), [_P1IMG], None),
 })

@@ -80,6 +80,7 @@ random = _NS(stateless_uniform=_random.stateless_uniform, stateless_normal=_rand
              experimental=_random.experimental)
 io = _NS(read_file=_read_file)
 strings = _NS(as_string=_as_string)
+__import__("frontend.api_p1_nn", fromlist=["install"]).install(_sys.modules[__name__])  # P1 nn/random/image (wt-p1nn)
 
 
 def py_function(func, inp, Tout, name=None):

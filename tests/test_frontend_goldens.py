@@ -73,6 +73,9 @@ _FAMILIES = {
 }
 TOLERANCE = {name: tol for tol, names in _FAMILIES.items() for name in names}
 TOLERANCE.update({name: REDUCTION for name in OP_CASES if name.startswith("einsum_ell")})
+# P1 convolutions and compute_average_loss sum many products; l2_normalize goes through rsqrt
+TOLERANCE.update({n: REDUCTION for n in OP_CASES if n.startswith(("p1_conv", "p1_depthwise", "p1_avg"))})
+TOLERANCE.update({n: TRANSCENDENTAL for n in OP_CASES if n.startswith("p1_l2")})
 
 # Stateless random ops (`rng_*`): TF's XLA kernels draw a different stream from TF's eager CPU
 # kernels (the goldens' jit_output differs from output in 14 of the 16 cases); minixla reproduces the EAGER stream in every

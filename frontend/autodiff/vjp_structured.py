@@ -62,13 +62,30 @@ def _swap(spec):
     return (spec[1], spec[0], *spec[2:])
 
 
+def _axis_out_of(b, src, size1, x):
+    """Split axis `src` into (size1, n // size1) (JAX's _reshape_axis_out_of)."""
+    shape = list(x.shape)
+    shape[src:src + 1] = [size1, shape[src] // size1]
+    return b.reshape(x, shape)
+
+
+def _axis_into(b, src, dst, x):
+    """Merge axis `src` into axis `dst` (of the array without `src`), as the major part (JAX's _reshape_axis_into)."""
+    perm = [i for i in range(len(x.shape)) if i != src]
+    perm.insert(dst, src)
+    shape = [x.shape[i] for i in range(len(x.shape)) if i != src]
+    shape[dst] *= x.shape[src]
+    return b.reshape(b.transpose(x, perm), shape)
+
+
 @defvjp("convolution")
 def _convolution(b, p, cts):
+    """XLA's/JAX's conv transposes; grouped convolutions move the groups between the kernel's
+    feature dimensions (lhs) or turn feature groups into batch groups (rhs)."""
     lhs, rhs = p.operands
     g = cts[0]
     a = p.attrs
-    if a["fgc"] != 1 or a["bgc"] != 1:
-        raise NotImplementedError("gradient of grouped convolutions is not implemented")
+    fgc, bgc = a["fgc"], a["bgc"]
     ls, rs, os_ = _specs(a["dn"])
     in_sp = [lhs.shape[d] for d in ls[2:]]
     k_sp = [rhs.shape[d] for d in rs[2:]]
@@ -77,11 +94,17 @@ def _convolution(b, p, cts):
     lhs_d, rhs_d, out_d = _dilate(in_sp, ld), _dilate(k_sp, rd), _dilate(out_sp, strides)
     before = [r - lo - 1 for r, (lo, _) in zip(rhs_d, pads)]
     after = [l_ + r - 1 - o - bf for l_, r, o, bf in zip(lhs_d, rhs_d, out_d, before)]
-    g_lhs = b.convolution(g, b.reverse(rhs, list(rs[2:])), ld, list(zip(before, after)), strides, rd,
-                          _dn(os_, _swap(rs), ls))
+    k = rhs
+    groups = max(fgc, bgc)
+    if groups > 1:
+        k = _axis_into(b, rs[0], rs[1], _axis_out_of(b, rs[0], groups, k))
+    g_lhs = b.convolution(g, b.reverse(k, list(rs[2:])), ld, list(zip(before, after)), strides, rd,
+                          _dn(os_, _swap(rs), ls), feature_group_count=groups)
+    if bgc > 1:
+        g_lhs = _axis_into(b, ls[1], ls[0], _axis_out_of(b, ls[1], bgc, g_lhs))
     hi = [o - l_ + r - lo - 1 for o, l_, r, (lo, _) in zip(out_d, lhs_d, rhs_d, pads)]
     g_rhs = b.convolution(lhs, g, rd, [(lo, h) for (lo, _), h in zip(pads, hi)], ld, strides,
-                          _dn(_swap(ls), _swap(os_), _swap(rs)))
+                          _dn(_swap(ls), _swap(os_), _swap(rs)), feature_group_count=bgc, batch_group_count=fgc)
     return [g_lhs, g_rhs]
 
 

@@ -47,7 +47,7 @@ class OpDef:
     stateful: bool = False
     #: False where TF 2.21 has no XLA kernel although we have a rule (EuclideanNorm): runs eagerly and in
     #: tf.function, but jit_compile=True raises TF's "Detected unsupported operations" as TF does
-    xla_kernel: bool = True
+    xla_kernel: bool | Callable = True  # or a predicate of the node's attrs (StatelessMultinomial: int32 seeds only)
 
     @property
     def compilable(self) -> bool:
