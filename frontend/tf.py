@@ -101,3 +101,4 @@ def print(*inputs, output_stream=_sys.stderr, sep=" ", end="\n", summarize=3, na
 
 
 newaxis = None
+from .api_p1_control import Module, TensorArray, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501

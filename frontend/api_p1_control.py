@@ -1,0 +1,657 @@
+"""P1 control-flow APIs: `tf.no_op`, `tf.group`, `tf.control_dependencies`, `tf.switch_case`, `tf.case`,
+`tf.map_fn`, `tf.scan`, `tf.TensorArray` and `tf.Module`.
+
+* `no_op`/`group`/`control_dependencies`: our traced graphs run in program order (every node, stateful or
+  not, keeps its place), so control dependencies need no edges: eagerly they are `None` / a null context
+  (calling callables, as TF does), inside `tf.function` a `NoOp` handle.
+* `switch_case`/`case`: eagerly the chosen branch runs; traced they are a chain of `tf.cond`s
+  (`hlo.if`s, whose VJPs exist), out-of-range indices taking the default (the last branch without one).
+* `map_fn`/`scan`: eagerly a Python loop; traced one `tf.while_loop` over the leading dimension reading
+  element i with `XlaDynamicSlice` and writing result i into a preallocated stacked buffer with
+  `XlaDynamicUpdateSlice` (frontend/ops/p1_control_ops.py); the result specs come from a probe trace of fn
+  (or `fn_output_signature`).
+* `TensorArray`: a Python list eagerly and for static indices; a fixed-size buffer otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from . import control_flow as _cf
+from .dtypes import as_dtype
+from .execute import execute
+from .graph import current_graph
+from .tensor import Tensor
+
+
+# -- no_op / group / control_dependencies ------------------------------------------------------------
+
+class Operation:
+    """A graph operation handle (`tf.no_op()`/`tf.group()` inside `tf.function`)."""
+
+    def __init__(self, name: str, control_inputs=()):
+        self.name = name
+        self.type = "NoOp"
+        self.control_inputs = list(control_inputs)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self.name}' type=NoOp>"
+
+
+def no_op(name=None):
+    """`tf.no_op`: None eagerly, a NoOp handle inside `tf.function`."""
+    if current_graph() is None:
+        return None
+    return Operation(name or "NoOp")
+
+
+def _check_control_input(c):
+    from .variables import Variable
+
+    if c is None or isinstance(c, (Tensor, Operation, Variable)) or hasattr(c, "_variable_value"):
+        return
+    raise TypeError(f"Can not convert a {type(c).__name__} into a Tensor or Operation.")
+
+
+def group(*inputs, **kwargs):
+    """`tf.group`: None eagerly; inside `tf.function` a NoOp depending on `inputs` (nested lists allowed)."""
+    name = kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError("Unknown keyword arguments: " + ", ".join(kwargs.keys()))
+    if current_graph() is None:
+        return None
+    leaves: list = []
+    _cf._flatten(list(inputs), leaves)
+    for c in leaves:
+        _check_control_input(c)
+    return Operation(name or "group_deps", [c for c in leaves if c is not None])
+
+
+@contextlib.contextmanager
+def _null():
+    yield None
+
+
+def control_dependencies(control_inputs):
+    """`tf.control_dependencies`: eagerly calls callables and is a null context (as TF); inside
+    `tf.function` checks the inputs (program order already orders the graph)."""
+    if current_graph() is None:
+        for c in control_inputs or ():
+            if callable(c):
+                c()
+        return _null()
+    for c in control_inputs or ():
+        if callable(c) and not isinstance(c, (Tensor, Operation)) and not hasattr(c, "_variable_value"):
+            c = c()
+        _check_control_input(c)
+    return _null()
+
+
+# -- switch_case / case ---------------------------------------------------------------------------------
+
+def _canonical_branches(branch_fns, default, branch_index):
+    if not isinstance(branch_index, Tensor):
+        raise TypeError("'branch_index' must be a Tensor, got {}".format(type(branch_index)))
+    if not np.issubdtype(np.dtype(branch_index._spec.dtype), np.integer):
+        raise TypeError("'branch_index' must be an integer Tensor, got {}".format(
+            as_dtype(branch_index._spec.dtype).name))
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise TypeError("'branch_fns' must be a list, tuple, or dict")
+    if isinstance(branch_fns, dict):
+        branch_fns = list(branch_fns.items())
+    if all(callable(fn) for fn in branch_fns):
+        branch_fns = list(enumerate(branch_fns))
+    for pair in branch_fns:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
+        key, fn = pair
+        if not isinstance(key, int):
+            raise TypeError("key must be a Python `int`, got {}".format(type(key)))
+        if not callable(fn):
+            raise TypeError("fn for key {} must be callable.".format(key))
+    keys = [p[0] for p in branch_fns]
+    if min(keys) < 0 or max(keys) >= len(keys) or len(set(keys)) != len(keys):
+        raise ValueError("branch indices (keys) must form contiguous range of [0 to {}) but found {{{}}}".format(
+            len(keys), ",".join(map(str, sorted(keys)))))
+    actions = [p[1] for p in sorted(branch_fns, key=lambda p: p[0])]
+    if default is not None:
+        actions.append(default)
+    return actions
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """`tf.switch_case`: runs `branch_fns[branch_index]`, or `default` (the last branch if None) out of range."""
+    if hasattr(branch_index, "_variable_value"):
+        branch_index = branch_index._variable_value()
+    actions = _canonical_branches(branch_fns, default, branch_index)
+    graph = current_graph()
+    if graph is None:
+        i = int(np.asarray(branch_index.numpy()).reshape(()))
+        return actions[i if 0 <= i < len(actions) else len(actions) - 1]()
+    from .api import equal
+
+    fn = actions[-1]
+    for k in reversed(range(len(actions) - 1)):
+        fn = (lambda k, act, rest: lambda: _cf.cond(equal(branch_index, k), act, rest))(k, actions[k], fn)
+    return fn()
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """`tf.case`: the first pair whose predicate is true runs, else `default` (without one: the last pair)."""
+    if not isinstance(pred_fn_pairs, (list, tuple, dict)):
+        raise TypeError(f"'pred_fn_pairs' must be a list, tuple, or dict. Received: {type(pred_fn_pairs)}")
+    graph = current_graph()
+    if isinstance(pred_fn_pairs, dict):
+        if graph is None and not exclusive:
+            raise ValueError("Unordered dictionaries are not supported for the 'pred_fn_pairs' argument when "
+                             "`exclusive=False` and eager mode is enabled.")
+        pred_fn_pairs = list(pred_fn_pairs.items())
+    for pair in pred_fn_pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
+        pred, fn = pair
+        if isinstance(pred, Tensor):
+            if np.dtype(pred._spec.dtype) != np.bool_:
+                raise TypeError("pred must be Tensor of type bool: %s" % (pred.name or "Tensor"))
+        else:
+            raise TypeError("pred must be a Tensor, got: %s" % (pred,))
+        if not callable(fn):
+            raise TypeError("fn for pred %s must be callable." % (pred.name or "Tensor"))
+    preds = [p for p, _ in pred_fn_pairs]
+    actions = [f for _, f in pred_fn_pairs]
+    if graph is None:
+        from .errors import InvalidArgumentError
+
+        values = [bool(np.asarray(p.numpy()).reshape(())) for p in preds]
+        if exclusive and sum(values) > 1:
+            raise InvalidArgumentError("Input error: exclusive=True: more than 1 conditions evaluated as True")
+        for v, fn in zip(values, actions):
+            if v:
+                return fn()
+        if default is None:
+            raise InvalidArgumentError("Input error: None of conditions evaluated as True")
+        return default()
+    if default is None:
+        default, preds, actions = actions[-1], preds[:-1], actions[:-1]
+    fn = default
+    for p, act in reversed(list(zip(preds, actions))):
+        fn = (lambda p, act, rest: lambda: _cf.cond(p, act, rest))(p, act, fn)
+    return fn()
+
+
+# -- map_fn / scan ----------------------------------------------------------------------------------------
+
+def _leading(flat, what="elems"):
+    ns = set()
+    for t in flat:
+        if t._spec.shape is None or len(t._spec.shape) == 0:
+            raise ValueError(f"{what} must be a 1+ dimensional Tensor, not a scalar")
+        ns.add(t._spec.shape[0])
+    if len(ns) != 1:
+        raise ValueError("Elements in elems must have the same size in the first dimension, got "
+                         + str(sorted(ns)))
+    return ns.pop()
+
+
+def _index_vec(i, rank):
+    from .api import stack, zeros
+
+    if rank == 1:
+        return stack([i])
+    return stack([i] + [zeros([], "int32")] * (rank - 1))
+
+
+def _read(x, i):
+    """x[i] with a run-time index i (int32 scalar tensor)."""
+    from .api import reshape
+
+    shape = list(x._spec.shape)
+    piece = execute("XlaDynamicSlice", [x, _index_vec(i, len(shape)), np.array([1] + shape[1:], np.int32)])
+    return reshape(piece, shape[1:])
+
+
+def _write(buf, i, value):
+    from .api import cast, expand_dims
+
+    if value.dtype != buf.dtype:
+        value = cast(value, buf.dtype)
+    return execute("XlaDynamicUpdateSlice", [buf, expand_dims(value, 0), _index_vec(i, len(buf._spec.shape))])
+
+
+def _to_tensors(value):
+    from .api import convert_to_tensor
+
+    leaves: list = []
+    struct = _cf._flatten(value, leaves)
+    return struct, [convert_to_tensor(v._variable_value() if hasattr(v, "_variable_value") else v)
+                    for v in leaves]
+
+
+def _run_loop(n, step, elems, carry, reverse, out_sig=None):
+    """for i in range(n) (reversed if `reverse`): carry, outs = step(carry, [e[i] for e in elems]);
+    returns (carry, out structure, stacked outs). `step` works on flat lists (out structure from step)."""
+    from .api import stack, zeros
+
+    graph = current_graph()
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    if graph is None:
+        results, struct = [], None
+        for i in order:
+            carry, struct, outs = step(carry, [e[i] for e in elems])
+            results.append(outs)
+        if reverse:
+            results.reverse()
+        if not results:
+            raise ValueError("map_fn/scan over a leading dimension of 0 needs fn_output_signature")
+        return carry, struct, [stack([r[k] for r in results]) for k in range(len(results[0]))]
+    from .api import constant
+
+    # probe fn once for the output specs (the loop body traces it again)
+    if out_sig is None:
+        probe_specs = [t._spec for t in carry] + [_cf.Spec(tuple(e._spec.shape[1:]), e._spec.dtype) for e in elems]
+        k = len(carry)
+        _, probe_outs, _ = _cf._trace(graph, lambda *a: list(step(list(a[:k]), list(a[k:]))[2]), probe_specs)
+        out_sig = [(tuple(t._spec.shape), t._spec.dtype) for t in probe_outs]
+    bufs = [zeros([n] + list(s), as_dtype(d)) for s, d in out_sig]
+    holder = {}
+    nc = len(carry)
+
+    def cond(i, *vals):
+        from .api import greater_equal, less
+
+        return greater_equal(i, 0) if reverse else less(i, n)
+
+    def body(i, *vals):
+        c, bs = list(vals[:nc]), list(vals[nc:])
+        c2, struct, outs = step(c, [_read(e, i) for e in elems])
+        holder["struct"] = struct
+        bs = [_write(b, i, o) for b, o in zip(bs, outs)]
+        return [i - 1 if reverse else i + 1] + list(c2) + bs
+
+    start = constant(n - 1 if reverse else 0, "int32")
+    vals = _cf.while_loop(cond, body, [start] + list(carry) + bufs)
+    return list(vals[1:1 + nc]), holder.get("struct"), list(vals[1 + nc:])
+
+
+def _sig_list(fn_output_signature):
+    leaves: list = []
+    struct = _cf._flatten(fn_output_signature, leaves)
+    out = []
+    for s in leaves:
+        if hasattr(s, "shape") and hasattr(s, "dtype") and not isinstance(s, Tensor):  # TensorSpec-like
+            out.append((None if s.shape is None else tuple(s.shape), as_dtype(s.dtype)))
+        else:
+            out.append((None, as_dtype(s)))
+    return struct, out
+
+
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False, infer_shape=True,
+           name=None, fn_output_signature=None):
+    """`tf.map_fn`: fn on each element of the leading dimension of (nested) `elems`, results stacked."""
+    if not callable(fn):
+        raise TypeError(f"The provided function {type(fn).__name__} is not callable.fn must be callable.")
+    if fn_output_signature is None:
+        fn_output_signature = dtype
+    in_struct, flat = _to_tensors(elems)
+    if not flat:
+        raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. Got {}, which does "
+                         "not contain any Tensors.".format(elems))
+    n = _leading(flat)
+
+    def step(carry, xs):
+        out = fn(_cf._rebuild(in_struct, xs))
+        struct, outs = _to_tensors(out)
+        return carry, struct, outs
+
+    sig = None
+    if fn_output_signature is not None and current_graph() is not None:
+        sig_struct, sig = _sig_list(fn_output_signature)
+        if any(s is None for s, _ in sig):
+            sig = None  # shapes unknown: probe
+    _, struct, stacked = _run_loop(n, step, flat, [], False, sig)
+    if fn_output_signature is not None:
+        sig_struct, sig_l = _sig_list(fn_output_signature)
+        from .api import cast
+
+        stacked = [t if t.dtype == d else cast(t, d) for t, (_, d) in zip(stacked, sig_l)]
+        if struct is None or len(stacked) != len(sig_l):
+            struct = sig_struct
+    return _cf._rebuild(struct, stacked) if struct is not None else stacked[0]
+
+
+def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, infer_shape=True,
+         reverse=False, name=None):
+    """`tf.scan`: acc = fn(acc, x) over the leading dimension of (nested) `elems`; the accs stacked."""
+    from .api import stack
+
+    if not callable(fn):
+        raise TypeError(f"The provided function {type(fn).__name__} is not callable.fn must be callable.")
+    in_struct, flat = _to_tensors(elems)
+    n = _leading(flat)
+    if initializer is None:
+        first = n - 1 if reverse else 0
+        a_struct = in_struct
+        init = [t[first] for t in flat]
+        rest = [t[:n - 1] if reverse else t[1:] for t in flat]
+        m = n - 1
+    else:
+        a_struct, init = _to_tensors(initializer)
+        rest, m = flat, n
+
+    def step(carry, xs):
+        out = fn(_cf._rebuild(a_struct, carry), _cf._rebuild(in_struct, xs))
+        struct, outs = _to_tensors(out)
+        if len(outs) != len(carry):
+            raise ValueError("The two structures don't have the same number of elements.")
+        return outs, a_struct, outs
+
+    if m == 0:
+        stacked = [stack([t]) for t in init]
+    else:
+        _, _, stacked = _run_loop(m, step, rest, init, reverse)
+        if initializer is None:
+            from .api import concat, expand_dims
+
+            stacked = [concat([s, expand_dims(t, 0)] if reverse else [expand_dims(t, 0), s], 0)
+                       for s, t in zip(stacked, init)]
+    return _cf._rebuild(a_struct, stacked)
+
+
+# -- tf.Module --------------------------------------------------------------------------------------------
+
+class Module:
+    """`tf.Module`: name scoping and variable / submodule tracking through attributes."""
+
+    def __init__(self, name=None):
+        import re
+
+        if name is None:
+            name = _camel_to_snake(type(self).__name__)
+        elif not re.match(r"^[A-Za-z_][A-Za-z0-9_.\-]*$", name):
+            raise ValueError("'%s' is not a valid module name. Module names must be valid Python 3 identifiers."
+                             % name)
+        self._name = name
+        self._scope_name = name + "/"
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def name_scope(self):
+        return _null()
+
+    @property
+    def variables(self):
+        return tuple(self._flatten(lambda v: _is_var(v)))
+
+    @property
+    def trainable_variables(self):
+        return tuple(self._flatten(lambda v: _is_var(v) and getattr(v, "trainable", False)))
+
+    @property
+    def non_trainable_variables(self):
+        return tuple(self._flatten(lambda v: _is_var(v) and not getattr(v, "trainable", False)))
+
+    @property
+    def submodules(self):
+        return tuple(self._flatten(lambda v: isinstance(v, Module)))
+
+    def _flatten(self, predicate, recursive=True):
+        seen, out = {id(self)}, []
+
+        def walk(obj, depth):
+            for key in sorted(vars(obj)) if isinstance(obj, Module) else []:
+                if key.startswith("_self_") or key in ("_name", "_scope_name"):
+                    continue
+                visit(getattr(obj, key), depth)
+
+        def visit(v, depth):
+            if isinstance(v, (list, tuple)):
+                for x in v:
+                    visit(x, depth)
+                return
+            if isinstance(v, dict):
+                for k in sorted(v, key=str):
+                    visit(v[k], depth)
+                return
+            if id(v) in seen:
+                return
+            if predicate(v):
+                seen.add(id(v))
+                out.append(v)
+            if isinstance(v, Module) and recursive:
+                seen.add(id(v))
+                walk(v, depth + 1)
+
+        walk(self, 0)
+        return out
+
+    @classmethod
+    def with_name_scope(cls, method):
+        return method
+
+    def __repr__(self):
+        return f"<{type(self).__module__}.{type(self).__name__} object at {hex(id(self))}>"
+
+
+def _is_var(v) -> bool:
+    from .variables import Variable
+
+    return isinstance(v, Variable)
+
+
+def _camel_to_snake(value):
+    import re
+
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", value)).lower()
+
+
+# -- tf.TensorArray ---------------------------------------------------------------------------------------
+
+class TensorArray:
+    """`tf.TensorArray` (minimal): a list of tensors eagerly and while indices are static; a fixed-size
+    buffer `[size, *element_shape]` written with `XlaDynamicUpdateSlice` once an index is a run-time value
+    or the array is a `tf.while_loop` variable (then `size` and the element shape must be known)."""
+
+    def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None, tensor_array_name=None,
+                 handle=None, flow=None, infer_shape=True, element_shape=None, colocate_with_first_write_call=True,
+                 name=None):
+        self._dtype = as_dtype(dtype)
+        if size is not None and not isinstance(size, int):
+            s = size._variable_value() if hasattr(size, "_variable_value") else size
+            size = int(np.asarray(s.numpy() if s._graph is None else s._const).reshape(())) if isinstance(
+                s, Tensor) and (s._graph is None or s._const is not None) else size
+        if size is None and not dynamic_size:
+            raise ValueError("Size must be provided if handle is not provided")
+        self._size = size
+        self._dynamic_size = bool(dynamic_size)
+        self._element_shape = None if element_shape is None else tuple(
+            getattr(element_shape, "as_list", lambda: list(element_shape))())
+        self._items: list | None = [None] * (size if isinstance(size, int) else 0)
+        self._buf: Tensor | None = None
+
+    # ---- properties ----
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def dynamic_size(self):
+        return self._dynamic_size
+
+    @property
+    def element_shape(self):
+        from .tensor import TensorShape
+
+        return TensorShape(None if self._element_shape is None else list(self._element_shape))
+
+    def _copy(self, items=None, buf=None):
+        ta = TensorArray.__new__(TensorArray)
+        ta.__dict__.update(self.__dict__)
+        ta._items, ta._buf = items, buf
+        return ta
+
+    @staticmethod
+    def _static(index):
+        if isinstance(index, (int, np.integer)):
+            return int(index)
+        if hasattr(index, "_variable_value"):
+            index = index._variable_value()
+        if isinstance(index, Tensor):
+            if index._graph is None:
+                return int(np.asarray(index.numpy()).reshape(()))
+            if index._const is not None:
+                return int(np.asarray(index._const).reshape(()))
+        return None
+
+    def _value(self, value):
+        from .api import cast, convert_to_tensor
+
+        t = convert_to_tensor(value._variable_value() if hasattr(value, "_variable_value") else value)
+        if t.dtype != self._dtype:
+            raise TypeError(f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
+                            f"{t.dtype.name}")
+        t = cast(t, self._dtype) if t.dtype != self._dtype else t
+        shape = tuple(t._spec.shape)
+        if self._element_shape is not None and None not in self._element_shape and shape != self._element_shape:
+            raise ValueError(f"Incompatible shape for value ({list(shape)}), expected "
+                             f"({list(self._element_shape)})")
+        self._element_shape = shape
+        return t
+
+    def _to_buffer(self) -> Tensor:
+        if self._buf is not None:
+            return self._buf
+        from .api import stack, zeros
+
+        if not isinstance(self._size, int) or self._element_shape is None or None in self._element_shape:
+            raise ValueError("minixla: a TensorArray used with run-time indices or as a loop variable inside "
+                             "tf.function needs a static size and a known element_shape (XLA needs static "
+                             "shapes)")
+        z = zeros(list(self._element_shape), self._dtype)
+        return stack([z if x is None else x for x in self._items]) if self._items else zeros(
+            [0] + list(self._element_shape), self._dtype)
+
+    # ---- loop-variable protocol (frontend/control_flow.py) ----
+    def _as_loop_leaf(self) -> Tensor:
+        return self._to_buffer()
+
+    def _from_loop_leaf(self, t: Tensor) -> "TensorArray":
+        return self._copy(None, t)
+
+    # ---- ops ----
+    def size(self, name=None):
+        from .api import constant
+
+        if self._buf is not None:
+            return constant(self._buf._spec.shape[0], "int32")
+        return constant(len(self._items), "int32")
+
+    def write(self, index, value, name=None):
+        value = self._value(value)
+        i = self._static(index)
+        if self._buf is None and i is not None:
+            items = list(self._items)
+            if i < 0 or (i >= len(items) and not self._dynamic_size):
+                from .errors import InvalidArgumentError
+
+                raise InvalidArgumentError(f"Tried to write to index {i} but array is not resizeable and size "
+                                           f"is: {len(items)}")
+            items += [None] * (i + 1 - len(items))
+            if items[i] is not None and current_graph() is None:
+                from .errors import InvalidArgumentError
+
+                raise InvalidArgumentError(f"Could not write to TensorArray index {i} because it has already "
+                                           "been written to.")
+            items[i] = value
+            return self._copy(items, None)
+        from .api import convert_to_tensor
+
+        return self._copy(None, _write(self._to_buffer(), convert_to_tensor(index, "int32"), value))
+
+    def read(self, index, name=None):
+        i = self._static(index)
+        if self._buf is None and i is not None:
+            if not 0 <= i < len(self._items):
+                from .errors import InvalidArgumentError
+
+                raise InvalidArgumentError(f"Tried to read from index {i} but array size is: {len(self._items)}")
+            if self._items[i] is None:
+                from .api import zeros
+
+                if self._element_shape is None:
+                    raise ValueError(f"Could not read from TensorArray index {i}: never written")
+                return zeros(list(self._element_shape), self._dtype)
+            return self._items[i]
+        from .api import convert_to_tensor
+
+        return _read(self._to_buffer(), convert_to_tensor(index, "int32"))
+
+    def stack(self, name=None):
+        from .api import stack, zeros
+
+        if self._buf is not None:
+            return self._buf
+        if not self._items:
+            if self._element_shape is None:
+                raise ValueError("TensorArray has size zero, but element shape <unknown> is not fully defined. "
+                                 "Currently only static shapes are supported when packing zero-size "
+                                 "TensorArrays.")
+            return zeros([0] + list(self._element_shape), self._dtype)
+        return self._to_buffer() if any(x is None for x in self._items) else stack(self._items)
+
+    def gather(self, indices, name=None):
+        from .api import convert_to_tensor
+        from .api_index import gather
+
+        return gather(self.stack(), convert_to_tensor(indices, "int32"))
+
+    def unstack(self, value, name=None):
+        from .api import convert_to_tensor, unstack
+
+        t = self._value_stack(convert_to_tensor(value))
+        n = t._spec.shape[0]
+        if isinstance(self._size, int) and not self._dynamic_size and n > self._size and self._items is not None:
+            from .errors import InvalidArgumentError
+
+            raise InvalidArgumentError(f"Tried to write to index {n - 1} but array is not resizeable and size "
+                                       f"is: {self._size}")
+        self._element_shape = tuple(t._spec.shape[1:])
+        return self._copy(list(unstack(t)) if n else [], None)
+
+    def scatter(self, indices, value, name=None):
+        ta = self
+        from .api import convert_to_tensor
+
+        value = convert_to_tensor(value)
+        for k, i in enumerate(np.asarray(convert_to_tensor(indices, "int32").numpy()).reshape(-1)):
+            ta = ta.write(int(i), value[k])
+        return ta
+
+    def _value_stack(self, t):
+        if t.dtype != self._dtype:
+            raise TypeError(f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
+                            f"{t.dtype.name}")
+        return t
+
+    def concat(self, name=None):
+        from .api import concat
+
+        return concat(list(self._items), 0) if self._buf is None else self._reshape_concat()
+
+    def _reshape_concat(self):
+        from .api import reshape
+
+        s = list(self._buf._spec.shape)
+        return reshape(self._buf, [s[0] * s[1]] + s[2:])
+
+    def identity(self):
+        return self._copy(self._items, self._buf)
+
+    def close(self, name=None):
+        return no_op()
