@@ -236,3 +236,100 @@ def test_jit_while_constant_init_aliasing():
         return tf.while_loop(lambda i, a: i < 3, body, [0, tf.ones([2])])[1]
 
     np.testing.assert_allclose(npy(run("jit", g, X)), npy(run("function", g, X)))
+
+
+@tf.custom_gradient
+def _clip_grad_square(x):
+    def grad(dy):
+        return tf.clip_by_value(dy * 2.0 * x, -0.5, 0.5)
+
+    return x * x, grad
+
+
+@tf.custom_gradient
+def _log1pexp(x):
+    e = tf.exp(x)
+
+    def grad(upstream):
+        return upstream * (1.0 - 1.0 / (1.0 + e))
+
+    return tf.math.log(1.0 + e), grad
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_custom_gradient(mode):
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(_clip_grad_square(x) * 3.0) + tf.reduce_sum(_log1pexp(x))
+        return y, t.gradient(y, x)
+
+    y, g = run(mode, f, X)
+    np.testing.assert_allclose(npy(y), np.sum(X * X * 3) + np.sum(np.log1p(np.exp(X))), rtol=1e-5)
+    np.testing.assert_allclose(npy(g), np.clip(6 * X, -0.5, 0.5) + 1 / (1 + np.exp(-X)), rtol=1e-5)
+
+
+def test_custom_gradient_no_tape_and_two_args():
+    @tf.custom_gradient
+    def mul(a, b):
+        return a * b, lambda dy: (dy * b * 10.0, dy * a)
+
+    np.testing.assert_allclose(npy(mul(tf.constant(2.0), tf.constant(3.0))), 6.0)
+    a, b = tf.constant(2.0), tf.constant(3.0)
+    with tf.GradientTape() as t:
+        t.watch([a, b])
+        y = mul(a, b)
+    ga, gb = t.gradient(y, [a, b])
+    assert float(npy(ga)) == 30.0 and float(npy(gb)) == 2.0
+
+
+@pytest.mark.parametrize("mode", ["function", "jit"])
+def test_gradients(mode):
+    def g(x):
+        y = tf.reduce_sum(tf.sin(x) * x)
+        z = x * 2.0
+        gx, gw = tf.gradients([y, z], [x, tf.constant(1.0)])
+        return gx, tf.gradients(y, x, unconnected_gradients="zero")[0], gw is None
+
+    gx, gx1, none = run(mode, g, X)
+    np.testing.assert_allclose(npy(gx), np.sin(X) + X * np.cos(X) + 2, rtol=1e-5)
+    np.testing.assert_allclose(npy(gx1), np.sin(X) + X * np.cos(X), rtol=1e-5)
+
+
+def test_gradients_eager_error():
+    with pytest.raises(RuntimeError, match="tf.gradients is not supported when eager execution is enabled. "
+                                           "Use tf.GradientTape instead."):
+        tf.gradients(tf.constant(1.0), tf.constant(1.0))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_jacobian(mode):
+    def j(x, w):
+        with tf.GradientTape() as t:
+            t.watch([x, w])
+            y = tf.matmul(tf.sin(x), w)
+        return t.jacobian(y, [x, w])
+
+    W = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], np.float32)
+    jx, jw = run(mode, j, X, W)
+    assert npy(jx).shape == (3, 3, 3, 2) and npy(jw).shape == (3, 3, 2, 3)
+    want_x = np.zeros((3, 3, 3, 2), np.float32)
+    for a in range(3):
+        for b in range(3):
+            want_x[a, b, a, :] = np.cos(X[a]) * W[:, b]
+    np.testing.assert_allclose(npy(jx), want_x, rtol=1e-5, atol=1e-6)
+    want_w = np.zeros((3, 3, 2, 3), np.float32)
+    for a in range(3):
+        for b in range(3):
+            want_w[a, b, :, b] = np.sin(X[a])
+    np.testing.assert_allclose(npy(jw), want_w, rtol=1e-5, atol=1e-6)
+
+
+def test_jacobian_non_persistent_used_once():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * x
+    np.testing.assert_allclose(npy(t.jacobian(y, x)), np.diag([2.0, 4.0]))
+    with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used to compute one set"):
+        t.jacobian(y, x)
