@@ -1,5 +1,5 @@
 """P1 control-flow APIs: `tf.no_op`, `tf.group`, `tf.control_dependencies`, `tf.switch_case`, `tf.case`,
-`tf.map_fn`, `tf.scan`, `tf.TensorArray` and `tf.Module`.
+`tf.map_fn`, `tf.scan` and `tf.Module` (`tf.TensorArray`: frontend/api_tensor_array.py).
 
 * `no_op`/`group`/`control_dependencies`: our traced graphs run in program order (every node, stateful or
   not, keeps its place), so control dependencies need no edges: eagerly they are `None` / a null context
@@ -23,7 +23,12 @@ from . import control_flow as _cf
 from .dtypes import as_dtype
 from .execute import execute
 from .graph import current_graph
+from .errors import InvalidArgumentError, OpError
 from .tensor import Tensor
+
+
+class OutOfRangeError(OpError):
+    """TF's `tf.errors.OutOfRangeError` (TensorArray index out of range)."""
 
 
 # -- no_op / group / control_dependencies ------------------------------------------------------------
@@ -82,10 +87,20 @@ def control_dependencies(control_inputs):
             if callable(c):
                 c()
         return _null()
+    from .api import convert_to_tensor
+
     for c in control_inputs or ():
         if callable(c) and not isinstance(c, (Tensor, Operation)) and not hasattr(c, "_variable_value"):
             c = c()
-        _check_control_input(c)
+        try:
+            _check_control_input(c)
+        except TypeError:
+            try:  # TF converts anything tensor-like (a Python number becomes a constant)
+                if not isinstance(c, (bool, int, float, complex, np.ndarray, np.generic, list, tuple)):
+                    raise TypeError
+                convert_to_tensor(c)
+            except Exception:
+                raise TypeError(f"Can not convert a {type(c).__name__} into a Tensor or Operation.") from None
     return _null()
 
 
@@ -164,8 +179,6 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     preds = [p for p, _ in pred_fn_pairs]
     actions = [f for _, f in pred_fn_pairs]
     if graph is None:
-        from .errors import InvalidArgumentError
-
         values = [bool(np.asarray(p.numpy()).reshape(())) for p in preds]
         if exclusive and sum(values) > 1:
             raise InvalidArgumentError("Input error: exclusive=True: more than 1 conditions evaluated as True")
@@ -372,8 +385,8 @@ class Module:
         if name is None:
             name = _camel_to_snake(type(self).__name__)
         elif not re.match(r"^[A-Za-z_][A-Za-z0-9_.\-]*$", name):
-            raise ValueError("'%s' is not a valid module name. Module names must be valid Python 3 identifiers."
-                             % name)
+            raise ValueError("'%s' is not a valid module name. Module names must be valid Python identifiers "
+                             "(e.g. a valid class name)." % name)
         self._name = name
         self._scope_name = name + "/"
 
@@ -450,208 +463,3 @@ def _camel_to_snake(value):
 
     return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", value)).lower()
 
-
-# -- tf.TensorArray ---------------------------------------------------------------------------------------
-
-class TensorArray:
-    """`tf.TensorArray` (minimal): a list of tensors eagerly and while indices are static; a fixed-size
-    buffer `[size, *element_shape]` written with `XlaDynamicUpdateSlice` once an index is a run-time value
-    or the array is a `tf.while_loop` variable (then `size` and the element shape must be known)."""
-
-    def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None, tensor_array_name=None,
-                 handle=None, flow=None, infer_shape=True, element_shape=None, colocate_with_first_write_call=True,
-                 name=None):
-        self._dtype = as_dtype(dtype)
-        if size is not None and not isinstance(size, int):
-            s = size._variable_value() if hasattr(size, "_variable_value") else size
-            size = int(np.asarray(s.numpy() if s._graph is None else s._const).reshape(())) if isinstance(
-                s, Tensor) and (s._graph is None or s._const is not None) else size
-        if size is None and not dynamic_size:
-            raise ValueError("Size must be provided if handle is not provided")
-        self._size = size
-        self._dynamic_size = bool(dynamic_size)
-        self._element_shape = None if element_shape is None else tuple(
-            getattr(element_shape, "as_list", lambda: list(element_shape))())
-        self._items: list | None = [None] * (size if isinstance(size, int) else 0)
-        self._buf: Tensor | None = None
-
-    # ---- properties ----
-    @property
-    def dtype(self):
-        return self._dtype
-
-    @property
-    def dynamic_size(self):
-        return self._dynamic_size
-
-    @property
-    def element_shape(self):
-        from .tensor import TensorShape
-
-        return TensorShape(None if self._element_shape is None else list(self._element_shape))
-
-    def _copy(self, items=None, buf=None):
-        ta = TensorArray.__new__(TensorArray)
-        ta.__dict__.update(self.__dict__)
-        ta._items, ta._buf = items, buf
-        return ta
-
-    @staticmethod
-    def _static(index):
-        if isinstance(index, (int, np.integer)):
-            return int(index)
-        if hasattr(index, "_variable_value"):
-            index = index._variable_value()
-        if isinstance(index, Tensor):
-            if index._graph is None:
-                return int(np.asarray(index.numpy()).reshape(()))
-            if index._const is not None:
-                return int(np.asarray(index._const).reshape(()))
-        return None
-
-    def _value(self, value):
-        from .api import cast, convert_to_tensor
-
-        t = convert_to_tensor(value._variable_value() if hasattr(value, "_variable_value") else value)
-        if t.dtype != self._dtype:
-            raise TypeError(f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
-                            f"{t.dtype.name}")
-        t = cast(t, self._dtype) if t.dtype != self._dtype else t
-        shape = tuple(t._spec.shape)
-        if self._element_shape is not None and None not in self._element_shape and shape != self._element_shape:
-            raise ValueError(f"Incompatible shape for value ({list(shape)}), expected "
-                             f"({list(self._element_shape)})")
-        self._element_shape = shape
-        return t
-
-    def _to_buffer(self) -> Tensor:
-        if self._buf is not None:
-            return self._buf
-        from .api import stack, zeros
-
-        if not isinstance(self._size, int) or self._element_shape is None or None in self._element_shape:
-            raise ValueError("minixla: a TensorArray used with run-time indices or as a loop variable inside "
-                             "tf.function needs a static size and a known element_shape (XLA needs static "
-                             "shapes)")
-        z = zeros(list(self._element_shape), self._dtype)
-        return stack([z if x is None else x for x in self._items]) if self._items else zeros(
-            [0] + list(self._element_shape), self._dtype)
-
-    # ---- loop-variable protocol (frontend/control_flow.py) ----
-    def _as_loop_leaf(self) -> Tensor:
-        return self._to_buffer()
-
-    def _from_loop_leaf(self, t: Tensor) -> "TensorArray":
-        return self._copy(None, t)
-
-    # ---- ops ----
-    def size(self, name=None):
-        from .api import constant
-
-        if self._buf is not None:
-            return constant(self._buf._spec.shape[0], "int32")
-        return constant(len(self._items), "int32")
-
-    def write(self, index, value, name=None):
-        value = self._value(value)
-        i = self._static(index)
-        if self._buf is None and i is not None:
-            items = list(self._items)
-            if i < 0 or (i >= len(items) and not self._dynamic_size):
-                from .errors import InvalidArgumentError
-
-                raise InvalidArgumentError(f"Tried to write to index {i} but array is not resizeable and size "
-                                           f"is: {len(items)}")
-            items += [None] * (i + 1 - len(items))
-            if items[i] is not None and current_graph() is None:
-                from .errors import InvalidArgumentError
-
-                raise InvalidArgumentError(f"Could not write to TensorArray index {i} because it has already "
-                                           "been written to.")
-            items[i] = value
-            return self._copy(items, None)
-        from .api import convert_to_tensor
-
-        return self._copy(None, _write(self._to_buffer(), convert_to_tensor(index, "int32"), value))
-
-    def read(self, index, name=None):
-        i = self._static(index)
-        if self._buf is None and i is not None:
-            if not 0 <= i < len(self._items):
-                from .errors import InvalidArgumentError
-
-                raise InvalidArgumentError(f"Tried to read from index {i} but array size is: {len(self._items)}")
-            if self._items[i] is None:
-                from .api import zeros
-
-                if self._element_shape is None:
-                    raise ValueError(f"Could not read from TensorArray index {i}: never written")
-                return zeros(list(self._element_shape), self._dtype)
-            return self._items[i]
-        from .api import convert_to_tensor
-
-        return _read(self._to_buffer(), convert_to_tensor(index, "int32"))
-
-    def stack(self, name=None):
-        from .api import stack, zeros
-
-        if self._buf is not None:
-            return self._buf
-        if not self._items:
-            if self._element_shape is None:
-                raise ValueError("TensorArray has size zero, but element shape <unknown> is not fully defined. "
-                                 "Currently only static shapes are supported when packing zero-size "
-                                 "TensorArrays.")
-            return zeros([0] + list(self._element_shape), self._dtype)
-        return self._to_buffer() if any(x is None for x in self._items) else stack(self._items)
-
-    def gather(self, indices, name=None):
-        from .api import convert_to_tensor
-        from .api_index import gather
-
-        return gather(self.stack(), convert_to_tensor(indices, "int32"))
-
-    def unstack(self, value, name=None):
-        from .api import convert_to_tensor, unstack
-
-        t = self._value_stack(convert_to_tensor(value))
-        n = t._spec.shape[0]
-        if isinstance(self._size, int) and not self._dynamic_size and n > self._size and self._items is not None:
-            from .errors import InvalidArgumentError
-
-            raise InvalidArgumentError(f"Tried to write to index {n - 1} but array is not resizeable and size "
-                                       f"is: {self._size}")
-        self._element_shape = tuple(t._spec.shape[1:])
-        return self._copy(list(unstack(t)) if n else [], None)
-
-    def scatter(self, indices, value, name=None):
-        ta = self
-        from .api import convert_to_tensor
-
-        value = convert_to_tensor(value)
-        for k, i in enumerate(np.asarray(convert_to_tensor(indices, "int32").numpy()).reshape(-1)):
-            ta = ta.write(int(i), value[k])
-        return ta
-
-    def _value_stack(self, t):
-        if t.dtype != self._dtype:
-            raise TypeError(f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
-                            f"{t.dtype.name}")
-        return t
-
-    def concat(self, name=None):
-        from .api import concat
-
-        return concat(list(self._items), 0) if self._buf is None else self._reshape_concat()
-
-    def _reshape_concat(self):
-        from .api import reshape
-
-        s = list(self._buf._spec.shape)
-        return reshape(self._buf, [s[0] * s[1]] + s[2:])
-
-    def identity(self):
-        return self._copy(self._items, self._buf)
-
-    def close(self, name=None):
-        return no_op()

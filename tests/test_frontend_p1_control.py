@@ -46,9 +46,10 @@ def test_control_dependencies_traced(mode):
     assert float(npy(y)) == 6.0 and float(npy(z)) == 3.0
 
 
-def test_control_dependencies_bad_input():
-    with pytest.raises(TypeError, match="Can not convert a int into a Tensor or Operation."):
-        tf.function(lambda x: tf.control_dependencies([3]).__enter__())(tf.constant(1.0))
+def test_control_dependencies_tensor_like_and_bad_input():
+    tf.function(lambda x: tf.control_dependencies([3]).__enter__())(tf.constant(1.0))  # TF converts 3
+    with pytest.raises(TypeError, match="Can not convert a object into a Tensor or Operation."):
+        tf.function(lambda x: tf.control_dependencies([object()]).__enter__())(tf.constant(1.0))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -198,10 +199,13 @@ def test_tensor_array_while(mode):
 
 def test_tensor_array_errors():
     ta = tf.TensorArray(tf.float32, size=2)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Tried to write to index 2 but array is not "
-                                                              "resizeable and size is: 2"):
+    with pytest.raises(tf.errors.OutOfRangeError, match="Tried to write to index 2 but array is not "
+                                                         "resizeable and size is: 2"):
         ta.write(2, 1.0)
-    with pytest.raises(TypeError, match="TensorArray dtype is float32 but Op is trying to write dtype int32"):
+    with pytest.raises(tf.errors.OutOfRangeError, match="Tried to read from index 5 but array size is: 2"):
+        ta.read(5)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="TensorArray dtype is float32 but Op is trying to write dtype int32"):
         ta.write(0, tf.constant(1))
 
 
