@@ -4,8 +4,9 @@
 * `no_op`/`group`/`control_dependencies`: our traced graphs run in program order (every node, stateful or
   not, keeps its place), so control dependencies need no edges: eagerly they are `None` / a null context
   (calling callables, as TF does), inside `tf.function` a `NoOp` handle.
-* `switch_case`/`case`: eagerly the chosen branch runs; traced they are a chain of `tf.cond`s
-  (`hlo.if`s, whose VJPs exist), out-of-range indices taking the default (the last branch without one).
+* `switch_case`: eagerly the chosen branch runs; traced, one `tf.Case` node (`hlo.case`, with its own VJP),
+  out-of-range indices taking the default (the last branch without one). `case`: a chain of `tf.cond`s
+  (`hlo.if`s), as TF builds it.
 * `map_fn`/`scan`: eagerly a Python loop; traced one `tf.while_loop` over the leading dimension reading
   element i with `XlaDynamicSlice` and writing result i into a preallocated stacked buffer with
   `XlaDynamicUpdateSlice` (frontend/ops/p1_control_ops.py); the result specs come from a probe trace of fn
@@ -147,12 +148,39 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     if graph is None:
         i = int(np.asarray(branch_index.numpy()).reshape(()))
         return actions[i if 0 <= i < len(actions) else len(actions) - 1]()
-    from .api import equal
+    return _traced_case(graph, branch_index, actions)
 
-    fn = actions[-1]
-    for k in reversed(range(len(actions) - 1)):
-        fn = (lambda k, act, rest: lambda: _cf.cond(equal(branch_index, k), act, rest))(k, actions[k], fn)
-    return fn()
+
+def _traced_case(graph, branch_index, actions):
+    """Each branch traced into a child graph (captures shared, in one order), then one `tf.Case` node
+    (`hlo.case`)."""
+    idx = _cf._as_graph_tensor(graph, branch_index)
+    if idx._spec.shape != ():
+        raise ValueError(f"Shape must be rank 0 but is rank {len(idx._spec.shape)} for 'switch_case' "
+                         "(branch_index)")
+    traced, caps = [], []
+    for k, fn in enumerate(actions):
+        g, outs, struct = _cf._trace(graph, fn, [], seed=caps)
+        caps = [outer for outer, _ in g.captured.values()]
+        traced.append((g, outs, struct))
+    g0, outs0, struct0 = traced[0]
+    for k, (g, outs, struct) in enumerate(traced):
+        _cf._add_captures(g, caps)
+        if _cf._norm(struct) != _cf._norm(struct0) or len(outs) != len(outs0) or any(
+                a._spec.dtype != b._spec.dtype for a, b in zip(outs, outs0)):
+            raise TypeError(f"branches[0] and branches[{k}] arguments to tf.switch_case must have the same "
+                            f"number, type, and overall structure of return values.\n\nbranches[0] output: "
+                            f"{_cf._structure_text(struct0)} {[_cf._spec_text(t) for t in outs0]}\n"
+                            f"branches[{k}] output: {_cf._structure_text(struct)} "
+                            f"{[_cf._spec_text(t) for t in outs]}")
+        for a, b in zip(outs0, outs):
+            if a._spec.shape != b._spec.shape:
+                raise ValueError(f"tf.switch_case branches return different shapes ({_cf._spec_text(a)} vs "
+                                 f"{_cf._spec_text(b)}); minixla needs static shapes")
+    refs = [_cf._finish(g, outs, f"switch_case_branch{k}") for k, (g, outs, _) in enumerate(traced)]
+    outs = execute("Case", [idx, caps], {"branches": refs})
+    outs = [] if outs is None else [outs] if isinstance(outs, Tensor) else list(outs)
+    return _cf._rebuild(struct0, outs)
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import op_error, register
+from .registry import REQUIRED, op_error, register
 
 
 def _starts(b, op, idx, rank):
@@ -34,3 +34,21 @@ register("XlaDynamicSlice", ("input", "start_indices", "size_indices"), xla_dyna
          const_inputs=("size_indices",), typed=("input",))
 register("XlaDynamicUpdateSlice", ("input", "update", "indices"), xla_dynamic_update_slice,
          typed=("input", "update"))
+
+
+def case_(b, branch_index, input, branches, is_stateless=True, output_shapes=()):
+    """TF's `Case` (tf.switch_case): `hlo.case` whose regions replay the branch functions."""
+    from .control_flow_ops import lookup, replay
+
+    fns = [lookup(f) for f in branches]
+    idx = branch_index
+    if tuple(idx.shape) != ():
+        raise op_error("Case", f"branch_index must be a scalar, got shape [{','.join(map(str, idx.shape))}]")
+    if np.dtype(idx.dtype) != np.int32:
+        idx = b.convert(idx, np.int32)
+    outs = b.case(idx, list(input), [(lambda f: lambda bb, vals: replay(bb, f, vals))(f) for f in fns])
+    return tuple(outs)
+
+
+register("Case", ("branch_index", "*input"), case_,
+         attrs={"branches": REQUIRED, "is_stateless": True, "output_shapes": ()}, typed=())

@@ -29,3 +29,28 @@ func.func @dyn_update(%x: tensor<3x2xf32>, %u: tensor<1x2xf32>, %i: tensor<2xi32
 // CHECK-NEXT:    %[[I1:.*]] = hlo.reshape %[[S1]] : (tensor<1xi32>) -> tensor<i32>
 // CHECK-NEXT:    %[[R:.*]] = hlo.dynamic_update_slice %x, %u, %[[I0]], %[[I1]] : (tensor<3x2xf32>, tensor<1x2xf32>, tensor<i32>, tensor<i32>) -> tensor<3x2xf32>
 // CHECK-NEXT:    func.return %[[R]] : tensor<3x2xf32>
+
+// tf.switch_case traces to TF's "tf.Case" naming one private function per branch: the pass inlines them
+// as the regions of one hlo.case (an out-of-range index runs the last region) and drops the functions.
+func.func @switch(%i: tensor<i32>, %x: tensor<3xf32>) -> tensor<3xf32> {
+  %r = "tf.Case"(%i, %x) {branches = [@b0, @b1], is_stateless = true} : (tensor<i32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return %r : tensor<3xf32>
+}
+func.func private @b0(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = "tf.Neg"(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  func.return %y : tensor<3xf32>
+}
+func.func private @b1(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = "tf.Mul"(%x, %x) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return %y : tensor<3xf32>
+}
+// CHECK-LABEL: func.func @switch
+// CHECK-NEXT:    %[[R:.*]] = "hlo.case"(%i) ({
+// CHECK-NEXT:      %[[N:.*]] = hlo.negate %x : tensor<3xf32>
+// CHECK-NEXT:      hlo.return %[[N]] : tensor<3xf32>
+// CHECK-NEXT:    }, {
+// CHECK-NEXT:      %[[M:.*]] = hlo.multiply %x, %x : tensor<3xf32>
+// CHECK-NEXT:      hlo.return %[[M]] : tensor<3xf32>
+// CHECK-NEXT:    }) : (tensor<i32>) -> tensor<3xf32>
+// CHECK-NEXT:    func.return %[[R]] : tensor<3xf32>
+// CHECK-NOT:   func.func private @b0
