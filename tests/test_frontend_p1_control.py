@@ -337,3 +337,40 @@ def test_jacobian_non_persistent_used_once():
     np.testing.assert_allclose(npy(t.jacobian(y, x)), np.diag([2.0, 4.0]))
     with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used to compute one set"):
         t.jacobian(y, x)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_custom_gradient_with_variables(mode):
+    w = tf.Variable(np.float32(3.0))
+
+    @tf.custom_gradient
+    def scale(x):
+        def grad(dy, variables=None):
+            return dy * w * 2.0, [tf.reduce_sum(dy * x) * 10.0]
+
+        return x * w, grad
+
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(scale(x))
+        gx, gw = t.gradient(y, [x, w])
+        return gx, gw
+
+    gx, gw = run(mode, f, X)
+    np.testing.assert_allclose(npy(gx), np.full_like(X, 6.0))
+    np.testing.assert_allclose(npy(gw), X.sum() * 10.0, rtol=1e-5)
+
+
+def test_custom_gradient_variables_need_keyword():
+    w = tf.Variable(2.0)
+
+    @tf.custom_gradient
+    def f(x):
+        return x * w, lambda dy: dy
+
+    x = tf.constant(1.0)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        with pytest.raises(TypeError, match="@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function uses variables"):
+            f(x)

@@ -56,40 +56,63 @@ def custom_gradient(f=None):
         graph = _graph()
         tapes = _tape.recording_tapes()
         with _paused():
-            result, grad_fn = f(*args, **kwargs)
+            spy = Tape(watch_accessed_variables=True)  # which variables f reads (TF's VariableWatcher)
+            _tape.ACTIVE.append(spy)
+            try:
+                result, grad_fn = f(*args, **kwargs)
+            finally:
+                _tape.ACTIVE.remove(spy)
             leaves: list = []
             struct = _flatten(result, leaves)
             outs = [identity(convert_to_tensor(v)) for v in leaves]
+        arg_vars = {id(a) for a in args if hasattr(a, "_variable_value")}
+        variables = [v for v in spy.var_keys if id(v) not in arg_vars and getattr(v, "trainable", False)]
         ins = [a._variable_value() if hasattr(a, "_variable_value") else a for a in args]
         ins = [a if isinstance(a, Tensor) else None for a in ins]
         keys = [tensor_key(a) if a is not None else None for a in ins]
-        tapes = [t for t in tapes if any(t.tracks(k) for k in keys)]
+        tapes = [t for t in tapes if any(t.tracks(k) for k in keys) or any(t.watches_variable(v) for v in variables)]
+        params = inspect.signature(grad_fn).parameters
+        takes_vars = "variables" in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
+        if variables and not takes_vars:
+            raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function "
+                            "uses variables: {}".format(variables))
         if not tapes:
             return _rebuild(struct, outs)
-        if "variables" in inspect.signature(grad_fn).parameters or any(
-                p.kind == p.VAR_KEYWORD for p in inspect.signature(grad_fn).parameters.values()):
-            raise NotImplementedError("minixla: tf.custom_gradient with a grad_fn taking `variables` is not "
-                                      "supported")
         operands = [RValue(to_inner(a, graph), k) for a, k in zip(ins, keys) if a is not None]
+        for v in variables:
+            with _paused():
+                read = identity(v._variable_value())
+            k = new_key()
+            for t in tapes:
+                if t.watches_variable(v):
+                    t.var_keys.setdefault(v, []).append(k)
+                    t.tracked.add(k)
+            operands.append(RValue(to_inner(read, graph), k))
         positions = [i for i, a in enumerate(ins) if a is not None]
         results = [RValue(to_inner(o, graph), new_key() if differentiable(o._spec.dtype) else None) for o in outs]
+
+        def as_rvalue(x, dtype, g):
+            if x is None:
+                return None
+            t = convert_to_tensor(x._variable_value() if hasattr(x, "_variable_value") else x, dtype)
+            return RValue(to_inner(t, g), tensor_key(t))
 
         def vjp(b, prim, cts):
             g = _graph()
             ups = [_tape.to_tensor(RValue(c.v if isinstance(c, RValue) else c, None), g) for c in cts]
-            got = grad_fn(*ups)
+            if variables:
+                got, var_grads = grad_fn(*ups, variables=list(variables))
+                var_grads = list(var_grads) if isinstance(var_grads, (list, tuple)) else [var_grads]
+                if len(var_grads) != len(variables):
+                    raise ValueError("Must return gradient for each variable from @custom_gradient grad_fn.")
+            else:
+                got, var_grads = grad_fn(*ups), []
             got = list(got) if isinstance(got, (list, tuple)) else [got]
             if len(got) != len(args):
                 raise ValueError(f"custom_gradient function expected to return {len(args)} gradients, but "
                                  f"returned {len(got)} instead.")
-            flat = []
-            for i in positions:
-                x = got[i]
-                if x is None:
-                    flat.append(None)
-                    continue
-                t = convert_to_tensor(x, ins[i].dtype)
-                flat.append(RValue(to_inner(t, g), tensor_key(t)))
+            flat = [as_rvalue(got[i], ins[i].dtype, g) for i in positions]
+            flat += [as_rvalue(vg, v.dtype, g) for vg, v in zip(var_grads, variables)]
             return flat
 
         prim = Prim(f"CustomGradient_{getattr(f, '__name__', 'f')}", operands, {}, results, vjp=vjp)
