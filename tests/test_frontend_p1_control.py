@@ -231,9 +231,9 @@ def test_module_tracking():
         tf.Module(name="bad name")
 
 
-@pytest.mark.xfail(strict=True, reason="CPU backend bug (pre-existing, not in this API): a while loop whose init is "
-                   "a constant equal to a constant used in the body updates that shared constant buffer in place")
 def test_jit_while_constant_init_aliasing():
+    """A while init that CSE made the same value as a constant the body reads (here ones([2]) and the body's
+    + 1.0) must not be updated in place by the loop (passes/bufferize/core.py `_carried`)."""
     def g(x):
         def body(i, acc):
             return i + 1, acc * tf.gather(x, i) + 1.0

@@ -329,14 +329,17 @@ class Bufferizer:
             self.bind(r, buf)
 
     # -- control flow ---------------------------------------------------------
-    def _carried(self, inits: Sequence[SSAValue]) -> list[SSAValue]:
+    def _carried(self, inits: Sequence[SSAValue], used_inside: set | frozenset = frozenset()) -> list[SSAValue]:
         """One buffer per loop-carried value: the init's own buffer if it is dead
-        after the loop (and used once here), else a copy."""
+        after the loop, used once here and nothing aliasing it is read inside the
+        loop (`used_inside`: the loop regions' operands), else a copy."""
         bufs: list[SSAValue] = []
         for i, x in enumerate(inits):
             src = self.m(x)
+            r = self.root.get(src, src)
             if (self.can_overwrite(x) and list(inits).count(x) == 1 and is_identity(src.type)
-                    and self.root.get(src, src) not in {self.root.get(b, b) for b in bufs}):
+                    and r not in {self.root.get(b, b) for b in bufs}
+                    and x not in used_inside and not any(a in used_inside for a in self.aliases.get(r, []))):
                 bufs.append(src)
             else:
                 buf = self.new_alloc(MemRefType(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
@@ -370,7 +373,9 @@ class Bufferizer:
     def op_scf_while(self, op: scf.WhileOp) -> None:
         st = self.state
         assert st is not None
-        bufs = self._carried(op.arguments)
+        used_inside = {v for region in (op.before_region, op.after_region) for o in region.walk()
+                       for v in o.operands}
+        bufs = self._carried(op.arguments, used_inside)
         before, after = Block(), Block()
         for a, b in zip(op.before_region.block.args, bufs):
             self.bind(a, b)
