@@ -424,7 +424,7 @@ class Module:
 
     @property
     def name_scope(self):
-        return _null()
+        return _NameScope(self._scope_name)
 
     @property
     def variables(self):
@@ -443,33 +443,38 @@ class Module:
         return tuple(self._flatten(lambda v: isinstance(v, Module)))
 
     def _flatten(self, predicate, recursive=True):
+        """As TF's `_flatten_module`: this module's matching attributes (sorted by name, nested lists / tuples
+        / dicts walked), then each submodule's, recursively, in the order they were found."""
         seen, out = {id(self)}, []
 
-        def walk(obj, depth):
-            for key in sorted(vars(obj)) if isinstance(obj, Module) else []:
-                if key.startswith("_self_") or key in ("_name", "_scope_name"):
-                    continue
-                visit(getattr(obj, key), depth)
-
-        def visit(v, depth):
+        def leaves(v):
             if isinstance(v, (list, tuple)):
                 for x in v:
-                    visit(x, depth)
-                return
-            if isinstance(v, dict):
+                    yield from leaves(x)
+            elif isinstance(v, dict):
                 for k in sorted(v, key=str):
-                    visit(v[k], depth)
-                return
-            if id(v) in seen:
-                return
-            if predicate(v):
-                seen.add(id(v))
-                out.append(v)
-            if isinstance(v, Module) and recursive:
-                seen.add(id(v))
-                walk(v, depth + 1)
+                    yield from leaves(v[k])
+            else:
+                yield v
 
-        walk(self, 0)
+        def walk(module):
+            subs = []
+            for key in sorted(vars(module)):
+                if key in ("_name", "_scope_name"):
+                    continue
+                for leaf in leaves(vars(module)[key]):
+                    if id(leaf) in seen:
+                        continue
+                    if predicate(leaf):
+                        seen.add(id(leaf))
+                        out.append(leaf)
+                    if recursive and isinstance(leaf, Module):
+                        seen.add(id(leaf))
+                        subs.append(leaf)
+            for sub in subs:
+                walk(sub)
+
+        walk(self)
         return out
 
     @classmethod
@@ -478,6 +483,19 @@ class Module:
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} object at {hex(id(self))}>"
+
+
+class _NameScope:
+    """`Module.name_scope`: `.name` is "module_name/"; entering it changes nothing here."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        return self.name
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _is_var(v) -> bool:

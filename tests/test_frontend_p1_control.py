@@ -210,23 +210,32 @@ def test_tensor_array_errors():
 
 
 def test_module_tracking():
+    """Order and names as real TF 2.21 prints them for the same classes."""
+    class Leaf(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(5.0, name="leafv")
+
     class Dense(tf.Module):
         def __init__(self, n, name=None):
             super().__init__(name=name)
             self.w = tf.Variable(tf.ones([n, n]), name="w")
             self.b = tf.Variable(tf.zeros([n]), name="b", trainable=False)
+            self.inner = Leaf() if n == 2 else None
 
     class Model(tf.Module):
         def __init__(self):
             super().__init__()
-            self.layers = [Dense(2, name="d1"), Dense(2)]
-            self.scale = tf.Variable(2.0)
+            self.layers = [Dense(2, name="d1"), Dense(3)]
+            self.scale = tf.Variable(2.0, name="scale")
 
     m = Model()
     assert m.name == "model" and m.layers[1].name == "dense" and m.layers[0].name == "d1"
-    assert len(m.variables) == 5 and len(m.trainable_variables) == 3
+    assert [v.name for v in m.variables] == ["scale:0", "b:0", "w:0", "leafv:0", "b:0", "w:0"]
+    assert [v.name for v in m.trainable_variables] == ["scale:0", "w:0", "leafv:0", "w:0"]
     assert len(m.non_trainable_variables) == 2
-    assert [s.name for s in m.submodules] == ["d1", "dense"]
+    assert [s.name for s in m.submodules] == ["d1", "dense", "leaf"]
+    assert m.name_scope.name == "model/" and m.layers[0].name_scope.name == "d1/"
     with pytest.raises(ValueError, match="is not a valid module name"):
         tf.Module(name="bad name")
 
