@@ -226,16 +226,16 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
 
 # -- map_fn / scan ----------------------------------------------------------------------------------------
 
-def _leading(flat, what="elems"):
-    ns = set()
+def _leading(flat):
+    ns = []
     for t in flat:
         if t._spec.shape is None or len(t._spec.shape) == 0:
-            raise ValueError(f"{what} must be a 1+ dimensional Tensor, not a scalar")
-        ns.add(t._spec.shape[0])
-    if len(ns) != 1:
-        raise ValueError("Elements in elems must have the same size in the first dimension, got "
-                         + str(sorted(ns)))
-    return ns.pop()
+            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+        ns.append(t._spec.shape[0])
+    for m in ns[1:]:
+        if m != ns[0]:
+            raise ValueError(f"Dimensions {ns[0]} and {m} are not compatible")
+    return ns[0]
 
 
 def _index_vec(i, rank):
@@ -343,11 +343,26 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
                          "not contain any Tensors.".format(elems))
     n = _leading(flat)
 
+    in_dtypes = [t.dtype for t in flat]
+
     def step(carry, xs):
         out = fn(_cf._rebuild(in_struct, xs))
         struct, outs = _to_tensors(out)
+        if fn_output_signature is None:  # the output must look like elems (TF checks with nest)
+            if _cf._norm(struct) != _cf._norm(in_struct):
+                raise ValueError("The two structures don't have the same nested structure.\n\nFirst structure: "
+                                 f"{_cf._structure_text(in_struct)}\n\nSecond structure: "
+                                 f"{_cf._structure_text(struct)}")
+            for t, d in zip(outs, in_dtypes):
+                if t.dtype != d:
+                    raise InvalidArgumentError(f"TensorArray dtype is {d.name} but Op is trying to write dtype "
+                                               f"{t.dtype.name} ")
         return carry, struct, outs
 
+    if n == 0 and fn_output_signature is None:  # TF: a [0] tensor per elems leaf
+        from .api import zeros
+
+        return _cf._rebuild(in_struct, [zeros([0], t.dtype) for t in flat])
     sig = None
     if fn_output_signature is not None and current_graph() is not None:
         sig_struct, sig = _sig_list(fn_output_signature)
@@ -386,8 +401,9 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
     def step(carry, xs):
         out = fn(_cf._rebuild(a_struct, carry), _cf._rebuild(in_struct, xs))
         struct, outs = _to_tensors(out)
-        if len(outs) != len(carry):
-            raise ValueError("The two structures don't have the same number of elements.")
+        if _cf._norm(struct) != _cf._norm(a_struct):
+            raise ValueError("The two structures don't have the same nested structure.\n\nFirst structure: "
+                             f"{_cf._structure_text(a_struct)}\n\nSecond structure: {_cf._structure_text(struct)}")
         return outs, a_struct, outs
 
     if m == 0:

@@ -121,7 +121,7 @@ def test_map_fn(mode):
         b = tf.map_fn(lambda t: (t[0] + t[1], tf.reduce_sum(t[0])), (x, x * 2.0),
                       fn_output_signature=(tf.float32, tf.float32))
         c = tf.map_fn(lambda r: tf.cast(r > 0.0, tf.int32), x, fn_output_signature=tf.int32)
-        d = tf.map_fn(lambda e: e["u"] * e["v"], {"u": x, "v": x + 1.0})
+        d = tf.map_fn(lambda e: e["u"] * e["v"], {"u": x, "v": x + 1.0}, fn_output_signature=tf.float32)
         return a, b, c, d
 
     a, b, c, d = run(mode, f, X)
@@ -383,3 +383,21 @@ def test_custom_gradient_variables_need_keyword():
         t.watch(x)
         with pytest.raises(TypeError, match="@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function uses variables"):
             f(x)
+
+
+def test_map_fn_scan_errors_and_empty():
+    x = tf.ones([3, 2])
+    with pytest.raises(ValueError, match="The two structures don't have the same nested structure."):
+        tf.map_fn(lambda t: t[0] + t[1], (x, x))
+    with pytest.raises(ValueError, match="The two structures don't have the same nested structure."):
+        tf.function(lambda x: tf.map_fn(lambda r: (r, r), x))(x)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="TensorArray dtype is float32 but Op is trying to write dtype int32"):
+        tf.map_fn(lambda r: tf.cast(r > 0, tf.int32), x)
+    with pytest.raises(ValueError, match="Elements in elems must be 1\\+ dimensional Tensors, not scalars"):
+        tf.map_fn(lambda r: r, tf.constant(1.0))
+    with pytest.raises(ValueError, match="Dimensions 3 and 2 are not compatible"):
+        tf.map_fn(lambda r: r, (tf.ones([3]), tf.ones([2])))
+    with pytest.raises(ValueError, match="The two structures don't have the same nested structure."):
+        tf.scan(lambda a, r: (a, a), x)
+    assert tf.map_fn(lambda r: r, tf.ones([0, 2])).shape == [0]
