@@ -209,3 +209,75 @@ class TensorArray:
 
     def close(self, name=None):
         return no_op()
+
+
+# -- element shapes of TensorArray loop variables ---------------------------------------------------------
+
+class _Probe(TensorArray):
+    """A TensorArray inside a shape-discovery trace of a loop body: `write` records the element shape on
+    the loop variable it stands for; reads give zeros of that shape."""
+
+    def _copy(self, items=None, buf=None):
+        return self
+
+    def write(self, index, value, name=None):
+        t = self._value(value)
+        self._origin._element_shape = self._element_shape = tuple(t._spec.shape)
+        return self
+
+    def read(self, index, name=None):
+        from .api import zeros
+
+        if self._element_shape is None:
+            raise ValueError("minixla: a TensorArray loop variable is read before any write in the loop body; "
+                             "give it an element_shape")
+        return zeros(list(self._element_shape), self._dtype)
+
+    def _as_loop_leaf(self):
+        raise ValueError("minixla: nested loops over a TensorArray without element_shape are not supported; "
+                         "give it an element_shape")
+
+
+def infer_loop_element_shapes(graph, body, loop_vars) -> None:
+    """Before a traced `tf.while_loop`: TensorArray loop variables without a known element shape (the
+    common `tf.TensorArray(dtype, size=n)` written in the body) learn it from one throwaway trace of
+    `body` (XLA needs the buffer's shape when the loop starts)."""
+    from . import control_flow as cf
+    from .graph import Graph, tracing
+
+    found = []
+
+    def scan(v):
+        if isinstance(v, TensorArray):
+            if v._buf is None and (v._element_shape is None or None in v._element_shape):
+                found.append(v)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                scan(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                scan(x)
+
+    scan(list(loop_vars))
+    if not found:
+        return
+    g = Graph("tensor_array_shape_probe", parent=graph)
+
+    def probe(v):
+        if isinstance(v, TensorArray):
+            if v in found:
+                p = _Probe.__new__(_Probe)
+                p.__dict__.update(v.__dict__)
+                p._origin = v
+                return p
+            return v
+        if isinstance(v, (list, tuple)):
+            return type(v)(probe(x) for x in v) if not hasattr(v, "_fields") else type(v)(*[probe(x) for x in v])
+        if isinstance(v, dict):
+            return {k: probe(x) for k, x in v.items()}
+        t = cf._as_graph_tensor(graph, v)
+        return g.placeholder(t._spec, "probe")
+
+    args = probe(list(loop_vars))
+    with tracing(g):
+        body(*args)

@@ -198,6 +198,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             out = body(*values)
             values = [out] if len(values) == 1 and not isinstance(out, (list, tuple)) else list(out)
     else:
+        from .api_tensor_array import infer_loop_element_shapes  # TensorArray loop variables' shapes
+
+        infer_loop_element_shapes(graph, body, user_vars)
         values = _traced_while(graph, cond, body, user_vars)
     if maximum_iterations is not None:
         values = values[1]

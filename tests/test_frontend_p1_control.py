@@ -401,3 +401,14 @@ def test_map_fn_scan_errors_and_empty():
     with pytest.raises(ValueError, match="The two structures don't have the same nested structure."):
         tf.scan(lambda a, r: (a, a), x)
     assert tf.map_fn(lambda r: r, tf.ones([0, 2])).shape == [0]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tensor_array_without_element_shape_in_loop(mode):
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=3)
+        ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (i + 1, ta.write(i, tf.gather(x, i) + 1.0)),
+                           [tf.constant(0), ta])[1]
+        return ta.stack()
+
+    np.testing.assert_allclose(npy(run(mode, f, X)), X + 1)
