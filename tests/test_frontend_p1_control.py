@@ -412,3 +412,16 @@ def test_tensor_array_without_element_shape_in_loop(mode):
         return ta.stack()
 
     np.testing.assert_allclose(npy(run(mode, f, X)), X + 1)
+
+
+@pytest.mark.parametrize("mode", ["function", "jit"])
+def test_gradients_variables_and_map_fn(mode):
+    v = tf.Variable(3.0)
+
+    def f(x):
+        y = v * tf.reduce_sum(tf.map_fn(lambda r: r * r, x))
+        return tf.gradients(y, [v, x])
+
+    gv, gx = run(mode, f, np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(npy(gv), 5.0)
+    np.testing.assert_allclose(npy(gx), [6.0, 12.0])
