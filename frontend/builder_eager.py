@@ -122,6 +122,12 @@ def _if(args, attrs, results, body):
     return [np.asarray(v) for v in fn(EagerBuilder(), list(args[1:]))]
 
 
+def _case(args, attrs, results, body):
+    fns = attrs["branches"]
+    i = int(np.asarray(args[0]).reshape(()))
+    return [np.asarray(v) for v in fns[i if 0 <= i < len(fns) else len(fns) - 1](EagerBuilder(), list(args[1:]))]
+
+
 #: op -> kernel(args, attrs, result specs, body) -> array or list of arrays
 KERNELS = {
     "iota": lambda a, at, r, b: st.iota(r[0].shape, at["dimension"], r[0].dtype),
@@ -149,6 +155,7 @@ KERNELS = {
     "sort": _sort,
     "while": _while,
     "if": _if,
+    "case": _case,
     "rng_bit_generator": lambda a, at, r, b: list(rng_bit_generator(at["algorithm"], a[0], r[1].shape, r[1].dtype)),
 }
 for _name, _k in UNARY_KERNELS.items():

@@ -178,5 +178,17 @@ def conditional(self, pred, operands: Sequence, true_fn: Callable, false_fn: Cal
     return self._apply("if", [pred, *operands], {"n": len(operands), "false_fn": false_fn}, t_specs, true_fn)
 
 
-for _fn in (gather, scatter, convolution, select_and_scatter, sort, while_loop, conditional, rng_bit_generator):
+def case(self, index, operands: Sequence, branch_fns: Sequence[Callable]) -> list:
+    """`hlo.case`: `branch_fns[index](b, operands)` (an out-of-range index runs the last branch)."""
+    operands, branch_fns = list(operands), tuple(branch_fns)
+    if tuple(index.shape) != () or np.dtype(index.dtype) != np.int32:
+        raise ShapeError("case", "index must be an i32 scalar", [index])
+    specs_in = [Spec(tuple(o.shape), np.dtype(o.dtype)) for o in operands]
+    outs = [[Spec(tuple(o.shape), np.dtype(o.dtype)) for o in fn(SpecBuilder(), specs_in)] for fn in branch_fns]
+    if any(o != outs[0] for o in outs[1:]):
+        raise ShapeError("case", "all branches must return the same types", operands)
+    return self._apply("case", [index, *operands], {"n": len(operands), "branches": branch_fns}, outs[0])
+
+
+for _fn in (gather, scatter, convolution, select_and_scatter, sort, while_loop, conditional, rng_bit_generator, case):
     setattr(Builder, _fn.__name__, _fn)

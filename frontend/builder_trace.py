@@ -176,13 +176,16 @@ class TracingBuilder(Builder):
         if op == "if":
             ins = operands[1:]
             return [self._region(lambda b, a: fn(b, ins), []) for fn in (body, attrs["false_fn"])]
+        if op == "case":
+            ins = operands[1:]
+            return [self._region((lambda f: lambda b, a: f(b, ins))(fn), []) for fn in attrs["branches"]]
         return []
 
     def _apply(self, op, operands, attrs, results, body=None):
         types = [tensor_type(r) for r in results]
         regions = self._regions(op, operands, attrs, body)
         cls = hlo.OPS[op]
-        ssa_operands = [operands[0].ssa] if op == "if" else [o.ssa for o in operands]  # branches capture the rest
+        ssa_operands = [operands[0].ssa] if op in ("if", "case") else [o.ssa for o in operands]  # branches capture the rest
         new = cls.create(operands=ssa_operands, result_types=types, properties=_props(op, attrs),
                          regions=regions)
         self._insert(new)

@@ -27,6 +27,9 @@ _counter = itertools.count(1)
 # -- nested structures (lists, tuples, dicts of tensors) --------------------------------
 
 def _flatten(value, leaves: list):
+    if hasattr(value, "_as_loop_leaf"):  # a tf.TensorArray (frontend/api_p1_control.py): its buffer
+        leaves.append(value._as_loop_leaf())
+        return ("ta", value)
     if isinstance(value, (list, tuple)):
         return (type(value), [_flatten(v, leaves) for v in value])
     if isinstance(value, dict):
@@ -42,6 +45,8 @@ def _rebuild(struct, leaves):
         if s is None:
             return next(it)
         kind, items = s
+        if kind == "ta":
+            return items._from_loop_leaf(next(it))
         if kind is dict:
             return {k: go(v) for k, v in items}
         built = [go(v) for v in items]
@@ -55,6 +60,8 @@ def _norm(struct):
     if struct is None:
         return None
     kind, items = struct
+    if kind == "ta":
+        return ("ta",)
     if kind is dict:
         return (dict, [(k, _norm(v)) for k, v in items])
     return (list, [_norm(v) for v in items])
@@ -64,6 +71,8 @@ def _structure_text(struct) -> str:
     if struct is None:
         return "Tensor"
     kind, items = struct
+    if kind == "ta":
+        return "TensorArray"
     if kind is dict:
         return "{" + ", ".join(f"{k!r}: {_structure_text(v)}" for k, v in items) + "}"
     inner = ", ".join(_structure_text(v) for v in items)
@@ -189,6 +198,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             out = body(*values)
             values = [out] if len(values) == 1 and not isinstance(out, (list, tuple)) else list(out)
     else:
+        from .api_tensor_array import infer_loop_element_shapes  # TensorArray loop variables' shapes
+
+        infer_loop_element_shapes(graph, body, user_vars)
         values = _traced_while(graph, cond, body, user_vars)
     if maximum_iterations is not None:
         values = values[1]

@@ -164,11 +164,12 @@ def _branch_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
     used: dict[str, func.FuncOp] = {}
     for f in funcs.values():
         for op in f.walk():
-            if op.name in ("tf.If", "tf.While"):
-                for key in ("then_branch", "else_branch", "cond", "body"):
+            if op.name in ("tf.If", "tf.While", "tf.Case"):
+                for key in ("then_branch", "else_branch", "cond", "body", "branches"):
                     ref = op.attributes.get(key) or op.properties.get(key)
-                    if ref is not None and symbol_name(ref) in funcs:
-                        used[symbol_name(ref)] = funcs[symbol_name(ref)]
+                    for r in (ref.data if hasattr(ref, "data") and isinstance(ref.data, tuple) else [ref]):
+                        if r is not None and symbol_name(r) in funcs:
+                            used[symbol_name(r)] = funcs[symbol_name(r)]
     return used
 
 

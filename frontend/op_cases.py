@@ -456,3 +456,50 @@ CASES.update({
     "p1_resize_bilinear_down": (lambda tf, x: tf.image.resize(x[1], [4, 3], method="bilinear"), [_P1IMG], None),
     "p1_resize_nearest": (lambda tf, x: tf.image.resize(x, [8, 3], method="nearest"), [_P1IMG], None),
 })
+
+# P1 control flow/autodiff (wt-p1ctl)
+_CX = (np.arange(6, dtype=np.float32).reshape(3, 2) * 0.5 - 1.0)
+_CW = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], np.float32)
+
+
+def _scan_np(x, reverse=False):
+    return np.cumsum(x[::-1], 0)[::-1] if reverse else np.cumsum(x, 0)
+
+
+def _scan_init_np(x):
+    acc, out = np.ones(x.shape[1:], np.float32), []
+    for r in x:
+        acc = acc * r + 2.0
+        out.append(acc)
+    return np.stack(out)
+
+
+def _jac_sin_matmul(tf, x, w):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.matmul(tf.sin(x), w)
+    return t.jacobian(y, x)
+
+
+CASES.update({
+    "p1_switch_case_0": (lambda tf, i, x: tf.switch_case(i, [lambda: x * 2.0, lambda: tf.sin(x), lambda: -x]),
+                         [np.array(0, np.int32), _CX], _CX * 2),
+    "p1_switch_case_1": (lambda tf, i, x: tf.switch_case(i, [lambda: x * 2.0, lambda: tf.sin(x), lambda: -x]),
+                         [np.array(1, np.int32), _CX], np.sin(_CX)),
+    "p1_switch_case_oob": (lambda tf, i, x: tf.switch_case(i, [lambda: x * 2.0, lambda: tf.sin(x)],
+                                                           default=lambda: x * x),
+                           [np.array(5, np.int32), _CX], _CX * _CX),
+    "p1_case": (lambda tf, x: tf.case([(tf.reduce_sum(x) > 100.0, lambda: x * 0.0),
+                                       (tf.reduce_sum(x) > -100.0, lambda: tf.exp(x))], default=lambda: x),
+                [_CX], np.exp(_CX)),
+    "p1_map_fn": (lambda tf, x: tf.map_fn(lambda r: tf.sin(r) * r, x), [_CX], np.sin(_CX) * _CX),
+    "p1_map_fn_nested": (lambda tf, x, w: tf.map_fn(lambda t: tf.reduce_sum(t[0] * t[1]), (x, tf.transpose(w)),
+                                                    fn_output_signature=tf.float32),
+                         [_CX, _CW], np.sum(_CX * _CW.T, 1)),
+    "p1_scan": (lambda tf, x: tf.scan(lambda a, r: a + r, x), [_CX], _scan_np(_CX)),
+    "p1_scan_reverse": (lambda tf, x: tf.scan(lambda a, r: a + r, x, reverse=True), [_CX], _scan_np(_CX, True)),
+    "p1_scan_init": (lambda tf, x: tf.scan(lambda a, r: a * r + 2.0, x, initializer=tf.ones([2])), [_CX],
+                     _scan_init_np(_CX)),
+    "p1_jacobian": (_jac_sin_matmul, [_CX, _CW],
+                    np.einsum("ac,kb,ck->abck", np.eye(3, dtype=np.float32), _CW, np.cos(_CX))),
+})

@@ -104,3 +104,7 @@ def print(*inputs, output_stream=_sys.stderr, sep=" ", end="\n", summarize=3, na
 newaxis = None
 from .api_p1_math_ns import install as _install_p1_math  # noqa: E402
 _install_p1_math(_sys.modules[__name__])
+from .api_tensor_array import TensorArray  # noqa: F401,E402
+from .api_p1_control import OutOfRangeError as _OutOfRangeError, Module, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501,I001
+from .autodiff.custom_gradient import custom_gradient, gradients  # noqa: F401,E402  (also GradientTape.jacobian)
+errors.OutOfRangeError = _OutOfRangeError  # noqa: E305

@@ -231,6 +231,18 @@ def _if(b, p, cts):
     return [None] + list(grads)
 
 
+@defvjp("case")
+def _case(b, p, cts):
+    index, ops = p.operands[0], p.operands[1:]
+    k = len(ops)
+
+    def backward(fn):
+        return lambda bb, vals: _branch_vjp(bb, fn, vals[:k], vals[k:])
+
+    grads = b.case(index, list(ops) + list(cts), [backward(fn) for fn in p.attrs["branches"]])
+    return [None] + list(grads)
+
+
 @defvjp("while")
 def _while(b, p, cts):
     """Reverse iteration k = N-1..0; the state at step k is recomputed from the inits (O(N^2) work)."""
