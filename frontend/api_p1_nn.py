@@ -194,7 +194,8 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
                    {"output_dtype": dt.np, "Tseed": seed.dtype.np})
 
 
-def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+def dropout_input(x, rate):
+    """TF's argument checks shared by the dropouts: (x as a float tensor, whether `rate` is a Python number)."""
     is_rate_number = isinstance(rate, numbers.Real)
     if is_rate_number and (rate < 0 or rate >= 1):
         raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
@@ -202,6 +203,11 @@ def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     if not x.dtype.is_floating:
         raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
                          f"x_dtype={x.dtype}")
+    return x, is_rate_number
+
+
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    x, is_rate_number = dropout_input(x, rate)
     if is_rate_number and rate == 0:
         return x
     if is_rate_number:

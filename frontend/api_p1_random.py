@@ -23,7 +23,6 @@ Without any seed TF is nondeterministic; we draw the two seeds from the OS entro
 
 from __future__ import annotations
 
-import numbers
 import random as _pyrandom
 
 import numpy as np
@@ -143,13 +142,9 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """TF's `nn.dropout` (v2): `_dropout` with `random.uniform(seed=seed)` as the sampler."""
-    is_rate_number = isinstance(rate, numbers.Real)
-    if is_rate_number and (rate < 0 or rate >= 1):
-        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
-    x = api.convert_to_tensor(x)
-    if not x.dtype.is_floating:
-        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
-                         f"x_dtype={x.dtype}")
+    from .api_p1_nn import dropout_input
+
+    x, is_rate_number = dropout_input(x, rate)
     if is_rate_number and rate == 0:
         get_seed(seed)  # TF's dummy_rng_step
         return x
