@@ -124,20 +124,21 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return api.add(api.multiply(rnd, api.subtract(hi, lo)), lo)
 
 
-def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+def _scaled_normal(op_name, shape, mean, stddev, dtype, seed):
+    """mean + stddev * `op_name` draws (TF's normal and truncated_normal)."""
     dt = dtypes.as_dtype(dtype)
     if dt not in _FLOATS:
         raise ValueError(f"Invalid dtype {dt!r}")
-    rnd = _draw("StatelessRandomNormalV2", shape, dt, seed)
+    rnd = _draw(op_name, shape, dt, seed)
     return api.add(api.multiply(rnd, api.cast(stddev, dt)), api.cast(mean, dt))
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    return _scaled_normal("StatelessRandomNormalV2", shape, mean, stddev, dtype, seed)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    dt = dtypes.as_dtype(dtype)
-    if dt not in _FLOATS:
-        raise ValueError(f"Invalid dtype {dt!r}")
-    rnd = _draw("StatelessTruncatedNormalV2", shape, dt, seed)
-    return api.add(api.multiply(rnd, api.cast(stddev, dt)), api.cast(mean, dt))
+    return _scaled_normal("StatelessTruncatedNormalV2", shape, mean, stddev, dtype, seed)
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):

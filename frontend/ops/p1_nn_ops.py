@@ -31,38 +31,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .conv_ops import _same
+from .conv_ops import _same, conv_nd
 from .random_ops import _box_muller, _shape, _unit, _unit64, _words
 from .registry import op_error, register, shape_text
-
-
-def _conv_nd(b, op, x, w, strides, padding, data_format, dilations, explicit_paddings=()):
-    nsp = len(x.shape) - 2
-    if len(w.shape) != nsp + 2:
-        raise op_error(op, f"input and filter must have the same rank: {shape_text(x.shape)}, "
-                           f"{shape_text(w.shape)}")
-    cf = data_format.startswith("NC")
-    sp = tuple(range(2, 2 + nsp)) if cf else tuple(range(1, 1 + nsp))
-    feat = 1 if cf else nsp + 1
-    if x.shape[feat] % w.shape[nsp]:
-        raise op_error(op, f"input depth must be evenly divisible by filter depth: {x.shape[feat]} vs "
-                           f"{w.shape[nsp]}")
-    s = [strides[d] for d in sp]
-    dil = [dilations[d] for d in sp]
-    if padding == "SAME":
-        pads = [_same(x.shape[d], w.shape[i], s[i], dil[i]) for i, d in enumerate(sp)]
-    elif padding == "EXPLICIT":
-        pads = [(explicit_paddings[2 * d], explicit_paddings[2 * d + 1]) for d in sp]
-    else:
-        pads = [(0, 0)] * nsp
-    dn = (0, feat, sp, nsp, nsp + 1, tuple(range(nsp)), 0, feat, sp)
-    return b.convolution(x, w, s, pads, (1,) * nsp, dil, dn, feature_group_count=x.shape[feat] // w.shape[nsp])
 
 
 def conv3d(b, input, filter, strides=(1,) * 5, padding="VALID", data_format="NDHWC", dilations=(1,) * 5):
     if len(input.shape) != 5:
         raise op_error("Conv3D", f"input must be 5-dimensional{shape_text(input.shape)}")
-    return _conv_nd(b, "Conv3D", input, filter, strides, padding, data_format, dilations)
+    return conv_nd(b, "Conv3D", input, filter, strides, padding, data_format, dilations)
 
 
 register("Conv3D", ("input", "filter"), conv3d,
@@ -83,7 +60,7 @@ def depthwise_conv2d(b, input, filter, strides=(1, 1, 1, 1), padding="VALID", da
         # TF 2.21's CPU (oneDNN) kernel's text; the Eigen kernel says "input and filter must have the same depth"
         raise op_error(op, f"input depth must be evenly divisible by filter depth: {c} vs {w.shape[2]}")
     k = b.reshape(w, [w.shape[0], w.shape[1], 1, c * w.shape[3]])
-    return _conv_nd(b, op, x, k, strides, padding, data_format, dilations, explicit_paddings)
+    return conv_nd(b, op, x, k, strides, padding, data_format, dilations, explicit_paddings)
 
 
 register("DepthwiseConv2dNative", ("input", "filter"), depthwise_conv2d,
