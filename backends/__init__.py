@@ -1,6 +1,10 @@
 """minixla backends: `get_backend("interpreter").compile(module)(*arrays)`."""
 
-from .registry import (
+if __name__ != "minixla.backends":  # the folder is mapped under the import root; see minixla/__init__.py
+    raise ImportError("import minixla's backends as `minixla.backends` (pip install -e . from the repository root)")
+
+
+from minixla.backends.registry import (
     Backend,
     Executable,
     available_backends,

@@ -88,19 +88,19 @@ def available_backends() -> list[str]:
 
 
 def _interpreter_factory() -> Backend:
-    from .interpreter import InterpreterBackend
+    from minixla.backends.interpreter import InterpreterBackend
 
     return InterpreterBackend()
 
 
 def _cpu_factory() -> Backend:
-    from .cpu.backend import CpuBackend
+    from minixla.backends.cpu.backend import CpuBackend
 
     return CpuBackend()
 
 
 def _gpu_factory() -> Backend:
-    from .gpu.backend import GpuBackend
+    from minixla.backends.gpu.backend import GpuBackend
 
     return GpuBackend()
 

@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from frontend import tf  # noqa: E402
+from minixla.frontend import tf  # noqa: E402
 
 BATCH, IN, HIDDEN, OUT = 128, 784, 128, 10
 

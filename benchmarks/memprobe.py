@@ -53,8 +53,8 @@ def peak_mib() -> float:
 def main(kind: str, n: int) -> dict:
     if kind == "minixla":
         sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        from frontend import tf
-        from frontend.compiler import pick_backend
+        from minixla.frontend import tf
+        from minixla.frontend.compiler import pick_backend
 
         fn = tf.function(lambda x, y: tf.reduce_mean(tf.multiply(x ** 2, 3) + y), jit_compile=True)
         shape_only = np.lib.stride_tricks.as_strided(np.zeros(1, np.float32), (n, n), (0, 0))

@@ -30,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from frontend import tf  # noqa: E402
+from minixla.frontend import tf  # noqa: E402
 
 SIZES = {"full": dict(example=(4096, 16384), matmul=(1024, 2048), conv=(8, 56, 64), memory=8192, chain=16,
                       bw_mib=1024),

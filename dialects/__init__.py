@@ -1,7 +1,11 @@
 """minixla's dialects. `load_all(ctx)` makes a context that reads everything the
 project's tools accept: our dialects plus xDSL's upstream ones."""
 
+
 from __future__ import annotations
+
+if __name__ != "minixla.dialects":  # the folder is mapped under the import root; see minixla/__init__.py
+    raise ImportError("import minixla's dialects as `minixla.dialects` (pip install -e . from the repository root)")
 
 from xdsl.context import Context
 
@@ -10,10 +14,10 @@ def load_all(ctx: Context | None = None) -> Context:
     """Register hlo, stablehlo, check and the upstream dialects (lazily)."""
     from xdsl.dialects import get_all_dialects
 
-    from . import xdsl_fixes  # noqa: F401
-    from .check import CHECK
-    from .hlo import HLO
-    from .stablehlo import STABLEHLO
+    from minixla.dialects import xdsl_fixes  # noqa: F401
+    from minixla.dialects.check import CHECK
+    from minixla.dialects.hlo import HLO
+    from minixla.dialects.stablehlo import STABLEHLO
 
     ctx = ctx or Context()
     for dialect in (HLO, STABLEHLO, CHECK):
@@ -32,19 +36,19 @@ def load_all(ctx: Context | None = None) -> Context:
 
 
 def _nvvm():
-    from .nvvm import NVVM
+    from minixla.dialects.nvvm import NVVM
 
     return NVVM
 
 
 def _frontend_dialects():
     def tf():
-        from frontend.tf_dialect import tf_dialect
+        from minixla.frontend.tf_dialect import tf_dialect
 
         return tf_dialect()
 
     def tf_type():
-        from frontend.tf_dialect import TF_TYPE
+        from minixla.frontend.tf_dialect import TF_TYPE
 
         return TF_TYPE
 

@@ -12,7 +12,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_d
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from .hlo_ops.base import ELEMENT_CLASSES, require, tensor
+from minixla.dialects.hlo_ops.base import ELEMENT_CLASSES, require, tensor
 
 
 def _float_or_complex(t: TensorType, what: str) -> None:

@@ -8,16 +8,16 @@ re-exports every op class (e.g. `hlo.AddOp`, `hlo.ReduceOp`).
 
 from xdsl.ir import Dialect
 
-from .hlo_ops import attrs, contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (registers ops)
-from .hlo_ops.attrs import *  # noqa: F401,F403
-from .hlo_ops.base import HLO_OPS
-from .hlo_ops.contraction import *  # noqa: F401,F403
-from .hlo_ops.control import *  # noqa: F401,F403
-from .hlo_ops.elementwise import *  # noqa: F401,F403
-from .hlo_ops.fusion import FusionOp  # noqa: F401  (hlo.fusion: an extra op without a stablehlo twin)
-from .hlo_ops.indexing import *  # noqa: F401,F403
-from .hlo_ops.reduction import *  # noqa: F401,F403
-from .hlo_ops.shape import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops import attrs, contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (registers ops)
+from minixla.dialects.hlo_ops.attrs import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops.base import HLO_OPS
+from minixla.dialects.hlo_ops.contraction import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops.control import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops.elementwise import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops.fusion import FusionOp  # noqa: F401  (hlo.fusion: an extra op without a stablehlo twin)
+from minixla.dialects.hlo_ops.indexing import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops.reduction import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops.shape import *  # noqa: F401,F403
 
 HLO = Dialect("hlo", [*HLO_OPS.values(), FusionOp], list(vars(attrs.HLO_ATTRS).values()))
 

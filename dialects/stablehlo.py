@@ -9,9 +9,9 @@ ops and attributes 1:1.
 
 from xdsl.ir import Dialect
 
-from . import hlo  # noqa: F401  (defines the raw op classes)
-from .hlo_ops.attrs import define_attributes
-from .hlo_ops.base import RAW_OPS, make_twin
+from minixla.dialects import hlo  # noqa: F401  (defines the raw op classes)
+from minixla.dialects.hlo_ops.attrs import define_attributes
+from minixla.dialects.hlo_ops.base import RAW_OPS, make_twin
 
 STABLEHLO_ATTRS = define_attributes("stablehlo")
 

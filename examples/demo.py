@@ -21,7 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from frontend import tf  # noqa: E402
+from minixla.frontend import tf  # noqa: E402
 
 
 def running_example(x, y):

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
-from frontend import tf  # noqa: E402
+from minixla.frontend import tf  # noqa: E402
 
 
 def running_example(x, y):

@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from frontend import tf  # noqa: E402
+from minixla.frontend import tf  # noqa: E402
 
 IMAGE_SIZE = 64
 DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "digits.csv.gz")

@@ -1,6 +1,6 @@
 """lit configuration for minixla's FileCheck tests (`lit filecheck/ -v`).
 
-Tools run as `python -m tools.opt` from the repository (so an editable
+Tools run as `python -m minixla.tools.opt` from the repository (so an editable
 install is not required); PYTHONPATH, VIRTUAL_ENV and HOME are forwarded
 because lit does not pass them on, and PYTHONHASHSEED is fixed so printed
 IR (e.g. fast-math flag order) is stable.
@@ -29,7 +29,7 @@ for var in ("VIRTUAL_ENV", "HOME", "PATH"):
         config.environment[var] = os.environ[var]  # noqa: F821
 
 filecheck = shutil.which("filecheck", path=os.path.dirname(python) + os.pathsep + os.environ.get("PATH", ""))
-config.substitutions.append((r"\bminixla-opt\b", f"{python} -m tools.opt"))  # noqa: F821
-config.substitutions.append((r"\bminixla-run\b", f"{python} -m tools.run"))  # noqa: F821
-config.substitutions.append((r"\bminixla-translate\b", f"{python} -m tools.translate"))  # noqa: F821
+config.substitutions.append((r"\bminixla-opt\b", f"{python} -m minixla.tools.opt"))  # noqa: F821
+config.substitutions.append((r"\bminixla-run\b", f"{python} -m minixla.tools.run"))  # noqa: F821
+config.substitutions.append((r"\bminixla-translate\b", f"{python} -m minixla.tools.translate"))  # noqa: F821
 config.substitutions.append((r"\bfilecheck\b", filecheck or "filecheck"))  # noqa: F821

@@ -7,6 +7,10 @@ decomposition rule per op), `execute`/`graph` (eager execution and tracing),
 public API (`api`, `api_nn`, `variables`, assembled in `tf`).
 """
 
-from . import tf  # noqa: F401
+if __name__ != "minixla.frontend":  # the folder is mapped under the import root; see minixla/__init__.py
+    raise ImportError("import minixla's frontend as `minixla.frontend` (pip install -e . from the repository root)")
+
+
+from minixla.frontend import tf  # noqa: F401
 
 __all__ = ["tf"]

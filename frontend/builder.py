@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
+from minixla.dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
 
-from .dtypes import _BF16
-from .errors import InvalidArgumentError, at_user_line
+from minixla.frontend.dtypes import _BF16
+from minixla.frontend.errors import InvalidArgumentError, at_user_line
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ class Builder:
         """Registered TF op `name` on this builder's values (const inputs as numpy arrays); its outputs
         as a list. Here its decomposition; the eager and graph builders also run host ops, and the
         recording builder records ops with their own gradient rule as one unit (autodiff/tape.py)."""
-        from .ops.registry import get
+        from minixla.frontend.ops.registry import get
 
         opdef = get(name)
         if not opdef.compilable:
@@ -412,4 +412,4 @@ class ConstSpec(Spec):
     value: Any = None
 
 
-from . import builder_structured as _structured  # noqa: E402,F401  (installs gather, scatter, convolution, ...)
+from minixla.frontend import builder_structured as _structured  # noqa: E402,F401  (installs gather, scatter, convolution, ...)

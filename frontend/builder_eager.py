@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from backends.interpreter.kernels import contraction as ct
-from backends.interpreter.kernels import conversions as cv
-from backends.interpreter.kernels import elementwise as ew
-from backends.interpreter.kernels import reduction as rd
-from backends.interpreter.kernels import structural as st
-from backends.interpreter.kernels.rng import rng_bit_generator
-from backends.interpreter.ops_elementwise import BINARY as BINARY_KERNELS
-from backends.interpreter.ops_elementwise import UNARY as UNARY_KERNELS
-from backends.interpreter.regions import ufunc_for
+from minixla.backends.interpreter.kernels import contraction as ct
+from minixla.backends.interpreter.kernels import conversions as cv
+from minixla.backends.interpreter.kernels import elementwise as ew
+from minixla.backends.interpreter.kernels import reduction as rd
+from minixla.backends.interpreter.kernels import structural as st
+from minixla.backends.interpreter.kernels.rng import rng_bit_generator
+from minixla.backends.interpreter.ops_elementwise import BINARY as BINARY_KERNELS
+from minixla.backends.interpreter.ops_elementwise import UNARY as UNARY_KERNELS
+from minixla.backends.interpreter.regions import ufunc_for
 
-from .builder import Builder
+from minixla.frontend.builder import Builder
 
 
 def _reduce(args, attrs, results, body):
@@ -172,7 +172,7 @@ class EagerBuilder(Builder):
 
     def tf_op(self, name: str, *inputs, **attrs) -> list:
         """Host ops (no decomposition) run their numpy implementation."""
-        from .ops.registry import get
+        from minixla.frontend.ops.registry import get
 
         opdef = get(name)
         if opdef.compilable:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .builder import COMBINERS, Builder, ShapeError, Spec, SpecBuilder, _combiner_body, _ints
+from minixla.frontend.builder import COMBINERS, Builder, ShapeError, Spec, SpecBuilder, _combiner_body, _ints
 
 
 def _index_batch(indices, ivd: int, what: str, operands) -> tuple[int, list[int]]:

@@ -12,12 +12,12 @@ import numpy as np
 from xdsl.dialects.builtin import BoolAttr, DenseIntOrFPElementsAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from backends.interpreter.dtypes import element_type, numpy_dtype, numpy_to_dense_attr
-from dialects import hlo
-from dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType, RngAlgorithm
-from dialects.hlo_ops.syntax import i64_array
+from minixla.backends.interpreter.dtypes import element_type, numpy_dtype, numpy_to_dense_attr
+from minixla.dialects import hlo
+from minixla.dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType, RngAlgorithm
+from minixla.dialects.hlo_ops.syntax import i64_array
 
-from .builder import Builder, Spec
+from minixla.frontend.builder import Builder, Spec
 
 
 def tensor_type(spec) -> TensorType:

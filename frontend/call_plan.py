@@ -19,10 +19,10 @@ import inspect
 
 import numpy as np
 
-from .builder import Spec
-from .nest import rebuild
-from .tensor import Tensor, eager_tensor
-from .variables import Variable
+from minixla.frontend.builder import Spec
+from minixla.frontend.nest import rebuild
+from minixla.frontend.tensor import Tensor, eager_tensor
+from minixla.frontend.variables import Variable
 
 _SCALARS = frozenset([int, float, bool, str, type(None)])
 

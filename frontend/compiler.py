@@ -26,9 +26,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.printer import Printer
 
-from passes.pipeline import verify_each_pass
+from minixla.passes.pipeline import verify_each_pass
 
-from .legalize import legalize_module
+from minixla.frontend.legalize import legalize_module
 
 STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialized", "optimized_hlo_dot")
 OPTIMIZE_PIPELINE = "hlo-optimize"
@@ -44,7 +44,7 @@ def print_module(module: ModuleOp) -> str:
 
 def specialize(module: ModuleOp, values: dict[int, np.ndarray]) -> ModuleOp:
     """A clone of `module` whose arguments in `values` are replaced by `tf.Const`."""
-    from .tf_dialect import tf_op_class, to_attr
+    from minixla.frontend.tf_dialect import tf_op_class, to_attr
 
     module = module.clone()
     f = next(op for op in module.ops if isinstance(op, func.FuncOp))
@@ -94,14 +94,14 @@ class PassDumper:
 
 
 def _optimize(module: ModuleOp, dumper: PassDumper | None, verify: bool) -> None:
-    from passes import run_pipeline
+    from minixla.passes import run_pipeline
 
     if dumper is None:
         run_pipeline(module, OPTIMIZE_PIPELINE, verify=verify)
         return
-    from dialects import load_all
-    from dialects.diagnostics import verify_module
-    from passes.pipeline import build_pipeline
+    from minixla.dialects import load_all
+    from minixla.dialects.diagnostics import verify_module
+    from minixla.passes.pipeline import build_pipeline
 
     def after(prev, mod, nxt) -> None:
         if prev is not None:
@@ -167,14 +167,14 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
 
 def pick_backend(compiled: Compiled) -> None:
     """Compile on `cpu` if it can, else on the interpreter (the reason is kept)."""
-    from backends.registry import available_backends
+    from minixla.backends.registry import available_backends
 
     forced = os.environ.get("MINIXLA_TF_BACKEND")
     order = [forced] if forced else [b for b in ("cpu", "interpreter") if b in available_backends()]
     reasons = []
     token = None
     if compiled.dumper is not None:
-        from backends.cpu.compiler import AFTER_PASS
+        from minixla.backends.cpu.compiler import AFTER_PASS
 
         dumper = compiled.dumper
         token = AFTER_PASS.set(lambda pass_name, module: dumper("cpu", pass_name, module))
@@ -186,7 +186,7 @@ def pick_backend(compiled: Compiled) -> None:
 
 
 def _compile_first(compiled: Compiled, order: list[str], reasons: list[str]) -> None:
-    from backends.registry import get_backend
+    from minixla.backends.registry import get_backend
 
     for name in order:
         try:

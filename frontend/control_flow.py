@@ -15,11 +15,11 @@ import itertools
 import numpy as np
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
 
-from .builder import Spec
-from .execute import execute
-from .graph import Graph, current_graph, tracing
-from .ops.control_flow_ops import FUNCTIONS
-from .tensor import Tensor
+from minixla.frontend.builder import Spec
+from minixla.frontend.execute import execute
+from minixla.frontend.graph import Graph, current_graph, tracing
+from minixla.frontend.ops.control_flow_ops import FUNCTIONS
+from minixla.frontend.tensor import Tensor
 
 _counter = itertools.count(1)
 
@@ -82,7 +82,7 @@ def _structure_text(struct) -> str:
 # -- tracing a child graph -----------------------------------------------------------------
 
 def _as_graph_tensor(graph: Graph, value) -> Tensor:
-    from .api import convert_to_tensor
+    from minixla.frontend.api.core import convert_to_tensor
 
     if hasattr(value, "_variable_value"):
         value = value._variable_value()
@@ -182,7 +182,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         c0, b0 = cond, body
 
         def cond(i, lv):  # noqa: F811
-            from .api import less, logical_and
+            from minixla.frontend.api.core import less, logical_and
 
             return logical_and(less(i, maximum_iterations), c0(*lv))
 
@@ -198,7 +198,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             out = body(*values)
             values = [out] if len(values) == 1 and not isinstance(out, (list, tuple)) else list(out)
     else:
-        from .api_tensor_array import infer_loop_element_shapes  # TensorArray loop variables' shapes
+        from minixla.frontend.api.tensor_array import infer_loop_element_shapes  # TensorArray loop variables' shapes
 
         infer_loop_element_shapes(graph, body, user_vars)
         values = _traced_while(graph, cond, body, user_vars)

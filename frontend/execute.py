@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes
-from .autodiff import tape as _tape
-from .builder_eager import EagerBuilder
-from .errors import InvalidArgumentError, at_user_line
-from .graph import Graph, current_graph
-from .ops.registry import OpDef, get
-from .tensor import Tensor, to_array
+from minixla.frontend import dtypes
+from minixla.frontend.autodiff import tape as _tape
+from minixla.frontend.builder_eager import EagerBuilder
+from minixla.frontend.errors import InvalidArgumentError, at_user_line
+from minixla.frontend.graph import Graph, current_graph
+from minixla.frontend.ops.registry import OpDef, get
+from minixla.frontend.tensor import Tensor, to_array
 
 
 def _is_tensor_like(x) -> bool:

@@ -19,15 +19,15 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from . import tracing_log
-from .autodiff import tape as _tape
-from .call_plan import ByValue, Miss, build_plan, call_key, normalizer
-from .builder import Spec
-from .compiler import Compiled, lower, pick_backend, stage_text, STAGES
-from .errors import InvalidArgumentError
-from .graph import _STACK, Graph, NeedsConstant, run_graph, tracing
-from .nest import flatten, is_tensor, rebuild
-from .tensor import Tensor
+from minixla.frontend import tracing_log
+from minixla.frontend.autodiff import tape as _tape
+from minixla.frontend.call_plan import ByValue, Miss, build_plan, call_key, normalizer
+from minixla.frontend.builder import Spec
+from minixla.frontend.compiler import Compiled, lower, pick_backend, stage_text, STAGES
+from minixla.frontend.errors import InvalidArgumentError
+from minixla.frontend.graph import _STACK, Graph, NeedsConstant, run_graph, tracing
+from minixla.frontend.nest import flatten, is_tensor, rebuild
+from minixla.frontend.tensor import Tensor
 
 _counter = itertools.count(1)
 
@@ -74,7 +74,7 @@ class ConcreteFunction:
 
     def lower(self) -> Compiled:
         if self.compiled is None:
-            from .legalize import Unsupported, unsupported_error
+            from minixla.frontend.legalize import Unsupported, unsupported_error
 
             bad = [Unsupported(n.op, n.name) for n in self.graph.nodes
                    if not (n.opdef.compilable and (n.opdef.xla_kernel(n.attrs) if callable(n.opdef.xla_kernel)
@@ -107,7 +107,7 @@ class ConcreteFunction:
 
     @property
     def tf_ir(self) -> str:
-        from .compiler import print_module
+        from minixla.frontend.compiler import print_module
 
         return print_module(self.module)
 
@@ -208,7 +208,7 @@ class Function:
         out_leaves: list = []
         out_struct = flatten(result, out_leaves)
         with tracing(graph):
-            from .api import convert_to_tensor
+            from minixla.frontend.api.core import convert_to_tensor
 
             outputs = [convert_to_tensor(v) for v in out_leaves]
         for c in graph.captures.values():

@@ -18,13 +18,13 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, TensorType, UnrankedTensorType
 from xdsl.ir import Block, Operation, Region
 
-from backends.interpreter.dtypes import element_type
+from minixla.backends.interpreter.dtypes import element_type
 
-from .builder import Spec, SpecBuilder
-from .builder_eager import EagerBuilder
-from .errors import InvalidArgumentError, SourceLocation, compile_time_constant_error, user_stack
-from .ops.registry import OpDef
-from .tensor import Tensor
+from minixla.frontend.builder import Spec, SpecBuilder
+from minixla.frontend.builder_eager import EagerBuilder
+from minixla.frontend.errors import InvalidArgumentError, SourceLocation, compile_time_constant_error, user_stack
+from minixla.frontend.ops.registry import OpDef
+from minixla.frontend.tensor import Tensor
 
 _FOLD_LIMIT = 4096  # fold ops whose inputs are all known and results this small
 
@@ -40,7 +40,7 @@ class NeedsConstant(Exception):
 
 def value_type(spec: Spec):
     if np.dtype(spec.dtype) == np.dtype(object):
-        from .tf_dialect import StringType
+        from minixla.frontend.tf_dialect import StringType
 
         elem = StringType()
     else:
@@ -121,7 +121,7 @@ class Graph:
         return base if n == 0 else f"{base}_{n}"
 
     def constant(self, value: np.ndarray) -> Tensor:
-        from .ops.registry import get
+        from minixla.frontend.ops.registry import get
 
         return self.add_node(get("Const"), [], {"value": value, "dtype": value.dtype})[0]
 
@@ -167,7 +167,7 @@ class Graph:
             res = opdef.rule(EagerBuilder(), *fold_args, **attrs)
             folded = list(res) if isinstance(res, tuple) else [res]
         operands = [t._ssa for x in inputs for t in (x if isinstance(x, list) else [x])]
-        from .tf_dialect import tf_op_class, to_attr
+        from minixla.frontend.tf_dialect import tf_op_class, to_attr
 
         mlir_attrs = {}
         for k, v in attrs.items():
@@ -247,7 +247,7 @@ class tracing:
 
 def run_graph(graph: Graph, args: list[np.ndarray], outputs: list[Tensor]) -> list[np.ndarray]:
     """Execute a traced graph op by op on the host (tf.function without jit)."""
-    from .execute import run_eager
+    from minixla.frontend.execute import run_eager
 
     env: dict[int, np.ndarray] = {id(t): a for t, a in zip(graph.inputs, args)}
     for node in graph.nodes:

@@ -21,14 +21,14 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
-from backends.interpreter import ops_elementwise, ops_shape  # noqa: F401  (register the folding impls)
-from backends.interpreter.dtypes import dense_attr_to_numpy
-from backends.interpreter.evaluator import OP_IMPLS
+from minixla.backends.interpreter import ops_elementwise, ops_shape  # noqa: F401  (register the folding impls)
+from minixla.backends.interpreter.dtypes import dense_attr_to_numpy
+from minixla.backends.interpreter.evaluator import OP_IMPLS
 
-from .builder_trace import TValue, TracingBuilder
-from .errors import InvalidArgumentError, SourceLocation, compile_time_constant_error
-from .ops.registry import REGISTRY, OpDef
-from .tf_dialect import from_attr
+from minixla.frontend.builder_trace import TValue, TracingBuilder
+from minixla.frontend.errors import InvalidArgumentError, SourceLocation, compile_time_constant_error
+from minixla.frontend.ops.registry import REGISTRY, OpDef
+from minixla.frontend.tf_dialect import from_attr
 
 _FOLD_LIMIT = 1 << 16
 
@@ -158,7 +158,7 @@ def _dce(block) -> None:
 
 def _branch_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
     """The `func.func`s named by `tf.If`/`tf.While` ops (their bodies are replayed into regions)."""
-    from .ops.control_flow_ops import symbol_name
+    from minixla.frontend.ops.control_flow_ops import symbol_name
 
     funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
     used: dict[str, func.FuncOp] = {}
@@ -176,7 +176,7 @@ def _branch_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
 def legalize_module(module: ModuleOp, stacks: dict | None = None, names: dict | None = None) -> ModuleOp:
     """Legalize every function; branch/body functions of `tf.If`/`tf.While` are inlined into the
     `hlo.if`/`hlo.while` regions and then removed."""
-    from .ops.control_flow_ops import MODULE_SCOPES
+    from minixla.frontend.ops.control_flow_ops import MODULE_SCOPES
 
     branches = _branch_functions(module)
     MODULE_SCOPES.append({op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)})

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .tensor import Tensor
+from minixla.frontend.tensor import Tensor
 
 
 def is_tensor(v) -> bool:

@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from .legalize import TfLegalizeToHlo
+from minixla.frontend.legalize import TfLegalizeToHlo
 
 PASSES = {TfLegalizeToHlo.name: TfLegalizeToHlo}

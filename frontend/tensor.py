@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes
-from .builder import Spec
+from minixla.frontend import dtypes
+from minixla.frontend.builder import Spec
 
 
 class TensorShape:
@@ -171,7 +171,7 @@ class Tensor:
     def __iter__(self):
         if not self._spec.shape:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        from . import api
+        from minixla.frontend.api import core as api
 
         return iter(api.unstack(self))
 
@@ -179,19 +179,19 @@ class Tensor:
         return id(self)
 
     def __getitem__(self, key):
-        from . import api
+        from minixla.frontend.api import core as api
 
         return api.getitem(self, key)
 
     def __eq__(self, other):  # TF2: elementwise
-        from . import api
+        from minixla.frontend.api import core as api
 
         if other is None:
             return False
         return api.equal(self, other)
 
     def __ne__(self, other):
-        from . import api
+        from minixla.frontend.api import core as api
 
         if other is None:
             return True
@@ -215,7 +215,7 @@ _new_tensor = object.__new__
 
 def _binary(api_name: str, reverse: bool = False):
     def method(self, other):
-        from . import api
+        from minixla.frontend.api import core as api
 
         fn = getattr(api, api_name)
         return fn(other, self) if reverse else fn(self, other)
@@ -226,7 +226,7 @@ def _binary(api_name: str, reverse: bool = False):
 
 def _unary(api_name: str):
     def method(self):
-        from . import api
+        from minixla.frontend.api import core as api
 
         return getattr(api, api_name)(self)
 

@@ -12,23 +12,23 @@ import builtins as _builtins
 import sys as _sys
 from types import SimpleNamespace as _NS
 
-from . import api as _api
-from . import api_nn as _nn
-from . import api_random as _random
-from . import dtypes as _dtypes
-from . import errors as _errors
-from .dtypes import (DType, as_dtype, bfloat16, bool_ as bool, complex64, complex128, double, float16,  # noqa: F401,A004
+from minixla.frontend.api import core as _api
+from minixla.frontend.api import nn as _nn
+from minixla.frontend.api import random_stateless as _random
+from minixla.frontend import dtypes as _dtypes
+from minixla.frontend import errors as _errors
+from minixla.frontend.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, complex64, complex128, double, float16,  # noqa: F401,A004
                      float32, float64, half, int8, int16, int32, int64, uint8, uint16, uint32, uint64)
-from .execute import execute as _execute
-from .function import function  # noqa: F401
-from .tensor import Tensor, TensorShape  # noqa: F401
-from .variables import Variable  # noqa: F401
-from .autodiff import GradientTape, UnconnectedGradients  # noqa: F401
-from .graph import init_scope  # noqa: F401
-from .control_flow import cond, while_loop  # noqa: F401
-from . import api_index as _idx
-from .api_index import argsort, einsum, gather, gather_nd, sort  # noqa: F401
-from . import keras  # noqa: F401,E402
+from minixla.frontend.execute import execute as _execute
+from minixla.frontend.function import function  # noqa: F401
+from minixla.frontend.tensor import Tensor, TensorShape  # noqa: F401
+from minixla.frontend.variables import Variable  # noqa: F401
+from minixla.frontend.autodiff import GradientTape, UnconnectedGradients  # noqa: F401
+from minixla.frontend.graph import init_scope  # noqa: F401
+from minixla.frontend.control_flow import cond, while_loop  # noqa: F401
+from minixla.frontend.api import indexing as _idx
+from minixla.frontend.api.indexing import argsort, einsum, gather, gather_nd, sort  # noqa: F401
+from minixla.frontend import keras  # noqa: F401,E402
 
 string = _dtypes.string
 
@@ -80,7 +80,7 @@ random = _NS(stateless_uniform=_random.stateless_uniform, stateless_normal=_rand
              experimental=_random.experimental)
 io = _NS(read_file=_read_file)
 strings = _NS(as_string=_as_string)
-__import__("frontend.api_p1_nn", fromlist=["install"]).install(_sys.modules[__name__])  # P1 nn/random/image (wt-p1nn)
+__import__("minixla.frontend.api.nn_conv_image", fromlist=["install"]).install(_sys.modules[__name__])  # P1 nn/random/image (wt-p1nn)
 
 
 def py_function(func, inp, Tout, name=None):
@@ -102,9 +102,9 @@ def print(*inputs, output_stream=_sys.stderr, sep=" ", end="\n", summarize=3, na
 
 
 newaxis = None
-from .api_p1_math_ns import install as _install_p1_math  # noqa: E402
+from minixla.frontend.api.math_linalg_namespaces import install as _install_p1_math  # noqa: E402
 _install_p1_math(_sys.modules[__name__])
-from .api_tensor_array import TensorArray  # noqa: F401,E402
-from .api_p1_control import OutOfRangeError as _OutOfRangeError, Module, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501,I001
-from .autodiff.custom_gradient import custom_gradient, gradients  # noqa: F401,E402  (also GradientTape.jacobian)
+from minixla.frontend.api.tensor_array import TensorArray  # noqa: F401,E402
+from minixla.frontend.api.control_flow import OutOfRangeError as _OutOfRangeError, Module, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501,I001
+from minixla.frontend.autodiff.custom_gradient import custom_gradient, gradients  # noqa: F401,E402  (also GradientTape.jacobian)
 errors.OutOfRangeError = _OutOfRangeError  # noqa: E305

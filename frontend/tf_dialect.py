@@ -19,10 +19,10 @@ from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, 
                        var_result_def)
 from xdsl.utils.exceptions import VerifyException
 
-from backends.interpreter.dtypes import dense_attr_to_numpy, element_type, numpy_dtype, numpy_to_dense_attr
+from minixla.backends.interpreter.dtypes import dense_attr_to_numpy, element_type, numpy_dtype, numpy_to_dense_attr
 
-from . import ops as _ops  # noqa: F401  (fills the registry)
-from .ops.registry import REGISTRY, OpDef
+from minixla.frontend import ops as _ops  # noqa: F401  (fills the registry)
+from minixla.frontend.ops.registry import REGISTRY, OpDef
 
 
 @irdl_attr_definition
@@ -99,7 +99,7 @@ def to_attr(value: Any) -> Attribute:
         return ArrayAttr([to_attr(v) for v in value])
     if value is None:
         return StringAttr("")
-    from .dtypes import DType
+    from minixla.frontend.dtypes import DType
 
     if isinstance(value, DType) or isinstance(value, np.dtype) or (isinstance(value, type)
                                                                    and issubclass(value, np.generic)):

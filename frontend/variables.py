@@ -12,19 +12,19 @@ import itertools
 
 import numpy as np
 
-from . import dtypes
-from .autodiff import tape as _tape
-from .builder import Spec
-from .errors import InvalidArgumentError, at_user_line
-from .graph import current_graph
-from .tensor import Tensor, TensorShape
+from minixla.frontend import dtypes
+from minixla.frontend.autodiff import tape as _tape
+from minixla.frontend.builder import Spec
+from minixla.frontend.errors import InvalidArgumentError, at_user_line
+from minixla.frontend.graph import current_graph
+from minixla.frontend.tensor import Tensor, TensorShape
 
 _ids = itertools.count()
 
 
 class Variable:
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None, **_):
-        from .api import convert_to_tensor
+        from minixla.frontend.api.core import convert_to_tensor
 
         if callable(initial_value):
             initial_value = initial_value()
@@ -41,7 +41,7 @@ class Variable:
     def _variable_value(self) -> Tensor:
         graph = current_graph()
         if graph is not None and graph.parent is not None:  # inside a tf.cond branch / while body:
-            from .graph import tracing
+            from minixla.frontend.graph import tracing
 
             with tracing(graph.parent):  # read in the enclosing graph, capture the value
                 outer = self._variable_value()
@@ -60,7 +60,7 @@ class Variable:
         return graph.captures[self]
 
     def read_value(self) -> Tensor:
-        from .api import identity
+        from minixla.frontend.api.core import identity
 
         return identity(self._variable_value())
 
@@ -88,7 +88,7 @@ class Variable:
         return id(self)
 
     def __eq__(self, other):
-        from .api import equal
+        from minixla.frontend.api.core import equal
 
         return equal(self._variable_value(), other)
 
@@ -100,7 +100,7 @@ class Variable:
                 f"{self.shape}, and the assigned value shape {t.shape} are incompatible."))
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
-        from .api import convert_to_tensor
+        from minixla.frontend.api.core import convert_to_tensor
 
         t = convert_to_tensor(value, self._dtype)
         self._check(t)
@@ -117,12 +117,12 @@ class Variable:
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        from .api import add
+        from minixla.frontend.api.core import add
 
         return self.assign(add(self._variable_value(), delta), read_value=read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        from .api import subtract
+        from minixla.frontend.api.core import subtract
 
         return self.assign(subtract(self._variable_value(), delta), read_value=read_value)
 

@@ -6,14 +6,18 @@ ones; `run_pipeline(module, "a,b{opt=1}")` runs a pipeline spec exactly as
 `minixla-opt -p` does.
 """
 
+
 from __future__ import annotations
+
+if __name__ != "minixla.passes":  # the folder is mapped under the import root; see minixla/__init__.py
+    raise ImportError("import minixla's passes as `minixla.passes` (pip install -e . from the repository root)")
 
 from collections.abc import Callable
 from importlib import import_module
 
 from xdsl.passes import ModulePass
 
-from .pipeline import available_passes, build_pipeline, register_pipeline, run_pipeline
+from minixla.passes.pipeline import available_passes, build_pipeline, register_pipeline, run_pipeline
 
 _PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
 
@@ -65,7 +69,7 @@ register_pipeline("hlo-optimize", ".pipelines:hlo_optimize")
 
 
 # the mini-TF frontend
-register("tf-legalize-to-hlo", "frontend.legalize:TfLegalizeToHlo")
+register("tf-legalize-to-hlo", "minixla.frontend.legalize:TfLegalizeToHlo")
 # the GPU pipeline (passes/gpu, docs/gpu.md)
 register("gpu-map-parallel-loops", ".gpu.mapping:GpuMapParallelLoops")
 register("gpu-kernel-outlining", ".gpu.outline:GpuKernelOutlining")

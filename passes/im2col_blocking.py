@@ -21,8 +21,8 @@ from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
-from .linalg_to_loops import Emit, inline_body
-from .lower_to_llvm.common import static_layout
+from minixla.passes.linalg_to_loops import Emit, inline_body
+from minixla.passes.lower_to_llvm.common import static_layout
 
 #: elements of one block of patches: 4 MiB of f32, in the last-level cache between copy and gemm; big
 #: enough that the two fork-joins per block (copy, gemm) cost little (2^18: conv 1.4-1.7x its matmul
@@ -90,7 +90,7 @@ def _for(e: Emit, n: int, bodies: list[Block]) -> tuple[Emit, SSAValue]:
 def block_patches(g: GenericOp) -> bool:
     """Rewrite G's patches operand into blocks (see module doc); False when
     the pattern does not match (G is then left for the plain gemm path)."""
-    from .linalg_to_blas import _zero_fill_before, emit_gemm, plan_gemm
+    from minixla.passes.linalg_to_blas import _zero_fill_before, emit_gemm, plan_gemm
 
     if plan_gemm(g) is None:
         return False

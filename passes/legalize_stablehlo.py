@@ -21,8 +21,8 @@ from xdsl.rewriter import Rewriter
 @cache
 def _tables(src: str, dst: str) -> tuple[dict[type, type], dict[type, type]]:
     """(op class -> twin class, attribute class -> twin class) for src -> dst."""
-    from dialects import hlo, stablehlo
-    from dialects.hlo_ops.attrs import define_attributes
+    from minixla.dialects import hlo, stablehlo
+    from minixla.dialects.hlo_ops.attrs import define_attributes
 
     ops = {"hlo": hlo.OPS, "stablehlo": stablehlo.OPS}
     op_map = {cls: ops[dst][m] for m, cls in ops[src].items()}

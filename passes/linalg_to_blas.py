@@ -46,9 +46,9 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
-from .im2col_blocking import block_patches
-from .lower_to_llvm.threads import in_parallel_loop
-from .lower_to_llvm.common import LoweringError, static_layout
+from minixla.passes.im2col_blocking import block_patches
+from minixla.passes.lower_to_llvm.threads import in_parallel_loop
+from minixla.passes.lower_to_llvm.common import LoweringError, static_layout
 
 SGEMM, DGEMM = "minixla_sgemm", "minixla_dgemm"
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112

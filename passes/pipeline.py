@@ -15,7 +15,7 @@ def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """xDSL's upstream passes plus ours (ours win on a name clash)."""
     from xdsl.transforms import get_all_passes as upstream
 
-    from . import get_all_passes
+    from minixla.passes import get_all_passes
 
     return {**upstream(), **get_all_passes()}
 
@@ -27,7 +27,7 @@ PIPELINES: dict[str, Callable[[], str]] = {}
 def register_pipeline(name: str, target: str) -> None:
     """Register a named pipeline as "module:function" (relative to `passes`)."""
     module, fn = target.split(":")
-    PIPELINES[name] = lambda: getattr(import_module(module, "passes"), fn)()
+    PIPELINES[name] = lambda: getattr(import_module(module, "minixla.passes"), fn)()
 
 
 def _split_top_level(spec: str) -> list[str]:
@@ -71,8 +71,8 @@ def verify_each_pass() -> bool:
 def run_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None, verify: bool = True) -> ModuleOp:
     """Run `spec` on `module` in place (and return it), verifying after each
     pass with MLIR-style diagnostics (`dialects.diagnostics.DiagnosticError`)."""
-    from dialects import load_all
-    from dialects.diagnostics import verify_module
+    from minixla.dialects import load_all
+    from minixla.dialects.diagnostics import verify_module
 
     def check(prev: ModulePass | None, mod: ModuleOp, nxt: ModulePass | None) -> None:
         if verify and prev is not None:

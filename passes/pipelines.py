@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from xdsl.passes import ModulePass
 
-from .bufferize import Bufferize
-from .hlo_to_linalg import ConvertHloToLinalg
-from .linalg_to_blas import ConvertLinalgToBlas
-from .linalg_to_loops import ConvertLinalgToLoops
-from .lower_to_llvm.threads import ConvertParallelLoopsToThreads, LowerThreadDispatch
+from minixla.passes.bufferize import Bufferize
+from minixla.passes.hlo_to_linalg import ConvertHloToLinalg
+from minixla.passes.linalg_to_blas import ConvertLinalgToBlas
+from minixla.passes.linalg_to_loops import ConvertLinalgToLoops
+from minixla.passes.lower_to_llvm.threads import ConvertParallelLoopsToThreads, LowerThreadDispatch
 
 PASSES: dict[str, type[ModulePass]] = {
     ConvertHloToLinalg.name: ConvertHloToLinalg,
@@ -41,7 +41,7 @@ def hlo_optimize() -> str:
 def use_blas() -> bool:
     """Whether the CPU pipeline calls BLAS for matmuls: the one decision,
     made by backends/cpu/blas.py (numpy's OpenBLAS found, MINIXLA_BLAS not off)."""
-    from backends.cpu import blas
+    from minixla.backends.cpu import blas
 
     return blas.available()
 
@@ -59,7 +59,7 @@ def hlo_to_cpu(optimize: bool = False, blas: bool | None = None) -> str:
     `blas` (default: `use_blas()`) adds `convert-linalg-to-blas`."""
     loops = hlo_to_loops(use_blas() if blas is None else blas)
     try:
-        from .lower_to_llvm import LOWER_TO_LLVM_PIPELINE
+        from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
     except ImportError:
         lowered = loops
     else:

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dialects.diagnostics import split_input
+from minixla.dialects.diagnostics import split_input
 
 #: ../shared/reference/stablehlo-interpret relative to the repository root
 REFERENCE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "stablehlo-interpret"
@@ -31,7 +31,7 @@ _DIMS = re.compile(r"^(?:(?:\d+|\?)x)*")
 
 
 def allowed_ops() -> frozenset[str]:
-    from dialects import check, hlo
+    from minixla.dialects import check, hlo
 
     return BASE_OPS | {op.name for op in check.CHECK.operations} | {f"stablehlo.{m}" for m in hlo.OPS}
 
@@ -121,10 +121,10 @@ def reference_files(ref_dir: Path = REFERENCE_DIR) -> list[Path]:
 
 def run_conformance(backend_name: str = "interpreter", ref_dir: Path = REFERENCE_DIR) -> ConformanceRun:
     """Run every in-scope case of every reference file on one backend."""
-    from backends import get_backend
-    from dialects import load_all
+    from minixla.backends import get_backend
+    from minixla.dialects import load_all
 
-    from .testfile import run_chunk
+    from minixla.tools.testfile import run_chunk
 
     ctx, backend, ops = load_all(), get_backend(backend_name), allowed_ops()
     run = ConformanceRun(backend_name)

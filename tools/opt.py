@@ -18,7 +18,7 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from dialects.diagnostics import (
+from minixla.dialects.diagnostics import (
     Chunk,
     DiagnosticError,
     parse_and_verify,
@@ -33,7 +33,7 @@ class MinixlaOptMain(xDSLOptMain):
     version_format = "minixla-opt (xdsl {xdsl_version})"
 
     def register_all_dialects(self) -> None:
-        from dialects import load_all
+        from minixla.dialects import load_all
 
         load_all(self.ctx)
         try:  # plugins of other projects, if any
@@ -46,7 +46,7 @@ class MinixlaOptMain(xDSLOptMain):
             print(f"minixla-opt: warning: ignoring xdsl.universe plugins: {err}", file=sys.stderr)
 
     def register_all_passes(self) -> None:
-        from passes import available_passes
+        from minixla.passes import available_passes
 
         for name, factory in available_passes().items():
             self.register_pass(name, factory)
@@ -59,7 +59,7 @@ class MinixlaOptMain(xDSLOptMain):
                                 action="store_true", help=argparse.SUPPRESS)
 
     def setup_pipeline(self) -> None:
-        from passes import build_pipeline
+        from minixla.passes import build_pipeline
 
         def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
             if prev is None:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dialects.diagnostics import DiagnosticError
-from tools.testfile import (
+from minixla.dialects.diagnostics import DiagnosticError
+from minixla.tools.testfile import (
     failure_reason,
     format_result,
     functions,
@@ -42,13 +42,13 @@ def _arg_parser() -> argparse.ArgumentParser:
 
 
 def _backend(name: str):
-    from backends import get_backend
+    from minixla.backends import get_backend
 
     return get_backend(name)
 
 
 def run_tests(text: str, filename: str, backend_name: str, split: bool) -> int:
-    from dialects import load_all
+    from minixla.dialects import load_all
 
     results = run_test_text(text, filename, load_all(), _backend(backend_name), split)
     for r in results:
@@ -58,7 +58,7 @@ def run_tests(text: str, filename: str, backend_name: str, split: bool) -> int:
 
 
 def run_program(text: str, filename: str, backend_name: str, entry: str | None, inputs: list[str]) -> int:
-    from dialects import load_all
+    from minixla.dialects import load_all
 
     module = load_module(text, filename, load_all())
     name = pick_entry(module, entry)

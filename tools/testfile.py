@@ -19,8 +19,8 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
-from backends.check_outlining import run_case
-from dialects.diagnostics import Chunk, DiagnosticError, parse_and_verify, split_input
+from minixla.backends.check_outlining import run_case
+from minixla.dialects.diagnostics import Chunk, DiagnosticError, parse_and_verify, split_input
 
 _NOARG_FUNC = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.-]+)\s*\(\s*\)")
 
@@ -41,7 +41,7 @@ class CaseResult:
 
 def load_module(text: str, filename: str, ctx: Context, line_offset: int = 0) -> ModuleOp:
     """Parse, verify, and read `stablehlo.*` as `hlo.*` (DiagnosticError on bad input)."""
-    from passes import run_pipeline
+    from minixla.passes import run_pipeline
 
     module = parse_and_verify(text, filename, ctx, line_offset)
     if "stablehlo." in text:

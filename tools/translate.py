@@ -74,9 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
 
-    from backends.cpu.aot import AotError
-    from backends.cpu.translate import TranslationError, translate_to_llvm_ir
-    from dialects import load_all
+    from minixla.backends.cpu.aot import AotError
+    from minixla.backends.cpu.translate import TranslationError, translate_to_llvm_ir
+    from minixla.dialects import load_all
 
     name = "<stdin>" if args.input == "-" else args.input
     try:
@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if aot_mode:
             return _aot(module, args)
         if args.mlir_to_ptx or args.mlir_to_nvptx_llvmir:
-            from backends.gpu.translate import translate_to_nvptx_ir, translate_to_ptx
+            from minixla.backends.gpu.translate import translate_to_nvptx_ir, translate_to_ptx
 
             text = (translate_to_ptx(module, args.gpu_arch) if args.mlir_to_ptx
                     else translate_to_nvptx_ir(module))
@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _aot(module, args) -> int:
     """The AOT modes; AotError propagates to main's error report."""
-    from backends.cpu.aot import DEFAULT_PREFIX, compile_aot
+    from minixla.backends.cpu.aot import DEFAULT_PREFIX, compile_aot
 
     compiled = compile_aot(module, prefix=args.symbol_prefix if args.symbol_prefix is not None else DEFAULT_PREFIX,
                            entries=args.entry, blas=args.blas, optimize=not args.no_hlo_optimize)

@@ -6,14 +6,14 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 from xdsl.universe import Universe
 
-from passes import get_all_passes
+from minixla.passes import get_all_passes
 
 
 def _dialect(attr: str, module: str):
     def factory() -> Dialect:
         from importlib import import_module
 
-        import_module("dialects.xdsl_fixes")  # MLIR's hex float literals
+        import_module("minixla.dialects.xdsl_fixes")  # MLIR's hex float literals
         return getattr(import_module(module), attr)
 
     return factory
@@ -29,10 +29,10 @@ def _our_passes():
 
 MINIXLA_UNIVERSE = Universe(
     all_dialects={
-        "hlo": _dialect("HLO", "dialects.hlo"),
-        "stablehlo": _dialect("STABLEHLO", "dialects.stablehlo"),
-        "check": _dialect("CHECK", "dialects.check"),
-        "tf_type": _dialect("TF_TYPE", "frontend.tf_dialect"),
+        "hlo": _dialect("HLO", "minixla.dialects.hlo"),
+        "stablehlo": _dialect("STABLEHLO", "minixla.dialects.stablehlo"),
+        "check": _dialect("CHECK", "minixla.dialects.check"),
+        "tf_type": _dialect("TF_TYPE", "minixla.frontend.tf_dialect"),
     },
     all_passes=_our_passes(),
 )

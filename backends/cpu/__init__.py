@@ -4,7 +4,7 @@
 `CpuBackend().compile(hlo_module)` runs an hlo module through `hlo-to-cpu`.
 """
 
-from .compiler import CompiledModule, compile_module, lower
-from .runtime import ArgumentError, CompiledFunction, Signature
+from minixla.backends.cpu.compiler import CompiledModule, compile_module, lower
+from minixla.backends.cpu.runtime import ArgumentError, CompiledFunction, Signature
 
 __all__ = ["ArgumentError", "CompiledFunction", "CompiledModule", "Signature", "compile_module", "lower"]

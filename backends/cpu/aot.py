@@ -41,7 +41,7 @@ from xdsl.dialects import llvm as llvm_dialect
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
-from .target import host_target
+from minixla.backends.cpu.target import host_target
 
 #: CPUs an object can be compiled for: the build machine's, or a portable x86-64 level
 TARGET_CPUS = ("host", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4")
@@ -139,8 +139,8 @@ class AotModule:
     def linked_module(self, cpu: str = "host", opt_level: int = 3) -> llvm.ModuleRef:
         """The IR with the runtime helpers linked in, entry points renamed,
         everything else internal, optimized for `cpu`."""
-        from .jit import UNROLL_LIMIT, instruction_count, optimize
-        from .threadpool import AOT_COUNT_IR, POOL_IR
+        from minixla.backends.cpu.jit import UNROLL_LIMIT, instruction_count, optimize
+        from minixla.backends.cpu.threadpool import AOT_COUNT_IR, POOL_IR
 
         machine = target_machine(cpu)
         module = _parse(self.llvm_ir, "generated module")
@@ -176,11 +176,11 @@ class AotModule:
 
     def _link_blas(self, module: llvm.ModuleRef) -> bool:
         """Define minixla_?gemm over the library's real symbols; True if that uses the pool."""
-        from .gemm_threads import wrapper_ir
+        from minixla.backends.cpu.gemm_threads import wrapper_ir
 
         lib = self.blas
         if lib.threads_local:  # OpenBLAS: split over our pool, as the JIT does (gemm_threads.py)
-            from .blas import _THREADS_LOCAL
+            from minixla.backends.cpu.blas import _THREADS_LOCAL
 
             text = wrapper_ir(lib.symbols, _THREADS_LOCAL)
             module.link_in(_parse(text, "gemm wrappers", module.triple, module.data_layout))
@@ -309,7 +309,7 @@ def _parse_source(source: ModuleOp | str) -> ModuleOp:
         return source.clone()
     from xdsl.parser import Parser
 
-    from dialects import load_all
+    from minixla.dialects import load_all
 
     return Parser(load_all(), source, "<aot>").parse_module()
 
@@ -321,13 +321,13 @@ def compile_aot(source: ModuleOp | str, *, prefix: str = DEFAULT_PREFIX, entries
     when `blas`, which ties the library to numpy's OpenBLAS); memref-level
     input runs the llvm lowering; llvm-dialect input is translated as it is.
     Exported: `prefix + name` for each public function (or those in `entries`)."""
-    from .compiler import SYMBOL_PREFIX, lower, prefix_symbols, public_functions
-    from .translate import translate_to_llvm_ir
+    from minixla.backends.cpu.compiler import SYMBOL_PREFIX, lower, prefix_symbols, public_functions
+    from minixla.backends.cpu.translate import translate_to_llvm_ir
 
     module = _parse_source(source)
     blas_lib = None
     if blas:
-        from .blas import library
+        from minixla.backends.cpu.blas import library
 
         blas_lib = library()
         if blas_lib is None:
@@ -340,8 +340,8 @@ def compile_aot(source: ModuleOp | str, *, prefix: str = DEFAULT_PREFIX, entries
         types = {fn.sym_name.data: fn.function_type for fn in public}
         num_outputs = {SYMBOL_PREFIX + n: len(t.outputs.data) for n, t in types.items()} if hlo_level else {}
         prefix_symbols(module)  # internal names never clash with libc's (`free`, `tanh`)
-        from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
-        from passes.pipelines import hlo_to_cpu
+        from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
+        from minixla.passes.pipelines import hlo_to_cpu
 
         signatures: dict = {}
         try:
@@ -359,7 +359,7 @@ def compile_aot(source: ModuleOp | str, *, prefix: str = DEFAULT_PREFIX, entries
                and (op.linkage is None or op.linkage.linkage.data == "external")]
         chosen = _choose([fn.sym_name.data for fn in fns], entries)
         found = [_llvm_entry(fn, prefix) for fn in fns if fn.sym_name.data in chosen]
-    from .translate import TranslationError
+    from minixla.backends.cpu.translate import TranslationError
 
     try:
         text = translate_to_llvm_ir(module)
@@ -381,7 +381,7 @@ def _choose(names: list[str], entries: list[str] | None) -> list[str]:
 
 
 def _hlo_entry(name: str, hlo_type: builtin.FunctionType, sig, prefix: str, hlo_level: bool) -> EntryPoint:
-    from .compiler import SYMBOL_PREFIX
+    from minixla.backends.cpu.compiler import SYMBOL_PREFIX
 
     for spec in sig.slots:
         if not spec.dense:

@@ -14,16 +14,16 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 
-from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
+from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
-from .compiler import (
+from minixla.backends.cpu.compiler import (
     SYMBOL_PREFIX,
     compile_lowered,
     lower,
     prefix_symbols,
     public_functions,
 )
-from .runtime import CompiledFunction
+from minixla.backends.cpu.runtime import CompiledFunction
 
 _HIGH_LEVEL = ("hlo.", "stablehlo.", "tensor.", "linalg.", "bufferization.")
 
@@ -41,7 +41,7 @@ def _entry_name(module: ModuleOp, entry: str | None) -> str:
 
 def _hlo_to_cpu_pipeline() -> str:
     try:
-        from passes.pipelines import hlo_to_cpu  # type: ignore[import-not-found]
+        from minixla.passes.pipelines import hlo_to_cpu  # type: ignore[import-not-found]
     except ImportError as err:
         raise NotImplementedError(
             "compiling hlo for the CPU needs passes.pipelines.hlo_to_cpu(), which is not "
@@ -79,7 +79,7 @@ class CpuBackend:
 def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
     """The lowered code is signless (docs/cpu-pipeline.md): unsigned hlo arguments
     and results cross as same-width signed views, which cost nothing."""
-    from backends.interpreter.dtypes import numpy_dtype
+    from minixla.backends.interpreter.dtypes import numpy_dtype
 
     ins = [numpy_dtype(t.element_type) for t in hlo_type.inputs.data]
     outs = [numpy_dtype(t.element_type) for t in hlo_type.outputs.data]
@@ -99,6 +99,6 @@ def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
 
 def register() -> None:
     """Make `get_backend("cpu")` available (the registry builds it lazily)."""
-    from backends.registry import register_backend
+    from minixla.backends.registry import register_backend
 
     register_backend("cpu", CpuBackend)

@@ -134,7 +134,7 @@ def ensure_registered() -> None:
         if _STATE.get("registered") != lib.path:
             sgemm, dgemm = lib.sgemm, lib.dgemm
             if lib.threads_local:  # one thread pool: ours (gemm_threads.py says why)
-                from .gemm_threads import compile_wrappers
+                from minixla.backends.cpu.gemm_threads import compile_wrappers
 
                 engine, sgemm, dgemm = compile_wrappers(lib.sgemm, lib.dgemm, lib.threads_local)
                 _STATE.setdefault("engines", []).append(engine)

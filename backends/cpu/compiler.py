@@ -17,12 +17,12 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
-from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
-from passes.pipeline import verify_each_pass
+from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
+from minixla.passes.pipeline import verify_each_pass
 
-from .jit import JitModule, jit_compile
-from .runtime import PY_PREFIX, CompiledFunction, Signature, add_python_entry
-from .translate import translate_module
+from minixla.backends.cpu.jit import JitModule, jit_compile
+from minixla.backends.cpu.runtime import PY_PREFIX, CompiledFunction, Signature, add_python_entry
+from minixla.backends.cpu.translate import translate_module
 
 #: `after(pass_name, module)` called after every pass of `lower` while set (frontend's --xla_dump_to);
 #: unset by default, so normal compiles pay one lookup per `lower` call
@@ -30,7 +30,7 @@ AFTER_PASS: ContextVar[Callable[[str, ModuleOp], None] | None] = ContextVar("AFT
 
 
 def _context() -> Context:
-    from dialects import load_all
+    from minixla.dialects import load_all
 
     return load_all()
 
@@ -38,11 +38,11 @@ def _context() -> Context:
 def build_pipeline(spec: str, callback=None) -> PassPipeline:
     """The global registry, plus the pass tables of the CPU pipeline's parts
     (in case they are not wired in yet); ours win over same-named upstream ones."""
-    from passes import available_passes
+    from minixla.passes import available_passes
 
     tables = [PASSES]
     try:
-        from passes.pipelines import PASSES as upper
+        from minixla.passes.pipelines import PASSES as upper
         tables.insert(0, upper)
     except ImportError:
         pass
@@ -153,6 +153,6 @@ def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_leve
 
 
 def clear_cache() -> None:
-    from .jit import clear_cache as clear_jit
+    from minixla.backends.cpu.jit import clear_cache as clear_jit
 
     clear_jit()

@@ -135,8 +135,8 @@ def wrapper_ir(cblas: tuple[str, str] = ("minixla_cblas_sgemm", "minixla_cblas_d
 
 def compile_wrappers(sgemm: int, dgemm: int, threads_local: int) -> tuple[object, int, int]:
     """JIT the wrappers over the BLAS at these addresses; returns (engine to keep, sgemm, dgemm addresses)."""
-    from .target import create_machine, host_target
-    from .threadpool import ensure_registered
+    from minixla.backends.cpu.target import create_machine, host_target
+    from minixla.backends.cpu.threadpool import ensure_registered
 
     ensure_registered()
     llvm.add_symbol("minixla_cblas_sgemm", sgemm)

@@ -16,7 +16,7 @@ import threading
 
 import llvmlite.binding as llvm
 
-from .target import create_machine, host_target
+from minixla.backends.cpu.target import create_machine, host_target
 
 _CACHE: dict[str, JitModule] = {}
 _LOCK = threading.Lock()
@@ -53,11 +53,11 @@ class JitModule:
     def __init__(self, llvm_ir: str, opt_level: int = 3):
         host = host_target()
         if "minixla_parallel_for" in llvm_ir:  # threaded loops call the pthread helper
-            from .threadpool import ensure_registered
+            from minixla.backends.cpu.threadpool import ensure_registered
 
             ensure_registered()
         if "minixla_sgemm" in llvm_ir or "minixla_dgemm" in llvm_ir:  # convert-linalg-to-blas
-            from .blas import ensure_registered as ensure_blas
+            from minixla.backends.cpu.blas import ensure_registered as ensure_blas
 
             ensure_blas()
         try:

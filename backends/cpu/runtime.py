@@ -33,8 +33,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from passes.lower_to_llvm.common import static_layout
-from passes.lower_to_llvm.func_to_llvm import CIFACE_PREFIX
+from minixla.passes.lower_to_llvm.common import static_layout
+from minixla.passes.lower_to_llvm.func_to_llvm import CIFACE_PREFIX
 
 PY_PREFIX = "_minixla_py_"
 ALIGN = 64

@@ -228,7 +228,7 @@ def ensure_registered() -> None:
     with _LOCK:
         if _STATE:
             return
-        from .target import create_machine, host_target
+        from minixla.backends.cpu.target import create_machine, host_target
 
         host = host_target()
         module = llvm.parse_assembly(POOL_IR + _JIT_COUNT_IR)

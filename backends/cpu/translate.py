@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from .target import host_target
+from minixla.backends.cpu.target import host_target
 
 
 class TranslationError(Exception):

@@ -15,9 +15,9 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from .plan import HostPlan, build_plan, execute
-from .target import DEFAULT_ARCH
-from .translate import translate_to_ptx
+from minixla.backends.gpu.plan import HostPlan, build_plan, execute
+from minixla.backends.gpu.target import DEFAULT_ARCH
+from minixla.backends.gpu.translate import translate_to_ptx
 
 _HIGH_LEVEL = ("hlo.", "stablehlo.", "tensor.", "linalg.", "bufferization.")
 _OUTLINED_AT = "gpu-kernel-outlining"
@@ -39,10 +39,10 @@ def lower_to_gpu(module: ModuleOp, keep_outlined: bool = True, optimize: bool = 
                  ) -> tuple[ModuleOp, ModuleOp | None]:
     """Run hlo-to-gpu (or its loop-level half) on `module` in place; returns
     it and a copy taken right after kernel outlining."""
-    from passes import build_pipeline
-    from passes.gpu.pipelines import LOOPS_TO_GPU, hlo_to_gpu
-    from dialects import load_all
-    from dialects.diagnostics import verify_module
+    from minixla.passes import build_pipeline
+    from minixla.passes.gpu.pipelines import LOOPS_TO_GPU, hlo_to_gpu
+    from minixla.dialects import load_all
+    from minixla.dialects.diagnostics import verify_module
 
     high = any(op.name.startswith(_HIGH_LEVEL) for op in module.walk())
     spec = hlo_to_gpu(optimize) if high else LOOPS_TO_GPU
@@ -72,7 +72,7 @@ class GpuExecutable:
     @property
     def kernels_mapping(self) -> dict[str, str]:
         """kernel name -> how its loops were mapped (parallel, row-reduction, ...)."""
-        from passes.gpu.mapping import MAPPING_ATTR
+        from minixla.passes.gpu.mapping import MAPPING_ATTR
 
         out = {}
         for op in self.lowered.walk():
@@ -81,7 +81,7 @@ class GpuExecutable:
         return out
 
     def __call__(self, *args):
-        from .runtime import cuda_device
+        from minixla.backends.gpu.runtime import cuda_device
 
         dev = cuda_device()  # GpuUnavailableError without cuda-python / driver / device
         ptx = self.ptx if dev.arch == self.arch else self.ptx_for(dev.arch)
@@ -112,7 +112,7 @@ class GpuBackend:
         if self.arch is not None:
             return self.arch
         try:
-            from .runtime import gpu_available, cuda_device
+            from minixla.backends.gpu.runtime import gpu_available, cuda_device
 
             if gpu_available()[0]:
                 return cuda_device().arch
@@ -138,6 +138,6 @@ class GpuBackend:
 
 
 def register() -> None:
-    from backends.registry import register_backend
+    from minixla.backends.registry import register_backend
 
     register_backend("gpu", GpuBackend)

@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
-from passes.lower_to_llvm.common import byte_size, static_layout
+from minixla.passes.lower_to_llvm.common import byte_size, static_layout
 
 VIEWS = (memref.SubviewOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.ReinterpretCastOp,
          memref.CastOp)
@@ -35,7 +35,7 @@ class PlanError(ValueError):
 
 def np_dtype(t: Attribute) -> np.dtype:
     """The host array dtype of a memref element type (the CPU runtime's mapping)."""
-    from backends.cpu.runtime import ArgumentError, numpy_dtype
+    from minixla.backends.cpu.runtime import ArgumentError, numpy_dtype
 
     try:
         return numpy_dtype(t)

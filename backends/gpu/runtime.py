@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .plan import Launch, np_dtype
+from minixla.backends.gpu.plan import Launch, np_dtype
 
 
 class GpuUnavailableError(RuntimeError):

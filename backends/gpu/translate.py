@@ -18,9 +18,9 @@ import llvmlite.ir as ir
 from xdsl.dialects import gpu, llvm
 from xdsl.dialects.builtin import ModuleOp
 
-from backends.cpu import translate as cpu_translate
+from minixla.backends.cpu import translate as cpu_translate
 
-from .target import DEFAULT_ARCH, TRIPLE, data_layout, libdevice_module, target_machine
+from minixla.backends.gpu.target import DEFAULT_ARCH, TRIPLE, data_layout, libdevice_module, target_machine
 
 KERNEL_ATTR = "gpu.kernel"
 

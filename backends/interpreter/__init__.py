@@ -15,9 +15,9 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from .dtypes import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
-from .errors import CheckFailure, InterpreterError, UnsupportedOpError
-from .evaluator import OP_IMPLS, Interpreter, impl
+from minixla.backends.interpreter.dtypes import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
+from minixla.backends.interpreter.errors import CheckFailure, InterpreterError, UnsupportedOpError
+from minixla.backends.interpreter.evaluator import OP_IMPLS, Interpreter, impl
 
 __all__ = [
     "OP_IMPLS",

@@ -18,8 +18,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, Region, SSAValue
 
-from .dtypes import numpy_dtype
-from .errors import InterpreterError, UnsupportedOpError
+from minixla.backends.interpreter.dtypes import numpy_dtype
+from minixla.backends.interpreter.errors import InterpreterError, UnsupportedOpError
 
 #: impl(op, operand_arrays, interpreter) -> array | sequence of arrays | None
 OpImpl = Callable[[Operation, list[np.ndarray], "Interpreter"], Any]
@@ -82,7 +82,7 @@ class Interpreter:
     """Evaluates the functions of one module."""
 
     def __init__(self, module: ModuleOp, impls: dict[str, OpImpl] | None = None):
-        from . import ops_check, ops_control, ops_elementwise, ops_fusion, ops_reduction, ops_shape  # noqa: F401
+        from minixla.backends.interpreter import ops_check, ops_control, ops_elementwise, ops_fusion, ops_reduction, ops_shape  # noqa: F401
 
         self.module = module
         self.impls = OP_IMPLS if impls is None else impls

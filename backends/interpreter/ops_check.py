@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 from ml_dtypes import finfo as ml_finfo
 
-from .attrs import prop
-from .dtypes import bfloat16, dense_attr_to_numpy, is_complex, is_float, uint_of
-from .errors import CheckFailure
-from .evaluator import impl
+from minixla.backends.interpreter.attrs import prop
+from minixla.backends.interpreter.dtypes import bfloat16, dense_attr_to_numpy, is_complex, is_float, uint_of
+from minixla.backends.interpreter.errors import CheckFailure
+from minixla.backends.interpreter.evaluator import impl
 
 DEFAULT_TOLERANCE = 1e-4
 

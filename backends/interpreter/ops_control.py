@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attrs import enum_value, prop
-from .dtypes import numpy_dtype
-from .errors import InterpreterError
-from .evaluator import impl
-from .kernels.rng import rng_bit_generator
+from minixla.backends.interpreter.attrs import enum_value, prop
+from minixla.backends.interpreter.dtypes import numpy_dtype
+from minixla.backends.interpreter.errors import InterpreterError
+from minixla.backends.interpreter.evaluator import impl
+from minixla.backends.interpreter.kernels.rng import rng_bit_generator
 
 
 @impl("func.call")

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attrs import enum_value, prop
-from .dtypes import numpy_dtype
-from .evaluator import impl
-from .kernels import conversions as cv
-from .kernels import elementwise as ew
+from minixla.backends.interpreter.attrs import enum_value, prop
+from minixla.backends.interpreter.dtypes import numpy_dtype
+from minixla.backends.interpreter.evaluator import impl
+from minixla.backends.interpreter.kernels import conversions as cv
+from minixla.backends.interpreter.kernels import elementwise as ew
 
 UNARY = {
     "abs": ew.abs_, "negate": ew.negate, "exponential": ew.exponential,

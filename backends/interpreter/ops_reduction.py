@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attrs import bools, int_value, ints, padding_pairs, prop
-from .dtypes import is_float, numpy_dtype
-from .evaluator import impl
-from .kernels import contraction as ct
-from .kernels import elementwise as ew
-from .kernels import reduction as rd
-from .regions import binary_body, simple_comparator, ufunc_for
+from minixla.backends.interpreter.attrs import bools, int_value, ints, padding_pairs, prop
+from minixla.backends.interpreter.dtypes import is_float, numpy_dtype
+from minixla.backends.interpreter.evaluator import impl
+from minixla.backends.interpreter.kernels import contraction as ct
+from minixla.backends.interpreter.kernels import elementwise as ew
+from minixla.backends.interpreter.kernels import reduction as rd
+from minixla.backends.interpreter.regions import binary_body, simple_comparator, ufunc_for
 
 
 def _split(args: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:

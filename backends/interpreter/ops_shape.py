@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attrs import int_value, ints, prop
-from .dtypes import dense_attr_to_numpy, numpy_dtype
-from .evaluator import impl
-from .kernels import structural as st
-from .regions import binary_body, ufunc_for
+from minixla.backends.interpreter.attrs import int_value, ints, prop
+from minixla.backends.interpreter.dtypes import dense_attr_to_numpy, numpy_dtype
+from minixla.backends.interpreter.evaluator import impl
+from minixla.backends.interpreter.kernels import structural as st
+from minixla.backends.interpreter.regions import binary_body, ufunc_for
 
 
 def _out(op, i: int = 0) -> tuple[tuple[int, ...], np.dtype]:

@@ -11,11 +11,11 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from .attrs import ConvDimensionNumbersBase, DotAlgorithmBase, DotDimensionNumbersBase, attributes_for
-from .base import hlo_op, int_value, ints, require, shape, tensor
-from .pretty import PrettyOp
-from .reduction import padding_pairs, windowed_shape
-from .syntax import i64_array, parse_int_list
+from minixla.dialects.hlo_ops.attrs import ConvDimensionNumbersBase, DotAlgorithmBase, DotDimensionNumbersBase, attributes_for
+from minixla.dialects.hlo_ops.base import hlo_op, int_value, ints, require, shape, tensor
+from minixla.dialects.hlo_ops.pretty import PrettyOp
+from minixla.dialects.hlo_ops.reduction import padding_pairs, windowed_shape
+from minixla.dialects.hlo_ops.syntax import i64_array, parse_int_list
 
 
 def _parse_precision(cls, parser: Parser) -> ArrayAttr:

@@ -11,10 +11,10 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect
 
-from .attrs import RngAlgorithmAttrBase, attributes_for
-from .base import hlo_op, is_float, is_integer, is_unsigned, require, shape, tensor
-from .pretty import PrettyOp
-from .syntax import parse_operands, parse_trailing, print_trailing
+from minixla.dialects.hlo_ops.attrs import RngAlgorithmAttrBase, attributes_for
+from minixla.dialects.hlo_ops.base import hlo_op, is_float, is_integer, is_unsigned, require, shape, tensor
+from minixla.dialects.hlo_ops.pretty import PrettyOp
+from minixla.dialects.hlo_ops.syntax import parse_operands, parse_trailing, print_trailing
 
 
 def region_results(region: Region, what: str) -> list[Attribute]:

@@ -12,9 +12,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from .attrs import ComparisonDirectionAttrBase, ComparisonTypeAttrBase, attributes_for
-from .base import ELEMENT_CLASS_TEXT, ELEMENT_CLASSES, hlo_op, is_bool, is_complex, is_float, is_unsigned, require, shape, tensor
-from .pretty import PrettyOp
+from minixla.dialects.hlo_ops.attrs import ComparisonDirectionAttrBase, ComparisonTypeAttrBase, attributes_for
+from minixla.dialects.hlo_ops.base import ELEMENT_CLASS_TEXT, ELEMENT_CLASSES, hlo_op, is_bool, is_complex, is_float, is_unsigned, require, shape, tensor
+from minixla.dialects.hlo_ops.pretty import PrettyOp
 
 # mnemonic -> (class name, element class of the operands)
 UNARY_OPS: dict[str, tuple[str, str]] = {

@@ -23,8 +23,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, RecursiveMemoryEffect
 
-from .base import require, tensor
-from .control import block_arg_types, region_results
+from minixla.dialects.hlo_ops.base import require, tensor
+from minixla.dialects.hlo_ops.control import block_arg_types, region_results
 
 FUSION_KINDS = ("loop", "input", "multi_output")
 

@@ -7,9 +7,9 @@ from xdsl.irdl import (IRDLOperation, SameVariadicOperandSize, operand_def, opt_
                        result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.traits import Pure, RecursiveMemoryEffect
 
-from .attrs import GatherDimensionNumbersBase, ScatterDimensionNumbersBase
-from .base import check_dims_in_range, hlo_op, ints, is_integer, require, same_shapes, shape, tensor
-from .reduction import check_body
+from minixla.dialects.hlo_ops.attrs import GatherDimensionNumbersBase, ScatterDimensionNumbersBase
+from minixla.dialects.hlo_ops.base import check_dims_in_range, hlo_op, ints, is_integer, require, same_shapes, shape, tensor
+from minixla.dialects.hlo_ops.reduction import check_body
 
 
 def _sorted_unique(dims, what: str) -> None:

@@ -13,7 +13,7 @@ from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from .syntax import i64_array, i64_attr, parse_int_list, parse_operands, parse_signature, parse_trailing, print_operands, print_signature, print_trailing, resolve, split_props
+from minixla.dialects.hlo_ops.syntax import i64_array, i64_attr, parse_int_list, parse_operands, parse_signature, parse_trailing, print_operands, print_signature, print_trailing, resolve, split_props
 
 
 class PrettyOp(IRDLOperation):

@@ -13,10 +13,10 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 
-from .attrs import ChannelHandleBase
-from .base import check_dims_in_range, hlo_op, int_value, ints, require, same_shapes, shape, tensor
-from .control import block_arg_types, region_results
-from .syntax import i64_array, parse_int_list, parse_trailing, print_trailing, split_props
+from minixla.dialects.hlo_ops.attrs import ChannelHandleBase
+from minixla.dialects.hlo_ops.base import check_dims_in_range, hlo_op, int_value, ints, require, same_shapes, shape, tensor
+from minixla.dialects.hlo_ops.control import block_arg_types, region_results
+from minixla.dialects.hlo_ops.syntax import i64_array, parse_int_list, parse_trailing, print_trailing, split_props
 
 _COMBINERS = ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
 

@@ -12,9 +12,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 
-from .base import check_dims_in_range, hlo_op, int_value, ints, is_integer, require, same_element, shape, tensor
-from .pretty import PrettyOp
-from .syntax import i64_array, parse_trailing, print_trailing, split_props
+from minixla.dialects.hlo_ops.base import check_dims_in_range, hlo_op, int_value, ints, is_integer, require, same_element, shape, tensor
+from minixla.dialects.hlo_ops.pretty import PrettyOp
+from minixla.dialects.hlo_ops.syntax import i64_array, parse_trailing, print_trailing, split_props
 
 
 @hlo_op("constant")

@@ -11,7 +11,7 @@ e.g. Relu, EagerPyFunc) are recorded as one unit with that rule;
 `host_vjp` differentiates Python functions on the host (py_function).
 """
 
-from .backprop import VJPS, NoGradientError, backprop
-from .gradient_tape import GradientTape, UnconnectedGradients
+from minixla.frontend.autodiff.backprop import VJPS, NoGradientError, backprop
+from minixla.frontend.autodiff.gradient_tape import GradientTape, UnconnectedGradients
 
 __all__ = ["VJPS", "GradientTape", "NoGradientError", "UnconnectedGradients", "backprop"]

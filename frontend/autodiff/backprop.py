@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from .tape import Prim, RValue, differentiable
+from minixla.frontend.autodiff.tape import Prim, RValue, differentiable
 
 #: hlo op -> rule(b, prim, cotangents of its results) -> cotangents of its operands
 VJPS: dict[str, Callable] = {}
@@ -105,4 +105,4 @@ def backprop(b, records: list[Prim], seeds: dict[int, RValue], sources: Iterable
     return cts.totals()
 
 
-from . import vjp_elementwise, vjp_shape, vjp_structured  # noqa: E402,F401  (fill VJPS)
+from minixla.frontend.autodiff import vjp_elementwise, vjp_shape, vjp_structured  # noqa: E402,F401  (fill VJPS)

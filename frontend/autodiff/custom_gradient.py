@@ -18,14 +18,14 @@ import inspect
 
 import numpy as np
 
-from . import tape as _tape
-from .backprop import backprop
-from .gradient_tape import GradientTape, UnconnectedGradients, _flatten, _rebuild
-from .tape import Prim, RValue, Tape, differentiable, new_key, tensor_key, to_inner
+from minixla.frontend.autodiff import tape as _tape
+from minixla.frontend.autodiff.backprop import backprop
+from minixla.frontend.autodiff.gradient_tape import GradientTape, UnconnectedGradients, _flatten, _rebuild
+from minixla.frontend.autodiff.tape import Prim, RValue, Tape, differentiable, new_key, tensor_key, to_inner
 
 
 def _graph():
-    from ..graph import current_graph
+    from minixla.frontend.graph import current_graph
 
     return current_graph()
 
@@ -50,8 +50,8 @@ def custom_gradient(f=None):
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        from ..api import convert_to_tensor, identity
-        from ..tensor import Tensor
+        from minixla.frontend.api.core import convert_to_tensor, identity
+        from minixla.frontend.tensor import Tensor
 
         graph = _graph()
         tapes = _tape.recording_tapes()
@@ -136,7 +136,7 @@ def _keyed(t, key):
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggregation_method=None,
               stop_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
     """`tf.gradients` (graph mode only): d(sum ys)/d xs through the current `tf.function` graph."""
-    from ..api import convert_to_tensor, identity, zeros_like
+    from minixla.frontend.api.core import convert_to_tensor, identity, zeros_like
 
     graph = _graph()
     if graph is None:
@@ -208,7 +208,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
 def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE, parallel_iterations=None,
              experimental_use_pfor=True):
     """d target / d sources: for each source, a tensor of shape target.shape + source.shape."""
-    from ..api import convert_to_tensor, reshape, stack, zeros
+    from minixla.frontend.api.core import convert_to_tensor, reshape, stack, zeros
 
     if self._inside and not self._tape.persistent:
         pass  # TF warns about calling jacobian inside the tape context; it still works

@@ -16,10 +16,10 @@ import enum
 
 import numpy as np
 
-from ..graph import current_graph
-from . import tape as _tape
-from .backprop import backprop
-from .tape import RecordingBuilder, RValue, Tape, differentiable, inner_builder, new_key, tensor_key, to_inner
+from minixla.frontend.graph import current_graph
+from minixla.frontend.autodiff import tape as _tape
+from minixla.frontend.autodiff.backprop import backprop
+from minixla.frontend.autodiff.tape import RecordingBuilder, RValue, Tape, differentiable, inner_builder, new_key, tensor_key, to_inner
 
 
 class UnconnectedGradients(enum.Enum):
@@ -33,7 +33,7 @@ def _is_variable(x) -> bool:
 
 def _flatten(x, out: list):
     """Structure of `x` with leaves (tensors, variables) replaced by indices into `out`."""
-    from ..tensor import Tensor
+    from minixla.frontend.tensor import Tensor
 
     if isinstance(x, (list, tuple)):
         return type(x), [_flatten(v, out) for v in x]
@@ -131,7 +131,7 @@ class GradientTape:
         if output_gradients is not None:
             seeds_in = []
             _flatten(output_gradients, seeds_in)
-        from ..api import convert_to_tensor
+        from minixla.frontend.api.core import convert_to_tensor
 
         seeds: dict[int, RValue] = {}
         for t, s in zip(targets, seeds_in):
@@ -176,6 +176,6 @@ class GradientTape:
 
 
 def _zeros_for(src):
-    from ..api import zeros_like
+    from minixla.frontend.api.core import zeros_like
 
     return zeros_like(src._variable_value() if _is_variable(src) else src)

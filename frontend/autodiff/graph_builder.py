@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..builder import Builder
-from ..ops.registry import get
-from ..ops.xla_ops import encode_attrs
+from minixla.frontend.builder import Builder
+from minixla.frontend.ops.registry import get
+from minixla.frontend.ops.xla_ops import encode_attrs
 
 
 class GValue:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .tape import differentiable
+from minixla.frontend.autodiff.tape import differentiable
 
 
 def host_vjp(b, func: Callable, xs: Sequence, cts: Sequence) -> list:
@@ -32,7 +32,7 @@ def host_vjp(b, func: Callable, xs: Sequence, cts: Sequence) -> list:
     n = len(xs)
 
     def vjp(*args):
-        from .gradient_tape import GradientTape
+        from minixla.frontend.autodiff.gradient_tape import GradientTape
 
         inputs, dys = list(args[:n]), list(args[n:])
         with GradientTape() as tape:
@@ -58,7 +58,7 @@ def runtime_gradient(opdef) -> Callable:
         flat = [v for i in slots for v in (op.inputs[i] if isinstance(op.inputs[i], list) else [op.inputs[i]])]
 
         def func(*xs):
-            from ..execute import execute
+            from minixla.frontend.execute import execute
 
             args, it = list(op.inputs), iter(xs)
             for i, size in zip(slots, sizes):

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..builder import Builder
+from minixla.frontend.builder import Builder
 
 _keys = itertools.count(1)
 
@@ -140,7 +140,7 @@ class RecordingBuilder(Builder):
     def tf_op(self, name: str, *inputs, **attrs) -> list:
         """TF op `name`: decomposed into recorded hlo primitives, or run on the inner builder and recorded
         as one unit with its TF-level gradient rule (see the module docstring)."""
-        from ..ops.registry import get
+        from minixla.frontend.ops.registry import get
 
         opdef = get(name)
         attrs = opdef.full_attrs(attrs)
@@ -151,7 +151,7 @@ class RecordingBuilder(Builder):
         unknown = any(v.shape is None for v in flat)  # no hlo decomposition: a node of the op itself
         rule = opdef.gradient
         if rule is None and tapes and unknown and opdef.compilable:
-            from .host_vjp import runtime_gradient
+            from minixla.frontend.autodiff.host_vjp import runtime_gradient
 
             rule = runtime_gradient(opdef)
         if rule is None and opdef.compilable and not unknown:
@@ -168,7 +168,7 @@ class RecordingBuilder(Builder):
 
 def _flat_vjp(opdef, rule: Callable, args: list) -> Callable:
     """A TF-level gradient rule (`register_gradient`: per TF input) as a `Prim.vjp` (per flat operand)."""
-    from ..ops.registry import GradOp
+    from minixla.frontend.ops.registry import GradOp
 
     def vjp(b, prim: Prim, cts: list) -> list:
         grads = rule(b, GradOp(tuple(args), tuple(prim.results), prim.attrs), *cts)
@@ -209,10 +209,10 @@ def should_record(opdef, tensors: list) -> bool:
 def inner_builder(graph):
     """The builder values are computed with: numpy now, or graph nodes while tracing."""
     if graph is None:
-        from ..builder_eager import EagerBuilder
+        from minixla.frontend.builder_eager import EagerBuilder
 
         return EagerBuilder()
-    from .graph_builder import GraphBuilder
+    from minixla.frontend.autodiff.graph_builder import GraphBuilder
 
     return GraphBuilder(graph)
 
@@ -221,14 +221,14 @@ def to_inner(t, graph):
     """A Tensor as a value of the inner builder."""
     if graph is None:
         return t._value
-    from .graph_builder import GValue
+    from minixla.frontend.autodiff.graph_builder import GValue
 
     return GValue(t)
 
 
 def to_tensor(value: RValue, graph):
     """An RValue as a Tensor carrying its key."""
-    from ..tensor import Tensor
+    from minixla.frontend.tensor import Tensor
 
     if graph is None:
         t = Tensor(np.asarray(value.v))

@@ -8,7 +8,7 @@ never recorded (tape.NON_DIFFERENTIABLE), so their gradient is None as in TF.
 
 from __future__ import annotations
 
-from .backprop import defvjp
+from minixla.frontend.autodiff.backprop import defvjp
 
 
 def _k(b, v, like):

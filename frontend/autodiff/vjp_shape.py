@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .backprop import defvjp, zeros_like
+from minixla.frontend.autodiff.backprop import defvjp, zeros_like
 
 
 def sum_to(b, g, shape, dims):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .backprop import backprop, defvjp, zeros_like
-from .tape import RecordingBuilder, RValue, Tape, differentiable, new_key
-from .vjp_shape import sum_to
+from minixla.frontend.autodiff.backprop import backprop, defvjp, zeros_like
+from minixla.frontend.autodiff.tape import RecordingBuilder, RValue, Tape, differentiable, new_key
+from minixla.frontend.autodiff.vjp_shape import sum_to
 
 
 # -- dot_general ---------------------------------------------------------------------

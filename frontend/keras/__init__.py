@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from . import initializers as _init
-from . import layers as _layers
-from . import losses as _losses
-from . import optimizers as _optimizers
-from .models import Model, Sequential
+from minixla.frontend.keras import initializers as _init
+from minixla.frontend.keras import layers as _layers
+from minixla.frontend.keras import losses as _losses
+from minixla.frontend.keras import optimizers as _optimizers
+from minixla.frontend.keras.models import Model, Sequential
 
 layers = SimpleNamespace(**{n: getattr(_layers, n) for n in (
     "Layer", "Dense", "Conv2D", "MaxPool2D", "MaxPooling2D", "AveragePooling2D", "AvgPool2D", "Flatten", "ReLU")})

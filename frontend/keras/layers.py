@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import api, api_nn
-from ..graph import init_scope
-from ..variables import Variable
-from . import initializers
+from minixla.frontend.api import core as api
+from minixla.frontend.api import nn as api_nn
+from minixla.frontend.graph import init_scope
+from minixla.frontend.variables import Variable
+from minixla.frontend.keras import initializers
 
 _ACTIVATIONS = {None: None, "linear": None, "relu": api_nn.relu, "sigmoid": api.sigmoid, "tanh": api.tanh,
                 "softmax": api_nn.softmax, "gelu": api_nn.gelu, "elu": api_nn.elu}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .. import api, api_nn
+from minixla.frontend.api import core as api
+from minixla.frontend.api import nn as api_nn
 
 
 class Loss:

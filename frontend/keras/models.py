@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .layers import Layer
+from minixla.frontend.keras.layers import Layer
 
 
 class Model(Layer):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import api
-from ..graph import init_scope
-from ..variables import Variable
+from minixla.frontend.api import core as api
+from minixla.frontend.graph import init_scope
+from minixla.frontend.variables import Variable
 
 
 class Optimizer:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import axes, op_error, register, shape_text
+from minixla.frontend.ops.registry import axes, op_error, register, shape_text
 
 
 def _ints(v) -> list[int]:
@@ -170,7 +170,7 @@ register("Tile", ("input", "multiples"), tile, const_inputs=("multiples",))
 
 
 def broadcast_to(b, input, shape):
-    from .registry import broadcast_shape
+    from minixla.frontend.ops.registry import broadcast_shape
 
     target = tuple(_ints(shape))
     full = broadcast_shape("BroadcastTo", input.shape, target)
@@ -244,7 +244,7 @@ register("Slice", ("input", "begin", "size"), slice_, const_inputs=("begin", "si
 def strided_slice(b, input, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
                   shrink_axis_mask=0):
     """Static strided slice: slice (+reverse for negative strides) + reshape."""
-    from .strided import plan_strided_slice
+    from minixla.frontend.ops.strided import plan_strided_slice
 
     plan = plan_strided_slice(input.shape, _ints(begin), _ints(end), _ints(strides), begin_mask, end_mask,
                               ellipsis_mask, new_axis_mask, shrink_axis_mask)

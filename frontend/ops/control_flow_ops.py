@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .registry import REQUIRED, op_error, register
+from minixla.frontend.ops.registry import REQUIRED, op_error, register
 
 #: traced branch/body functions by symbol name (names are unique per process)
 FUNCTIONS: dict[str, Any] = {}
@@ -45,7 +45,7 @@ def lookup(ref):
 
 def _builder_constant(value) -> np.ndarray:
     """The numpy value of a builder value, if it is statically known."""
-    from ..legalize import NotConstant, _fold
+    from minixla.frontend.legalize import NotConstant, _fold
 
     if isinstance(value, np.ndarray) or np.isscalar(value):
         return np.asarray(value)
@@ -66,11 +66,11 @@ def replay(b, f, args: list) -> list:
     """Run the `tf` ops of `func.func` `f` on builder `b` with block arguments `args`."""
     from xdsl.ir import BlockArgument
 
-    from ..builder_eager import EagerBuilder
-    from ..errors import compile_time_constant_error
-    from ..execute import run_eager
-    from ..legalize import NotConstant, Unsupported, _attrs, _group_operands, unsupported_error
-    from .registry import REGISTRY
+    from minixla.frontend.builder_eager import EagerBuilder
+    from minixla.frontend.errors import compile_time_constant_error
+    from minixla.frontend.execute import run_eager
+    from minixla.frontend.legalize import NotConstant, Unsupported, _attrs, _group_operands, unsupported_error
+    from minixla.frontend.ops.registry import REGISTRY
 
     block = f.body.block
     env = dict(zip(block.args, args))

@@ -3,7 +3,7 @@ serves Conv3D (ops/p1_nn_ops.py) too."""
 
 from __future__ import annotations
 
-from .registry import op_error, register, shape_text
+from minixla.frontend.ops.registry import op_error, register, shape_text
 
 
 def _same(n, k, s, d):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import REQUIRED, op_error, register
+from minixla.frontend.ops.registry import REQUIRED, op_error, register
 
 
 def const(b, value, dtype=None):

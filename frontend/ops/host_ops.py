@@ -14,8 +14,8 @@ import sys
 
 import numpy as np
 
-from ..builder import Spec
-from .registry import register, register_gradient
+from minixla.frontend.builder import Spec
+from minixla.frontend.ops.registry import register, register_gradient
 
 STRING = np.dtype(object)
 
@@ -62,7 +62,7 @@ def _print_v2(input, output_stream="stderr", end="\n"):
 
 
 def _py_func(inputs, func=None, Tout=()):
-    from ..tensor import Tensor
+    from minixla.frontend.tensor import Tensor
 
     out = func(*[Tensor(x) for x in inputs])
     outs = out if isinstance(out, (list, tuple)) else [out]
@@ -85,6 +85,6 @@ register("EagerPyFunc", ("*input",), None, host=_py_func, attrs={"func": None, "
 @register_gradient("EagerPyFunc")
 def _py_func_grad(b, op, *grads):
     """TF's EagerPyFunc gradient: another EagerPyFunc that differentiates `func` under a tape."""
-    from ..autodiff.host_vjp import host_vjp
+    from minixla.frontend.autodiff.host_vjp import host_vjp
 
     return [host_vjp(b, op.attrs["func"], list(op.inputs[0]), grads)]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import axes, op_error, register
+from minixla.frontend.ops.registry import axes, op_error, register
 
 
 def _check_range(op: str, indices, limit: int, what: str = "") -> None:
@@ -200,7 +200,7 @@ def _where_host(condition):
 
 
 def _where_infer(condition):
-    from ..builder import Spec
+    from minixla.frontend.builder import Spec
 
     return Spec(None, np.dtype(np.int64))  # [num_true, rank]: num_true is only known at run time
 

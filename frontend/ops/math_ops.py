@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import broadcast_all, is_float, is_int, register
+from minixla.frontend.ops.registry import broadcast_all, is_float, is_int, register
 
 # -- binary: TF op -> hlo op applied after broadcasting ------------------------------
 SIMPLE_BINARY = {

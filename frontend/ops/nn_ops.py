@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import broadcast_shape, is_float, op_error, register, register_gradient, shape_text
+from minixla.frontend.ops.registry import broadcast_shape, is_float, op_error, register, register_gradient, shape_text
 
 
 def _full(b, x, v):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import op_error, register
+from minixla.frontend.ops.registry import op_error, register
 
 PHILOX, AUTO_SELECT = 1, 3
 _SEED_KEY = (0x02461E29 << 32) | 0x3EC8F720  # TF's GenerateKey scrambling key (k0 = low word)

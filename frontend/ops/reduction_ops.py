@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import axes, is_float, register
+from minixla.frontend.ops.registry import axes, is_float, register
 
 _HALF = ("float16", "bfloat16")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidArgumentError, at_user_line
+from minixla.frontend.errors import InvalidArgumentError, at_user_line
 
 REQUIRED = object()
 

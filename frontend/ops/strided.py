@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .registry import op_error
+from minixla.frontend.ops.registry import op_error
 
 
 @dataclass

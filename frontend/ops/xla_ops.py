@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..builder import Spec, _combiner_body
-from .registry import register
+from minixla.frontend.builder import Spec, _combiner_body
+from minixla.frontend.ops.registry import register
 
 _BODIES: dict[str, Callable] = {}
 _tokens = itertools.count()
@@ -45,7 +45,7 @@ def _decode(value: Any) -> Any:
     if isinstance(value, tuple) and value and value[0] in ("__combiner__", "__simple__", "__body__"):
         kind = value[0]
         if kind == "__combiner__":
-            from ..builder_structured import _named_body
+            from minixla.frontend.builder_structured import _named_body
 
             return _named_body(value[1])
         if kind == "__simple__":

@@ -10,7 +10,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from .core import bufferize_module
+from minixla.passes.bufferize.core import bufferize_module
 
 
 @dataclass(frozen=True)

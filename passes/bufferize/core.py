@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, Dictionar
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
-from .memory import Globals, alloc, copy, insert_deallocs, is_identity, memref_type, subview
+from minixla.passes.bufferize.memory import Globals, alloc, copy, insert_deallocs, is_identity, memref_type, subview
 
 PASS_NAME = "bufferize"
 

@@ -29,8 +29,8 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-from .builder import INDEX, B, ceil_div, constant_int, delinearize
-from .reduction import (
+from minixla.passes.gpu.builder import INDEX, B, ceil_div, constant_int, delinearize
+from minixla.passes.gpu.reduction import (
     ReductionNest,
     analyze_nest,
     block_reduce,

@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from .mapping import MAPPING_ATTR
+from minixla.passes.gpu.mapping import MAPPING_ATTR
 
 KERNEL_MODULE = "minixla_kernels"
 

@@ -17,7 +17,7 @@ def hlo_to_gpu(optimize: bool = False) -> str:
     optimizations (fusion) when passes/pipelines.py provides them, so fused
     loop nests (e.g. the running example as one reduction over x and y)
     become single kernels."""
-    from passes import pipelines
+    from minixla.passes import pipelines
 
     pre = getattr(pipelines, "HLO_OPTIMIZE", None) if optimize else None
     return ",".join(filter(None, [pre, pipelines.HLO_TO_LOOPS, LOOPS_TO_GPU]))

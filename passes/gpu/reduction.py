@@ -32,9 +32,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from dialects.nvvm import ShflSyncOp
+from minixla.dialects.nvvm import ShflSyncOp
 
-from .builder import INDEX, B, constant_int
+from minixla.passes.gpu.builder import INDEX, B, constant_int
 
 WARP = 32
 SHARED_SPACE = IntegerAttr(3, i32)  # NVVM's shared (workgroup) address space

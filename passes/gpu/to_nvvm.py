@@ -41,7 +41,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from dialects.nvvm import SREG_OPS, Barrier0Op, intrinsic
+from minixla.dialects.nvvm import SREG_OPS, Barrier0Op, intrinsic
 
 KERNEL_ATTR = "gpu.kernel"
 MAPPING_ATTR = "minixla.gpu_mapping"  # kept from gpu-map-parallel-loops, for inspection
@@ -130,7 +130,7 @@ def _ids_and_barriers(module: ModuleOp) -> None:
 
 def _shared_memory(module: ModuleOp) -> None:
     """Shared allocas -> internal addrspace(3) globals (one per alloca)."""
-    from passes.lower_to_llvm.common import PTR, memory_type
+    from minixla.passes.lower_to_llvm.common import PTR, memory_type
 
     rw = Rewriter()
     n = 0
@@ -179,8 +179,8 @@ def _gpu_funcs_to_func(module: ModuleOp) -> dict[str, dict]:
 
 def _finish_llvm(module: ModuleOp, kernels: dict[str, dict]) -> None:
     """Drop the C wrappers, tag kernels, heap allocation -> device malloc."""
-    from passes.lower_to_llvm.common import PTR
-    from passes.lower_to_llvm.func_to_llvm import CIFACE_PREFIX
+    from minixla.passes.lower_to_llvm.common import PTR
+    from minixla.passes.lower_to_llvm.func_to_llvm import CIFACE_PREFIX
 
     for op in list(module.ops):
         if isinstance(op, llvm.FuncOp):
@@ -211,8 +211,8 @@ def _finish_llvm(module: ModuleOp, kernels: dict[str, dict]) -> None:
 
 def lower_device_module(kmod: gpu.ModuleOp, ctx: Context) -> None:
     """Lower one gpu.module's contents to the llvm dialect (+ nvvm ops)."""
-    from passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
-    from passes.pipeline import build_pipeline
+    from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
+    from minixla.passes.pipeline import build_pipeline
 
     tmp = ModuleOp(Region(Block()))
     for op in list(kmod.body.block.ops):

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from dialects import hlo
-from dialects.hlo_ops.syntax import i64_array
+from minixla.dialects import hlo
+from minixla.dialects.hlo_ops.syntax import i64_array
 
 
 def hlo_name(op: Operation) -> str | None:

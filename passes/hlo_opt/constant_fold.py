@@ -19,9 +19,9 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from dialects import hlo
+from minixla.dialects import hlo
 
-from .common import hlo_name
+from minixla.passes.hlo_opt.common import hlo_name
 
 #: ops never folded: cheap to compute, expensive to store, stateful, or structural
 SKIP = frozenset({"constant", "broadcast_in_dim", "iota", "rng", "rng_bit_generator", "optimization_barrier",
@@ -39,7 +39,7 @@ def _foldable(op: Operation, cap: int) -> bool:
 
 
 def _attr(arr: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
-    from backends.interpreter import numpy_to_dense_attr
+    from minixla.backends.interpreter import numpy_to_dense_attr
 
     flat = np.asarray(arr).reshape(-1)
     if flat.size > 1 and (flat.view(np.uint8).reshape(flat.size, -1) == flat[:1].view(np.uint8)).all():
@@ -56,9 +56,9 @@ class HloConstantFold(ModulePass):
     max_elements: int = 65536
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from backends.interpreter import OP_IMPLS, dense_attr_to_numpy
-        from backends.interpreter.evaluator import Interpreter, canonical_name
-        from backends.interpreter.dtypes import numpy_dtype
+        from minixla.backends.interpreter import OP_IMPLS, dense_attr_to_numpy
+        from minixla.backends.interpreter.evaluator import Interpreter, canonical_name
+        from minixla.backends.interpreter.dtypes import numpy_dtype
 
         interp = Interpreter(op)
         for target in list(op.walk()):

@@ -34,12 +34,12 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from dialects import hlo
-from dialects.hlo_ops.base import ints, is_complex
-from dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
-from dialects.hlo_ops.fusion import FusionOp
+from minixla.dialects import hlo
+from minixla.dialects.hlo_ops.base import ints, is_complex
+from minixla.dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
+from minixla.dialects.hlo_ops.fusion import FusionOp
 
-from .common import hlo_name, splat_value
+from minixla.passes.hlo_opt.common import hlo_name, splat_value
 
 ELEMENTWISE = frozenset({*UNARY_OPS, *BINARY_OPS, "round_nearest_afz", "compare", "select", "clamp", "convert",
                          "is_finite"})

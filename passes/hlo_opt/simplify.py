@@ -21,11 +21,11 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from dialects import hlo
-from dialects.hlo_ops.base import ints, is_float, is_integer
-from dialects.hlo_ops.syntax import i64_array
+from minixla.dialects import hlo
+from minixla.dialects.hlo_ops.base import ints, is_float, is_integer
+from minixla.dialects.hlo_ops.syntax import i64_array
 
-from .common import broadcast, hlo_name, splat_like, splat_value
+from minixla.passes.hlo_opt.common import broadcast, hlo_name, splat_like, splat_value
 
 #: smallest and largest normal binary exponent per float type
 _EXP_RANGE = {Float16Type: (-14, 15), BFloat16Type: (-126, 127), Float32Type: (-126, 127), Float64Type: (-1022, 1023)}

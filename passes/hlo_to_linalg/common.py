@@ -19,7 +19,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.utils.exceptions import DiagnosticException
 
-from dialects.hlo_ops.base import is_bool, is_complex, is_float, is_unsigned
+from minixla.dialects.hlo_ops.base import is_bool, is_complex, is_float, is_unsigned
 
 PASS_NAME = "convert-hlo-to-linalg"
 

@@ -13,15 +13,15 @@ from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from dialects.hlo_ops.base import int_value, ints
-from dialects.hlo_ops.reduction import padding_pairs
+from minixla.dialects.hlo_ops.base import int_value, ints
+from minixla.dialects.hlo_ops.reduction import padding_pairs
 
-from . import scalar
-from .common import (PARALLEL, REDUCTION, Emitter, amap, d, elem, fill, generic, kind, shape_of, signless,
+from minixla.passes.hlo_to_linalg import scalar
+from minixla.passes.hlo_to_linalg.common import (PARALLEL, REDUCTION, Emitter, amap, d, elem, fill, generic, kind, shape_of, signless,
                      unsupported)
-from .im2col import conv_as_gemm, is_direct
-from .shape import pad, reshape
-from .translate import Lowerer, lowering
+from minixla.passes.hlo_to_linalg.im2col import conv_as_gemm, is_direct
+from minixla.passes.hlo_to_linalg.shape import pad, reshape
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
 def _zero(e: Emitter, t: Attribute) -> SSAValue:
@@ -153,7 +153,7 @@ def lower_convolution(lw: Lowerer, op: Operation):
 def _reverse(e: Emitter, x: SSAValue, dims) -> SSAValue:
     from xdsl.ir.affine import AffineExpr
 
-    from .common import empty, identity
+    from minixla.passes.hlo_to_linalg.common import empty, identity
 
     xs = shape_of(x)
     r = len(xs)

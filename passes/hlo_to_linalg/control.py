@@ -7,8 +7,8 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, i64
 from xdsl.ir import Block, Operation, Region
 
-from .common import extract_scalar, signless
-from .translate import Lowerer, lowering
+from minixla.passes.hlo_to_linalg.common import extract_scalar, signless
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
 @lowering("while")

@@ -7,11 +7,11 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation
 
-from dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
+from minixla.dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
 
-from . import scalar
-from .common import elem, kind, map_elementwise, signless, unsupported, width
-from .translate import Lowerer, lowering
+from minixla.passes.hlo_to_linalg import scalar
+from minixla.passes.hlo_to_linalg.common import elem, kind, map_elementwise, signless, unsupported, width
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
 @lowering(*UNARY_OPS, *BINARY_OPS, "round_nearest_afz")
@@ -93,7 +93,7 @@ def _bitcast_resize(lw: Lowerer, op: Operation, src, dst):
     from xdsl.dialects import tensor
     from xdsl.dialects.linalg.ops import IndexOp
 
-    from .common import PARALLEL, amap, empty, generic, shape_of
+    from minixla.passes.hlo_to_linalg.common import PARALLEL, amap, empty, generic, shape_of
 
     x = lw.v(op.operand)
     ws, wd = width(src), width(dst)

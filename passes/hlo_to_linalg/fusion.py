@@ -44,12 +44,12 @@ from xdsl.dialects.llvm import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
-from dialects.hlo_ops.base import int_value, ints, is_float
+from minixla.dialects.hlo_ops.base import int_value, ints, is_float
 
-from .common import PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, shape_of, signless
-from .scalar_region import _one as scalar_op_of
-from .shape import index_to_elem
-from .translate import Lowerer, lowering, mnemonic
+from minixla.passes.hlo_to_linalg.common import PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, shape_of, signless
+from minixla.passes.hlo_to_linalg.scalar_region import _one as scalar_op_of
+from minixla.passes.hlo_to_linalg.shape import index_to_elem
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering, mnemonic
 
 Idx = tuple[AffineExpr, ...]
 
@@ -183,7 +183,7 @@ class _Body:
 
 
 def _is_table_op(m: str) -> bool:
-    from .scalar import SCALAR_OPS
+    from minixla.passes.hlo_to_linalg.scalar import SCALAR_OPS
 
     return m in SCALAR_OPS or m == "round_nearest_afz"
 
@@ -317,7 +317,7 @@ def _lower_reduction(lw: Lowerer, op: Operation, roots: list[SSAValue], reduces:
             x = body.b(arith.ExtFOp(xs[0], wide[k]))
             yielded.append(body.b(arith.AddfOp(accs[0], x, _REASSOC)))
         else:
-            from .scalar_region import inline_scalar_region
+            from minixla.passes.hlo_to_linalg.scalar_region import inline_scalar_region
 
             yielded.extend(inline_scalar_region(body.b, r.body, [*accs, *xs]))
         k += m

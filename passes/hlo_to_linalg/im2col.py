@@ -32,7 +32,7 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, SSAValue
 
-from .common import PARALLEL, REDUCTION, Emitter, amap, d, elem, empty, fill, generic, identity, kind, shape_of
+from minixla.passes.hlo_to_linalg.common import PARALLEL, REDUCTION, Emitter, amap, d, elem, empty, fill, generic, identity, kind, shape_of
 
 #: the largest patches tensor built (elements): 256 MiB of f32
 MAX_PATCH_ELEMENTS = 1 << 26

@@ -21,14 +21,14 @@ from xdsl.dialects.builtin import IndexType, IntegerType, TensorType, i64
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from dialects.hlo_ops.base import ints
-from dialects.hlo_ops.reduction import padding_pairs
+from minixla.dialects.hlo_ops.base import ints
+from minixla.dialects.hlo_ops.reduction import padding_pairs
 
-from .common import (PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, generic, kind, shape_of, signless,
+from minixla.passes.hlo_to_linalg.common import (PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, generic, kind, shape_of, signless,
                      unsupported, width)
-from .scalar_region import inline_scalar_region
-from .shape import reshape
-from .translate import Lowerer, lowering
+from minixla.passes.hlo_to_linalg.scalar_region import inline_scalar_region
+from minixla.passes.hlo_to_linalg.shape import reshape
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 LoopBody = Callable[[Emitter, Sequence[SSAValue], Sequence[SSAValue]], Sequence[SSAValue]]
 

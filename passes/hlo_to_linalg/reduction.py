@@ -11,12 +11,12 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 
-from dialects.hlo_ops.base import ints
+from minixla.dialects.hlo_ops.base import ints
 
-from .common import PARALLEL, REDUCTION, amap, d, elem, fill, generic, identity, shape_of
-from .scalar_region import inline_scalar_region
-from .shape import pad
-from .translate import Lowerer, lowering
+from minixla.passes.hlo_to_linalg.common import PARALLEL, REDUCTION, amap, d, elem, fill, generic, identity, shape_of
+from minixla.passes.hlo_to_linalg.scalar_region import inline_scalar_region
+from minixla.passes.hlo_to_linalg.shape import pad
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
 @lowering("reduce")

@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import IntegerType, TensorType, i32, i64
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, SSAValue
 
-from .common import PARALLEL, Emitter, elem, empty, generic, identity, kind, shape_of, signless, unsupported, width
-from .translate import Lowerer, lowering
+from minixla.passes.hlo_to_linalg.common import PARALLEL, Emitter, elem, empty, generic, identity, kind, shape_of, signless, unsupported, width
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 def _lo32(b: Emitter, x: SSAValue) -> SSAValue:
     return b(arith.TruncIOp(x, i32))

@@ -16,7 +16,7 @@ from xdsl.dialects import arith, func, math, scf
 from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
-from .common import Emitter, is_low_float, kind, signless, width
+from minixla.passes.hlo_to_linalg.common import Emitter, is_low_float, kind, signless, width
 
 Scalar = Callable[[Emitter, Sequence[SSAValue], Attribute], SSAValue]
 
@@ -212,7 +212,7 @@ def _total_order_key(e: Emitter, x: SSAValue, t: Attribute) -> SSAValue:
 
 
 def compare(e: Emitter, a: SSAValue, b: SSAValue, direction: str, compare_type: str | None, t: Attribute) -> SSAValue:
-    from dialects.hlo_ops.elementwise import default_compare_type
+    from minixla.dialects.hlo_ops.elementwise import default_compare_type
 
     ct = compare_type if compare_type not in (None, "NOTYPE") else default_compare_type(t)
     if ct == "FLOAT":

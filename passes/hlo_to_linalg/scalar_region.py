@@ -10,9 +10,9 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
 from xdsl.ir import Operation, Region, SSAValue
 
-from . import scalar
-from .common import Emitter, elem, signless, unsupported
-from .translate import mnemonic
+from minixla.passes.hlo_to_linalg import scalar
+from minixla.passes.hlo_to_linalg.common import Emitter, elem, signless, unsupported
+from minixla.passes.hlo_to_linalg.translate import mnemonic
 
 
 def _constant(b: Emitter, op: Operation) -> SSAValue:

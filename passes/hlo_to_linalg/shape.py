@@ -17,11 +17,11 @@ from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, IndexTyp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from dialects.hlo_ops.base import int_value, ints
+from minixla.dialects.hlo_ops.base import int_value, ints
 
-from .common import (PARALLEL, Emitter, amap, d, elem, empty, extract_scalar, fill, generic, identity, kind,
+from minixla.passes.hlo_to_linalg.common import (PARALLEL, Emitter, amap, d, elem, empty, extract_scalar, fill, generic, identity, kind,
                      scalar_map, shape_of, signless)
-from .translate import Lowerer, lowering
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
 @lowering("constant")

@@ -17,10 +17,10 @@ from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from .common import Emitter, elem, empty, shape_of
-from .indexing import check_region_types, loop_nest
-from .scalar_region import inline_scalar_region
-from .translate import Lowerer, lowering
+from minixla.passes.hlo_to_linalg.common import Emitter, elem, empty, shape_of
+from minixla.passes.hlo_to_linalg.indexing import check_region_types, loop_nest
+from minixla.passes.hlo_to_linalg.scalar_region import inline_scalar_region
+from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
 def _merge_pass(e: Emitter, op: Operation, srcs: Sequence[SSAValue], dsts: Sequence[SSAValue], w: SSAValue,

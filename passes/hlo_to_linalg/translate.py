@@ -15,7 +15,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from .common import Emitter, empty, signless, unsupported
+from minixla.passes.hlo_to_linalg.common import Emitter, empty, signless, unsupported
 
 LowerFn = Callable[["Lowerer", Operation], Sequence[SSAValue]]
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from xdsl.passes import ModulePass
 
-from .arith_to_llvm import ConvertArithToLLVM
-from .cf_to_llvm import ConvertCfToLLVM
-from .emulate_bf16 import ArithEmulateBf16
-from .func_to_llvm import ConvertFuncToLLVM
-from .index_to_llvm import ConvertIndexToLLVM
-from .math_to_llvm import ConvertMathToLLVM
-from .memref_to_llvm import ConvertMemRefToLLVM
-from .scf_to_cf import ConvertScfToCf
+from minixla.passes.lower_to_llvm.arith_to_llvm import ConvertArithToLLVM
+from minixla.passes.lower_to_llvm.cf_to_llvm import ConvertCfToLLVM
+from minixla.passes.lower_to_llvm.emulate_bf16 import ArithEmulateBf16
+from minixla.passes.lower_to_llvm.func_to_llvm import ConvertFuncToLLVM
+from minixla.passes.lower_to_llvm.index_to_llvm import ConvertIndexToLLVM
+from minixla.passes.lower_to_llvm.math_to_llvm import ConvertMathToLLVM
+from minixla.passes.lower_to_llvm.memref_to_llvm import ConvertMemRefToLLVM
+from minixla.passes.lower_to_llvm.scf_to_cf import ConvertScfToCf
 
 PASSES: dict[str, type[ModulePass]] = {
     p.name: p

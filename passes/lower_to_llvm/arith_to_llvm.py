@@ -37,7 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from .common import (
+from minixla.passes.lower_to_llvm.common import (
     Emit,
     LoweringError,
     element_type,

@@ -23,8 +23,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from .common import Emit, constant_op, to_llvm
-from .func_to_llvm import convert_entry_args
+from minixla.passes.lower_to_llvm.common import Emit, constant_op, to_llvm
+from minixla.passes.lower_to_llvm.func_to_llvm import convert_entry_args
 
 
 def retype_block_arguments(module: builtin.ModuleOp) -> None:

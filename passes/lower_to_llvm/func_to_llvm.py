@@ -31,7 +31,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from .common import (
+from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
     cast_to,

@@ -16,7 +16,7 @@ from xdsl.dialects import builtin
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriteWalker
 
-from .arith_to_llvm import ArithToLLVMPattern
+from minixla.passes.lower_to_llvm.arith_to_llvm import ArithToLLVMPattern
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,8 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.traits import SymbolTable
 
-from .arith_to_llvm import mangle
-from .common import (
+from minixla.passes.lower_to_llvm.arith_to_llvm import mangle
+from minixla.passes.lower_to_llvm.common import (
     Emit,
     LoweringError,
     element_type,

@@ -32,7 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from .common import (
+from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
     LoweringError,
@@ -44,7 +44,7 @@ from .common import (
     static_layout,
     to_llvm,
 )
-from .math_to_llvm import declare_function
+from minixla.passes.lower_to_llvm.math_to_llvm import declare_function
 
 ALLOC_ALIGNMENT = 64
 NSW = llvm.OverflowAttr([llvm.OverflowFlag.NO_SIGNED_WRAP])

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..dtypes import is_bool, is_complex, is_float
-from .structural import pad
+from minixla.backends.interpreter.dtypes import is_bool, is_complex, is_float
+from minixla.backends.interpreter.kernels.structural import pad
 
 
 def _accumulator(operand_dtypes: Sequence[np.dtype], result_dtype: np.dtype) -> np.dtype:
@@ -26,7 +26,7 @@ def _accumulator(operand_dtypes: Sequence[np.dtype], result_dtype: np.dtype) -> 
 
 
 def _finish(acc: np.ndarray, result_dtype: np.dtype) -> np.ndarray:
-    from .conversions import convert
+    from minixla.backends.interpreter.kernels.conversions import convert
 
     if is_bool(result_dtype):
         return acc != 0

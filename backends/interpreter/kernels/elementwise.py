@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import (
+from minixla.backends.interpreter.dtypes import (
     bfloat16,
     bit_width,
     int_of,
@@ -32,7 +32,7 @@ def _wide(x: np.ndarray) -> np.ndarray:
 
 def _in_double(fn, x: np.ndarray) -> np.ndarray:
     """fn evaluated in double precision, rounded once to x's type."""
-    from .conversions import convert
+    from minixla.backends.interpreter.kernels.conversions import convert
 
     return convert(np.asarray(fn(_wide(x))), x.dtype)
 

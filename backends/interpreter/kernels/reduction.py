@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .structural import pad, scatter_apply
+from minixla.backends.interpreter.kernels.structural import pad, scatter_apply
 
 Combine = Callable[[list[np.ndarray], list[np.ndarray]], list[np.ndarray]]
 Select = Callable[[np.ndarray, np.ndarray], np.ndarray]

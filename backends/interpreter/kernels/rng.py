@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import bit_width
+from minixla.backends.interpreter.dtypes import bit_width
 
 _M32 = np.uint64(0xFFFFFFFF)
 

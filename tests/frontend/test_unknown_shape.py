@@ -1,0 +1,48 @@
+"""A tf.py_function result has an unknown static shape inside tf.function (as
+in TF); ops after it still trace with unknown result shapes and run with the
+real values, and jit_compile=True reports the unsupported EagerPyFunc."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minixla.frontend import tf
+
+
+def _double(x):
+    return x * 2.0
+
+
+def test_ops_after_py_function_trace_and_run():
+    seen = {}
+
+    @tf.function
+    def f(x, y):
+        h = tf.py_function(_double, [x], tf.float32)
+        seen["h"] = h.shape.rank
+        z = tf.reduce_sum(tf.nn.relu(h + y) * 3.0, axis=0)
+        seen["z"], seen["dtype"] = z.shape.rank, z.dtype
+        return z, tf.cast(h, tf.int32)
+
+    x = np.array([[1.0, -2.5], [0.5, 4.0]], np.float32)
+    y = np.array([1.0, 2.0], np.float32)
+    z, hi = f(tf.constant(x), tf.constant(y))
+    assert seen == {"h": None, "z": None, "dtype": tf.float32}
+    np.testing.assert_allclose(z.numpy(), (np.maximum(2 * x + y, 0) * 3).sum(0), rtol=1e-6)
+    np.testing.assert_array_equal(hi.numpy(), (2 * x).astype(np.int32))
+
+
+def test_shape_errors_still_reported_at_run_time():
+    @tf.function
+    def f(x):
+        return tf.py_function(_double, [x], tf.float32) + tf.ones([3])
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\]"):
+        f(tf.constant([1.0, 2.0]))
+
+
+def test_jit_reports_the_host_op():
+    f = tf.function(lambda x: tf.py_function(_double, [x], tf.float32) + 1.0, jit_compile=True)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="No registered 'EagerPyFunc' OpKernel for XLA_CPU_JIT"):
+        f(tf.constant([1.0]))
