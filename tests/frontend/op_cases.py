@@ -1,4 +1,4 @@
-"""Op cases shared by tests/frontend/test_ops.py and tools/record_tf_goldens.py.
+"""Op cases shared by tests/frontend/test_ops.py and tests/golden/record_tf_goldens.py.
 
 Each case: name -> (function of tf, list of numpy inputs, numpy reference).
 The reference is an independent numpy computation (not our kernels); the

@@ -22,7 +22,7 @@ def test_matmul_mismatch_eager_names_op_shapes_line():
         tf.matmul(tf.ones([2, 3]), tf.ones([4, 5]))  # MARK-matmul-eager
     text = str(err.value)
     assert "Matrix size-incompatible: In[0]: [2,3], In[1]: [4,5] [Op:MatMul]" in text
-    assert f"test_frontend_errors.py\", line {_line_of('MARK-matmul-eager')}" in text
+    assert f"test_errors.py\", line {_line_of('MARK-matmul-eager')}" in text
 
 
 def test_matmul_mismatch_while_tracing_points_at_function_body():

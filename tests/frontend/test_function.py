@@ -171,7 +171,7 @@ def test_unsupported_op_under_jit(tmp_path):
     text = str(err.value)
     assert text.startswith("Detected unsupported operations when trying to compile graph __inference_f_")
     assert "AsString (No registered 'AsString' OpKernel for XLA_CPU_JIT devices" in text
-    assert "The op is created at: \nFile " in text and "test_frontend_function.py" in text and ", in f\n" in text
+    assert "The op is created at: \nFile " in text and "test_function.py" in text and ", in f\n" in text
 
 
 def test_host_ops_run_without_jit(tmp_path, capsys):
@@ -235,7 +235,7 @@ def test_record_goldens_without_tensorflow():
     from pathlib import Path
 
     root = REPO_ROOT
-    proc = subprocess.run([sys.executable, "tools/record_tf_goldens.py", "--out", "/nonexistent-dir"], cwd=root,
+    proc = subprocess.run([sys.executable, "tests/golden/record_tf_goldens.py", "--out", "/nonexistent-dir"], cwd=root,
                           capture_output=True, text=True, timeout=120)
     try:
         import tensorflow  # noqa: F401

@@ -1,5 +1,5 @@
 """Every op case of `frontend.op_cases` against real TensorFlow 2.21's results
-recorded in tests/golden/ by tools/record_tf_goldens.py (TensorFlow is not
+recorded in tests/golden/ by tests/golden/record_tf_goldens.py (TensorFlow is not
 needed here): outputs eagerly, in `tf.function` and under
 `jit_compile=True`, and `GradientTape` gradients w.r.t. the floating inputs
 (with the recorded upstream gradient) in the same three modes. Where TF
@@ -95,7 +95,7 @@ def _golden(name: str) -> dict:
         pytest.skip(f"golden {name}.npz has no case in frontend/op_cases.py")
     path = GOLDEN / f"{name}.npz"
     if not path.exists():
-        pytest.skip(f"no golden recorded for {name}: run tools/record_tf_goldens.py --only {name}")
+        pytest.skip(f"no golden recorded for {name}: run tests/golden/record_tf_goldens.py --only {name}")
     with np.load(path, allow_pickle=False) as data:
         return {k: data[k] for k in data.files}
 
@@ -244,4 +244,4 @@ def test_every_case_has_a_golden():
     """Reported, not enforced per case: new cases are recorded by re-running the recorder."""
     missing = [n for n in CASES if not (GOLDEN / f"{n}.npz").exists()]
     if missing:
-        pytest.skip(f"{len(missing)} case(s) without goldens (re-run tools/record_tf_goldens.py): {missing}")
+        pytest.skip(f"{len(missing)} case(s) without goldens (re-run tests/golden/record_tf_goldens.py): {missing}")

@@ -1,6 +1,6 @@
 """Record real TensorFlow's outputs and gradients for every op case into tests/golden/.
 
-    /tmp/tfvenv/bin/python tools/record_tf_goldens.py [--out tests/golden] [--only NAME ...] [--list]
+    /tmp/tfvenv/bin/python tests/golden/record_tf_goldens.py [--out tests/golden] [--only NAME ...] [--list]
 
 Needs `tensorflow` (run it in a separate virtual environment where TF is
 installed; nothing else in the project needs it, and this script imports none
@@ -343,7 +343,7 @@ def main(argv=None) -> int:
         "tensorflow": tf.__version__,
         "numpy": np.__version__,
         "recorded": datetime.date.today().isoformat(),
-        "command": "tools/record_tf_goldens.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": "tests/golden/record_tf_goldens.py " + " ".join(argv if argv is not None else sys.argv[1:]),
     }
     if args.only:
         # A partial recording leaves the top-level fields (which describe the full recording of the

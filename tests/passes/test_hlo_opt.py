@@ -140,7 +140,7 @@ def test_constant_fold_matches_interpreter_and_respects_cap():
 
 
 def test_optimize_pipeline_keeps_results_of_the_running_example():
-    from test_fusion import running_example
+    from tests.passes.test_fusion import running_example
 
     text = running_example(8)
     module = parse(text)

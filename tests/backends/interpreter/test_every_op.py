@@ -1,7 +1,7 @@
 """Every hlo op through the reference interpreter, from IR text, against an
 independent numpy computation: scalars (rank 0), 0-size dimensions and every
 element type each op accepts. The kernel-level edge cases (overflow, NaN,
-signed zero, division by zero, ...) are in test_interpreter_kernels.py; this
+signed zero, division by zero, ...) are in test_kernels.py; this
 file makes sure no op is left without an IR-level numerical test."""
 
 from __future__ import annotations
