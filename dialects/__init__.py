@@ -17,10 +17,11 @@ def load_all(ctx: Context | None = None) -> Context:
     from minixla.dialects import xdsl_fixes  # noqa: F401
     from minixla.dialects.check import CHECK
     from minixla.dialects.hlo import HLO
+    from minixla.dialects.interpreter import INTERPRETER
     from minixla.dialects.stablehlo import STABLEHLO
 
     ctx = ctx or Context()
-    for dialect in (HLO, STABLEHLO, CHECK):
+    for dialect in (HLO, STABLEHLO, CHECK, INTERPRETER):
         if dialect.name not in ctx.registered_dialect_names:
             ctx.load_dialect(dialect)
     # the `tf` graph dialect is generated from the frontend's op registry: build it only when used

@@ -8,9 +8,10 @@ re-exports every op class (e.g. `hlo.AddOp`, `hlo.ReduceOp`).
 
 from xdsl.ir import Dialect
 
-from minixla.dialects.hlo_ops import attrs, contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (registers ops)
+from minixla.dialects.hlo_ops import attrs, collective, contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (registers ops)
 from minixla.dialects.hlo_ops.attrs import *  # noqa: F401,F403
 from minixla.dialects.hlo_ops.base import HLO_OPS
+from minixla.dialects.hlo_ops.collective import *  # noqa: F401,F403
 from minixla.dialects.hlo_ops.contraction import *  # noqa: F401,F403
 from minixla.dialects.hlo_ops.control import *  # noqa: F401,F403
 from minixla.dialects.hlo_ops.elementwise import *  # noqa: F401,F403

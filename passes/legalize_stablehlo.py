@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp
+from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -35,7 +35,14 @@ def convert_attr(attr: Attribute, attr_map: dict[type, type]) -> Attribute:
     """The twin of attr (recursing into arrays and dictionaries), or attr itself."""
     twin = attr_map.get(type(attr))
     if twin is not None:
+        if isinstance(attr, ParametrizedAttribute):  # a parameterless type such as `!stablehlo.token`
+            return twin()
         return twin(attr.data)  # type: ignore[attr-defined]
+    if isinstance(attr, FunctionType):
+        ins = [convert_attr(a, attr_map) for a in attr.inputs.data]
+        outs = [convert_attr(a, attr_map) for a in attr.outputs.data]
+        changed = any(a is not b for a, b in zip([*ins, *outs], [*attr.inputs.data, *attr.outputs.data]))
+        return FunctionType.from_lists(ins, outs) if changed else attr
     if isinstance(attr, ArrayAttr):
         items = [convert_attr(a, attr_map) for a in attr.data]
         return attr if all(a is b for a, b in zip(items, attr.data)) else ArrayAttr(items)
@@ -52,6 +59,7 @@ def _convert_dict(values: dict[str, Attribute], attr_map: dict[type, type]) -> d
 def convert_module(module: ModuleOp, src: str, dst: str) -> None:
     """Replace every `src.*` op with its `dst.*` twin; fix attributes everywhere."""
     op_map, attr_map = _tables(src, dst)
+    _convert_value_types(module, attr_map)
     for op in list(module.walk()):
         twin = op_map.get(type(op))
         if twin is None:
@@ -70,6 +78,16 @@ def convert_module(module: ModuleOp, src: str, dst: str) -> None:
         for old_res, new_res in zip(op.results, new.results):
             new_res.name_hint = old_res.name_hint
         Rewriter.replace_op(op, new)
+
+
+def _convert_value_types(module: ModuleOp, attr_map: dict[type, type]) -> None:
+    """Types of block arguments and results that are dialect types (`!stablehlo.token`)."""
+    for op in module.walk():
+        values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+        for value in values:
+            new = convert_attr(value.type, attr_map)
+            if new is not value.type:
+                Rewriter.replace_value_with_new_type(value, new)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ Shared by `minixla-run` and the conformance tests and report.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from minixla.backends.check_outlining import run_case
+from minixla.backends.interpreter.printing import format_tensor
 from minixla.dialects.diagnostics import Chunk, DiagnosticError, parse_and_verify, split_input
 
 _NOARG_FUNC = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.-]+)\s*\(\s*\)")
@@ -141,35 +141,4 @@ def summary(results: list[CaseResult]) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _scalar_text(x) -> str:
-    if isinstance(x, (bool, np.bool_)):
-        return "true" if x else "false"
-    if isinstance(x, (complex, np.complexfloating)):
-        return f"({_scalar_text(x.real)}, {_scalar_text(x.imag)})"
-    if isinstance(x, (float, np.floating)) or getattr(x, "dtype", None) is not None and x.dtype.kind == "V":
-        v = float(x)
-        if math.isnan(v):
-            return "nan"
-        return ("inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:.6e}"
-    try:
-        return str(int(x))
-    except (TypeError, ValueError):
-        return f"{float(x):.6e}"
-
-
-def _nested(a: np.ndarray, indent: int) -> str:
-    pad = "  " * indent
-    if a.ndim == 1:
-        return pad + "[" + ", ".join(_scalar_text(x) for x in a) + "]"
-    if a.shape[0] == 0:
-        return pad + "[]"
-    inner = ",\n".join(_nested(sub, indent + 1) for sub in a)
-    return f"{pad}[\n{inner}\n{pad}]"
-
-
-def format_result(value: np.ndarray, type_text: str) -> str:
-    """`tensor<2xi32> {\\n  [3, 3]\\n}` (scalars on one line: `tensor<i32> {3}`)."""
-    value = np.asarray(value)
-    if value.ndim == 0:
-        return f"{type_text} {{{_scalar_text(value[()])}}}"
-    return f"{type_text} {{\n{_nested(value, 1)}\n}}"
+format_result = format_tensor  # the interpreter's printer (interpreter.print uses it too)

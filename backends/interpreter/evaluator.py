@@ -82,7 +82,7 @@ class Interpreter:
     """Evaluates the functions of one module."""
 
     def __init__(self, module: ModuleOp, impls: dict[str, OpImpl] | None = None):
-        from minixla.backends.interpreter import ops_check, ops_control, ops_elementwise, ops_fusion, ops_reduction, ops_shape  # noqa: F401
+        from minixla.backends.interpreter import ops_check, ops_collective, ops_control, ops_elementwise, ops_fusion, ops_reduction, ops_shape  # noqa: F401
 
         self.module = module
         self.impls = OP_IMPLS if impls is None else impls

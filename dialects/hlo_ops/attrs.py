@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from typing import ClassVar
 
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Data, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, Data, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -163,6 +163,10 @@ class ChannelHandleBase(StructAttr):
     FIELDS = (("handle", False), ("type", False))
 
 
+class TokenTypeBase(ParametrizedAttribute, TypeAttribute):
+    """`!hlo.token`: orders side effects (send/recv, infeed/outfeed, after_all); carries no data."""
+
+
 class ConvDimensionNumbersBase(Data[tuple]):
     """`[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`: data is
     (input_batch, input_feature, input_spatial, kernel_in, kernel_out, kernel_spatial,
@@ -295,10 +299,14 @@ ATTR_BASES = {
     "dot": DotDimensionNumbersBase,
     "conv": ConvDimensionNumbersBase,
     "channel_handle": ChannelHandleBase,
+    "token": TokenTypeBase,
 }
 
 
 def _instantiate(base: type, prefix: str, mnemonic: str) -> type:
+    if issubclass(base, ParametrizedAttribute):  # a type without parameters (`!hlo.token`)
+        return irdl_attr_definition(type(base.__name__.replace("Base", ""), (base,),
+                                         {"name": f"{prefix}.{mnemonic}", "__module__": base.__module__}))
     if not issubclass(base, Data):
         # EnumAttribute only allows direct subclasses parametrized by the enum
         enum_type = base.enum_type

@@ -1,5 +1,5 @@
-"""Ops with a reduction body: reduce, reduce_window, select_and_scatter, sort,
-all_reduce. Only `reduce` has a pretty form in StableHLO; the others print
+"""Ops with a reduction body: reduce, reduce_window, select_and_scatter, sort
+(all_reduce lives with the collectives). Only `reduce` has a pretty form in StableHLO; the others print
 generically."""
 
 from __future__ import annotations
@@ -314,26 +314,3 @@ class SortOp(IRDLOperation):
         got = region_results(self.comparator, "comparator")
         require(got == [TensorType(i1, [])], f"comparator must return tensor<i1>, got {[str(t) for t in got]}")
         require([r.type for r in self.results] == xs, "result types must equal input types")
-
-
-@hlo_op("all_reduce")
-class AllReduceOp(IRDLOperation):
-    """Cross-replica reduction; with one replica (this process) it is the identity."""
-
-    operands_ = var_operand_def(TensorType)
-    replica_groups = prop_def(DenseIntOrFPElementsAttr)
-    channel_handle = opt_prop_def(ChannelHandleBase)
-    use_global_device_ids = opt_prop_def(UnitAttr)
-    results_ = var_result_def(TensorType)
-    computation = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
-
-    def verify_(self) -> None:
-        xs = [tensor(v.type, f"operand #{i}") for i, v in enumerate(self.operands_)]
-        groups = self.replica_groups
-        require(len(groups.get_shape()) == 2, f"replica_groups must be 2-d, got shape {list(groups.get_shape())}")
-        ids = [int(v) for v in groups.get_values() if int(v) != -1]
-        require(len(set(ids)) == len(ids), f"replica_groups must not repeat replica ids, got {ids}")
-        for x in xs:
-            check_body(self.computation, [x], "computation")
-        require([r.type for r in self.results] == xs, "result types must equal operand types")

@@ -366,13 +366,13 @@ CONFORMANCE_FILES = ["gather", "scatter", "sort", "select_and_scatter", "bitcast
 def _conformance_cases():
     from minixla.tools.conformance import REFERENCE_DIR, allowed_ops, case_names, scope_reasons, split_input
 
-    ops = allowed_ops()
+    ops = allowed_ops("cpu")
     for name in CONFORMANCE_FILES:
         path = REFERENCE_DIR / f"{name}.mlir"
         if not path.is_file():
             continue
         for chunk in split_input(path.read_text()):
-            if case_names(chunk.text) and not scope_reasons(chunk.text, ops):
+            if case_names(chunk.text) and not scope_reasons(chunk.text, ops, "cpu"):
                 yield pytest.param(chunk.text, id=f"{name}:{case_names(chunk.text)[0]}")
 
 
