@@ -65,8 +65,10 @@ class SegmentedExecutable:
         for step in self.steps:
             if isinstance(step, _Segment):
                 env.update(zip(step.outputs, step.run(*[env[v] for v in step.inputs])))
-            else:
-                outs = run_collective(step.op, [env[v] for v in step.op.operands], step.combine)
+            else:  # intermediate buffers read by nothing else may be reduced in place
+                owned = all(v not in self.args and v not in self.returns and v.has_one_use()
+                            for v in step.op.operands)
+                outs = run_collective(step.op, [env[v] for v in step.op.operands], step.combine, owned)
                 env.update(zip(step.op.results, outs))
         inputs = {id(a) for a in arrays}
         return tuple(np.array(env[v], copy=True) if id(env[v]) in inputs else env[v] for v in self.returns)

@@ -23,6 +23,38 @@ from xdsl.ir import Operation
 from minixla.dialects.hlo_ops.collective import channel_id, group_strategy, groups_of, process_groups
 
 
+def contiguous(a) -> np.ndarray:
+    """A C-contiguous array with the same shape (np.ascontiguousarray turns 0-d into 1-d)."""
+    a = np.asarray(a)
+    return a if a.flags.c_contiguous else np.array(a, order="C")
+
+
+class _BufferPool:
+    """Output buffers reused once their users let go of them (only the pool still refers to one).
+
+    A fresh buffer costs page faults and, for large messages, MPI's memory registration again;
+    reusing them keeps large all-reduces at the speed of MPI on preallocated buffers."""
+
+    def __init__(self, per_key: int = 4, max_bytes: int = 1 << 30):
+        self.free: dict[tuple, list[np.ndarray]] = {}
+        self.per_key, self.max_bytes, self.bytes = per_key, max_bytes, 0
+
+    def empty(self, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        key = (tuple(shape), np.dtype(dtype).str)
+        bufs = self.free.setdefault(key, [])
+        for buf in bufs:
+            if sys.getrefcount(buf) <= 3:  # the list, the loop variable, getrefcount's argument
+                return buf
+        buf = np.empty(shape, dtype)
+        if len(bufs) < self.per_key and self.bytes + buf.nbytes <= self.max_bytes and buf.nbytes >= 1 << 16:
+            bufs.append(buf)
+            self.bytes += buf.nbytes
+        return buf
+
+
+_POOL = _BufferPool()
+
+
 class CollectiveError(RuntimeError):
     """A collective could not run: mismatched operands across processes, or no MPI."""
 
@@ -91,11 +123,23 @@ def _group_comm(groups: tuple[tuple[tuple[int, int], ...], ...]):
     key = groups[color].index(me) if color is not None else 0
     MPI = mpi()
     sub = w.comm.Split(MPI.UNDEFINED if color is None else color, key)
-    return sub, color
+    return (None if sub == MPI.COMM_NULL else sub), color
+
+
+_GROUPS: dict[int, tuple[Operation, object, list | None]] = {}
 
 
 def _group(op: Operation, ids: np.ndarray):
-    """My group's communicator (None if I am in no group) and its member list."""
+    """My group's communicator (None if I am in no group) and its member list (cached per op)."""
+    hit = _GROUPS.get(id(op))
+    if hit is not None and hit[0] is op:
+        return hit[1], hit[2]
+    comm, members = _make_group(op, ids)
+    _GROUPS[id(op)] = (op, comm, members)
+    return comm, members
+
+
+def _make_group(op: Operation, ids: np.ndarray):
     w = world()
     groups = process_groups(group_strategy(op), ids, w.num_replicas, w.num_partitions)
     for g in groups:
@@ -104,13 +148,35 @@ def _group(op: Operation, ids: np.ndarray):
                 raise CollectiveError(f"{op.name}: process ({r}, {p}) is outside the "
                                       f"{w.num_replicas}x{w.num_partitions} process grid of this run")
     frozen = tuple(tuple(g) for g in groups)
+    if w.comm is None:  # one process: its group (if any) is itself
+        mine = next((list(g) for g in frozen if w.process in g), None)
+        return None, mine
     comm, color = _group_comm(frozen)
     return comm, (list(frozen[color]) if color is not None else None)
+
+
+def _signature(items) -> np.ndarray:
+    """Two 63-bit fingerprints of shapes and dtypes; an Allreduce MIN/MAX of them agrees in ~1 µs,
+    where gathering the shapes as Python objects costs tens of µs per collective."""
+    import hashlib
+
+    digest = hashlib.blake2b(repr(items).encode(), digest_size=8).digest()
+    value = int.from_bytes(digest, "little") & ((1 << 62) - 1)
+    return np.array([value, -value], np.int64)
+
+
+def _same_everywhere(comm, items) -> bool:
+    sig = _signature(items)
+    out = np.empty_like(sig)
+    comm.Allreduce(sig, out, op=mpi().MAX)
+    return bool(out[0] == sig[0] and out[1] == sig[1])
 
 
 def _agree(comm, members, op: Operation, arrays: list[np.ndarray]) -> None:
     """Every member brings the same shapes and dtypes (else: an error naming who differs)."""
     mine = [(tuple(a.shape), a.dtype.str) for a in arrays]
+    if _same_everywhere(comm, mine):
+        return
     everyone = comm.allgather(mine)
     for member, theirs in zip(members, everyone):
         if theirs != everyone[0]:
@@ -141,18 +207,23 @@ def _reduce_in_order(parts: list[np.ndarray], op: Operation, combine) -> np.ndar
     return acc
 
 
-def all_reduce(op: Operation, arrays: list[np.ndarray], combine) -> list[np.ndarray]:
-    """`combine(op, a, b)` evaluates the region when it is not a plain MPI op."""
+def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = False) -> list[np.ndarray]:
+    """`combine(op, a, b)` evaluates the region when it is not a plain MPI op; `owned`: the
+    caller gives the buffers up, so MPI reduces in place (no output allocation)."""
     comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
-    if comm is None:
+    if comm is None:  # a group of one (or none): the operands themselves
         return [np.array(a, copy=True) for a in arrays]
     _agree(comm, members, op, arrays)
     reduction = _mpi_op(op)
     out = []
     for a in arrays:
-        buf = np.ascontiguousarray(a)
+        buf = contiguous(a)
         if reduction is not None and buf.dtype.kind in "biuf" and buf.dtype.name not in ("bfloat16", "float16"):
-            result = np.empty_like(buf)  # MPI writes the result straight into the output buffer
+            if owned and buf is a and buf.flags.writeable:
+                comm.Allreduce(mpi().IN_PLACE, buf, op=reduction)
+                out.append(buf)
+                continue
+            result = _POOL.empty(buf.shape, buf.dtype)  # MPI writes the result straight into it
             comm.Allreduce(buf, result, op=reduction)
             out.append(result)
         else:  # general computation (or a dtype MPI lacks): gather, then reduce in group order
@@ -168,7 +239,7 @@ def all_gather(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
     _agree(comm, members, op, arrays)
     out = []
     for a in arrays:
-        buf = np.ascontiguousarray(a)
+        buf = contiguous(a)
         recv = np.empty((comm.size, *buf.shape), buf.dtype)
         comm.Allgather(buf, recv)
         out.append(np.concatenate(list(recv), axis=dim))
@@ -181,7 +252,7 @@ def reduce_scatter(op: Operation, arrays: list[np.ndarray], combine) -> list[np.
     comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
     if comm is None:
         return [reduced]
-    return [np.ascontiguousarray(np.split(reduced, comm.size, axis=dim)[comm.rank])]
+    return [contiguous(np.split(reduced, comm.size, axis=dim)[comm.rank])]
 
 
 def all_to_all(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
@@ -193,7 +264,7 @@ def all_to_all(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
     _agree(comm, members, op, arrays)
     out = []
     for a in arrays:
-        send = np.ascontiguousarray(np.stack(np.split(a, comm.size, axis=split)))
+        send = contiguous(np.stack(np.split(a, comm.size, axis=split)))
         recv = np.empty_like(send)
         comm.Alltoall(send, recv)
         out.append(np.concatenate(list(recv), axis=concat))
@@ -221,11 +292,11 @@ def collective_permute(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarr
     source = next((s for s, t in pairs if t == me), None)
     if comm is None or comm.size == 1:
         return [np.array(x, copy=True) if source == me else np.zeros_like(x)]
-    out = np.zeros_like(np.ascontiguousarray(x))
+    out = np.zeros_like(contiguous(x))
     MPI = mpi()
     requests = []
     if target is not None:
-        requests.append(comm.Isend(np.ascontiguousarray(x), dest=target, tag=channel_id(op)))
+        requests.append(comm.Isend(contiguous(x), dest=target, tag=channel_id(op)))
     if source is not None:
         requests.append(comm.Irecv(out, source=source, tag=channel_id(op)))
     MPI.Request.Waitall(requests)
@@ -237,12 +308,12 @@ def collective_broadcast(op: Operation, arrays: list[np.ndarray]) -> list[np.nda
     data = arrays[:-1] if dynamic else arrays
     roots = [int(r) for r in np.asarray(arrays[-1]).reshape(-1)] if dynamic else [0] * len(data)
     comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
-    if comm is None:
-        return [np.zeros_like(a) for a in data]
+    if comm is None:  # in a group of one I am the root; in none I get zeros
+        return [np.array(a, copy=True) if members else np.zeros_like(a) for a in data]
     _agree(comm, members, op, data)
     out = []
     for a, root in zip(data, roots):
-        buf = np.ascontiguousarray(a).copy()
+        buf = contiguous(a).copy()
         comm.Bcast(buf, root=root)
         out.append(buf)
     return out
@@ -254,11 +325,11 @@ def collective_reduce(op: Operation, arrays: list[np.ndarray], combine) -> list[
     roots = [int(r) for r in np.asarray(arrays[-1]).reshape(-1)] if dynamic else [0] * len(data)
     comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
     if comm is None:
-        return [np.zeros_like(a) for a in data]
+        return [np.array(a, copy=True) if members else np.zeros_like(a) for a in data]
     _agree(comm, members, op, data)
     out = []
     for a, root in zip(data, roots):
-        parts = comm.allgather(np.ascontiguousarray(a))
+        parts = comm.allgather(contiguous(a))
         out.append(_reduce_in_order(parts, op, combine) if comm.rank == root else np.zeros_like(a))
     return out
 
@@ -271,6 +342,42 @@ def partition_id(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
     return [np.array(world().process[1], np.uint32)]
 
 
+_COMBINER_OPS = {"add": "SUM", "multiply": "PROD", "maximum": "MAX", "minimum": "MIN"}
+
+
+def allreduce_array(x: np.ndarray, combiner: str = "add") -> np.ndarray:
+    """Eager all-reduce of one array over every process (what the frontend's eager
+    `all_reduce` and the Horovod-style API call); a copy with one process."""
+    x = contiguous(x)
+    w = world()
+    if w.comm is None or w.size == 1:
+        return x.copy()
+    if combiner not in _COMBINER_OPS:
+        raise CollectiveError(f"all_reduce: no MPI reduction for combiner {combiner!r}")
+    agree_world(x, "all_reduce")
+    out = _POOL.empty(x.shape, x.dtype)
+    if x.dtype.name in ("bfloat16", "float16"):  # MPI has no such types: reduce in f32
+        wide = x.astype(np.float32)
+        res = np.empty_like(wide)
+        w.comm.Allreduce(wide, res, op=getattr(mpi(), _COMBINER_OPS[combiner]))
+        return res.astype(x.dtype)
+    w.comm.Allreduce(x, out, op=getattr(mpi(), _COMBINER_OPS[combiner]))
+    return out
+
+
+def agree_world(x: np.ndarray, what: str) -> None:
+    """Every process brings the same shape and dtype (else an error naming the first that differs)."""
+    w = world()
+    if _same_everywhere(w.comm, (tuple(x.shape), x.dtype.str)):
+        return
+    everyone = w.comm.allgather((tuple(x.shape), x.dtype.str))
+    for rank, theirs in enumerate(everyone):
+        if theirs != everyone[0]:
+            raise CollectiveError(f"{what}: operands differ across processes: replica 0 has shape "
+                                  f"{list(everyone[0][0])} {everyone[0][1]}, replica {rank} has "
+                                  f"{list(theirs[0])} {theirs[1]}")
+
+
 #: op mnemonic -> (runner, needs the region combiner)
 HOST_COLLECTIVES = {
     "all_reduce": (all_reduce, True), "all_gather": (all_gather, False), "reduce_scatter": (reduce_scatter, True),
@@ -280,8 +387,10 @@ HOST_COLLECTIVES = {
 }
 
 
-def run_collective(op: Operation, arrays: list[np.ndarray], combine) -> list[np.ndarray]:
-    """Run one collective op of this process on numpy arrays."""
+def run_collective(op: Operation, arrays: list[np.ndarray], combine, owned: bool = False) -> list[np.ndarray]:
+    """Run one collective op of this process on numpy arrays (`owned`: the arrays may be overwritten)."""
     mnemonic = op.name.split(".", 1)[1]
+    if mnemonic == "all_reduce":
+        return all_reduce(op, arrays, combine, owned)
     runner, needs_combine = HOST_COLLECTIVES[mnemonic]
     return runner(op, arrays, combine) if needs_combine else runner(op, arrays)
