@@ -75,5 +75,50 @@ def dead_worker() -> None:
     hvd.allreduce(np.ones(4, np.float32))
 
 
+
+
+def conformance(path: str, chunk_index: str) -> None:
+    """One StableHLO `run_parallel` interpret case with every process a real MPI process running its
+    program compiled for the CPU; `main` (inputs and checks) runs on the interpreter in every process."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp
+
+    from minixla.backends import get_backend
+    from minixla.backends.interpreter.evaluator import OP_IMPLS
+    from minixla.backends.mpi import world
+    from minixla.dialects import load_all
+    from minixla.dialects.diagnostics import split_input
+    from minixla.tools.testfile import load_module, run_chunk
+
+    w = world()
+    chunk = split_input(open(path).read())[int(chunk_index)]
+
+    def run_parallel_on_mpi(op, args, interp):
+        programs = op.grid()
+        flat = [name for row in programs for name in row]
+        if len(flat) != w.size or len(programs[0]) != w.num_partitions:
+            raise RuntimeError(f"the case's grid is {len(programs)}x{len(programs[0])}; this run has {w.size} "
+                               f"processes with MINIXLA_NUM_PARTITIONS={w.num_partitions}")
+        arity = [len(interp.functions[name].function_type.inputs.data) for name in flat]
+        start = sum(arity[:w.rank])
+        mine = flat[w.rank]
+        fn = interp.functions[mine].clone()
+        alone = ModuleOp([fn])
+        outs = get_backend("cpu").compile(alone, mine)(*args[start:start + arity[w.rank]])
+        everyone = w.comm.allgather([np.asarray(o) for o in outs])
+        return [v for outs_r in everyone for v in outs_r]
+
+    OP_IMPLS["interpreter.run_parallel"] = run_parallel_on_mpi
+    results = run_chunk(chunk, path, load_all(), get_backend("interpreter"))
+    bad = [f"{r.name}: {r.reason}" for r in results if not r.passed]
+    if bad:
+        raise SystemExit(f"rank {w.rank}: " + "; ".join(bad))
+    print(f"rank {w.rank}: {len(results)} case(s) pass")
+
+
+PROGRAMS = {"cpu_collectives": cpu_collectives, "mismatched_shapes": mismatched_shapes, "dead_worker": dead_worker,
+            "conformance": conformance}
+
+
 if __name__ == "__main__":
-    {"cpu_collectives": cpu_collectives, "mismatched_shapes": mismatched_shapes, "dead_worker": dead_worker}[sys.argv[1]]()
+    PROGRAMS[sys.argv[1]](*sys.argv[2:])
