@@ -292,6 +292,13 @@ class Builder:
             return x
         return self._one("reverse", [x], {"dims": dims}, Spec(tuple(x.shape), np.dtype(x.dtype)))
 
+    def all_reduce(self, x, combiner: str) -> Any:
+        """`combiner` ("add", "maximum", ...) of `x` over every replica: one `hlo.all_reduce`
+        whose single group holds all replicas (with one process, the identity)."""
+        if combiner not in COMBINERS:
+            raise ValueError(f"unknown combiner {combiner!r}")
+        return self._one("all_reduce", [x], {"combiner": combiner}, Spec(tuple(x.shape), np.dtype(x.dtype)))
+
     # ---- structured -----------------------------------------------------------
     def reduce(self, x, init, dimensions: Sequence[int], combiner: str) -> Any:
         """Reduce `x` over `dimensions` with the binary op named `combiner` ("add", "maximum", ...)."""

@@ -19,6 +19,7 @@ from minixla.backends.interpreter.ops_elementwise import BINARY as BINARY_KERNEL
 from minixla.backends.interpreter.ops_elementwise import UNARY as UNARY_KERNELS
 from minixla.backends.interpreter.regions import ufunc_for
 
+from minixla.backends.mpi.runtime import allreduce_array
 from minixla.frontend.builder import Builder
 
 
@@ -146,6 +147,7 @@ KERNELS = {
     "pad": lambda a, at, r, b: st.pad(a[0], a[1], at["low"], at["high"], at["interior"]),
     "reverse": lambda a, at, r, b: st.reverse(a[0], at["dims"]),
     "reduce": _reduce,
+    "all_reduce": lambda a, at, r, b: allreduce_array(a[0], at["combiner"]),
     "reduce_window": _reduce_window,
     "dot_general": _dot,
     "gather": _gather,

@@ -71,6 +71,8 @@ def _props(op: str, attrs: dict) -> dict:
         return {"dimensions": i64_array(attrs["dims"])}
     if op == "reduce":
         return {"dimensions": i64_array(attrs["dims"])}
+    if op == "all_reduce":  # one group of every replica (an empty replica_groups, as XLA writes it)
+        return {"replica_groups": numpy_to_dense_attr(np.zeros((0, 0), np.int64), TensorType(i64, [0, 0]))}
     if op == "dot_general":
         return {"dot_dimension_numbers": HLO_ATTRS.dot.get(
             lhs_batching_dimensions=attrs["lb"], rhs_batching_dimensions=attrs["rb"],
@@ -157,6 +159,9 @@ class TracingBuilder(Builder):
     def _regions(self, op, operands, attrs, body) -> list[Region]:
         if op == "reduce":
             return [self._body(body, operands, attrs["n"])]
+        if op == "all_reduce":
+            scalar = Spec((), np.dtype(operands[0].dtype))
+            return [self._region(lambda b, a: [b.binary(attrs["combiner"], a[0], a[1])], [scalar, scalar])]
         if op == "reduce_window":
             name = attrs["combiner"]
             return [self._body(lambda b, a, x: [b.binary(name, a[0], x[0])], operands, 1)]

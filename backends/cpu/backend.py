@@ -23,6 +23,7 @@ from minixla.backends.cpu.compiler import (
     prefix_symbols,
     public_functions,
 )
+from minixla.backends.cpu.collectives import compile_with_collectives, has_collectives
 from minixla.backends.cpu.runtime import CompiledFunction
 
 _HIGH_LEVEL = ("hlo.", "stablehlo.", "tensor.", "linalg.", "bufferization.")
@@ -63,6 +64,8 @@ class CpuBackend:
         fn = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name), None)
         if fn is None:
             raise ValueError(f"no function @{name} in the module")
+        if has_collectives(module):  # native segments with MPI collectives between them
+            return compile_with_collectives(self.compile, module, name)
         high_level = any(op.name.startswith(_HIGH_LEVEL) for op in module.walk())
         hlo_type = fn.function_type
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}

@@ -21,7 +21,7 @@ from xdsl.ir import Operation
 
 from minixla.backends.interpreter.errors import InterpreterError
 from minixla.backends.interpreter.evaluator import Interpreter, impl
-from minixla.dialects.hlo_ops.collective import channel_id, groups_of
+from minixla.dialects.hlo_ops.collective import channel_id, group_strategy, groups_of, process_groups
 
 RENDEZVOUS_TIMEOUT_S = 60.0
 
@@ -61,25 +61,8 @@ class ProcessGrid:
         self.failed: str | None = None
         self.print_lock = threading.Lock()
 
-    # -- process groups (spec "Collective ops") ---------------------------------
-
-    def groups(self, op: Operation, strategy: str, ids: np.ndarray) -> list[list[Process]]:
-        replicas, partitions = range(self.num_replicas), range(self.num_partitions)
-        rows = [[int(i) for i in row if i >= 0] for row in ids.tolist()]
-        if strategy == "cross_replica":
-            rows = rows or [list(replicas)]
-            return [[(r, p) for r in row] for row in rows for p in partitions]
-        if strategy == "cross_partition":
-            rows = rows or [list(partitions)]
-            return [[(r, p) for p in row] for row in rows for r in replicas]
-        if strategy == "cross_replica_and_partition":
-            rows = rows or [list(replicas)]
-            return [[(r, p) for p in partitions for r in row] for row in rows]
-        flat = rows or [list(range(self.num_replicas * self.num_partitions))]  # flattened_ids
-        return [[divmod(i, self.num_partitions) for i in row] for row in flat]
-
     def group_of(self, op: Operation, process: Process, strategy: str, ids: np.ndarray) -> list[Process] | None:
-        for group in self.groups(op, strategy, ids):
+        for group in process_groups(strategy, ids, self.num_replicas, self.num_partitions):
             if process in group:
                 for member in group:
                     if not (0 <= member[0] < self.num_replicas and 0 <= member[1] < self.num_partitions):
@@ -149,15 +132,6 @@ def _context(interp: Interpreter) -> ProcessContext:
     return ctx
 
 
-def _strategy(op: Operation, *, partitions_when_channel: bool) -> str:
-    ch = channel_id(op)
-    if partitions_when_channel:
-        return "cross_partition" if ch > 0 else "cross_replica"
-    if ch <= 0:
-        return "cross_replica"
-    return "flattened_ids" if "use_global_device_ids" in op.properties else "cross_replica_and_partition"
-
-
 def _gather(op: Operation, interp: Interpreter, values: list[np.ndarray], strategy: str, ids: np.ndarray):
     """(group, index of this process, contributions in group order); group None if not a member."""
     ctx = _context(interp)
@@ -189,7 +163,7 @@ def _partition_id(op, args, interp):
 
 @impl("hlo.all_reduce")
 def _all_reduce(op, args, interp):
-    group, _, parts = _gather(op, interp, list(args), _strategy(op, partitions_when_channel=False),
+    group, _, parts = _gather(op, interp, list(args), group_strategy(op),
                               groups_of(op.properties["replica_groups"], "replica_groups"))
     return [_reduce(interp, op, [p[i] for p in parts]) for i in range(len(args))]
 
@@ -197,7 +171,7 @@ def _all_reduce(op, args, interp):
 @impl("hlo.all_gather")
 def _all_gather(op, args, interp):
     dim = op.properties["all_gather_dim"].value.data
-    _, _, parts = _gather(op, interp, list(args), _strategy(op, partitions_when_channel=False),
+    _, _, parts = _gather(op, interp, list(args), group_strategy(op),
                           groups_of(op.properties["replica_groups"], "replica_groups"))
     return [np.concatenate([p[i] for p in parts], axis=dim) for i in range(len(args))]
 
@@ -205,7 +179,7 @@ def _all_gather(op, args, interp):
 @impl("hlo.reduce_scatter")
 def _reduce_scatter(op, args, interp):
     dim = op.properties["scatter_dimension"].value.data
-    group, index, parts = _gather(op, interp, list(args), _strategy(op, partitions_when_channel=False),
+    group, index, parts = _gather(op, interp, list(args), group_strategy(op),
                                   groups_of(op.properties["replica_groups"], "replica_groups"))
     reduced = _reduce(interp, op, [p[0] for p in parts])
     return np.split(reduced, len(group), axis=dim)[index]
@@ -216,7 +190,7 @@ def _all_to_all(op, args, interp):
     split = op.properties["split_dimension"].value.data
     concat = op.properties["concat_dimension"].value.data
     count = op.properties["split_count"].value.data
-    _, index, parts = _gather(op, interp, list(args), _strategy(op, partitions_when_channel=True),
+    _, index, parts = _gather(op, interp, list(args), group_strategy(op),
                               groups_of(op.properties["replica_groups"], "replica_groups"))
     return [np.concatenate([np.split(p[i], count, axis=split)[index] for p in parts], axis=concat)
             for i in range(len(args))]
@@ -245,7 +219,7 @@ def _send_to_targets(op, interp, pairs: list[tuple[int, int]], values: list[np.n
 @impl("hlo.collective_permute")
 def _collective_permute(op, args, interp):
     pairs = [tuple(p) for p in groups_of(op.properties["source_target_pairs"], "source_target_pairs").tolist()]
-    return _send_to_targets(op, interp, pairs, list(args), _strategy(op, partitions_when_channel=True))[0]
+    return _send_to_targets(op, interp, pairs, list(args), group_strategy(op))[0]
 
 
 def _roots(op, args) -> tuple[list[np.ndarray], list[int] | None]:
@@ -258,7 +232,7 @@ def _roots(op, args) -> tuple[list[np.ndarray], list[int] | None]:
 def _collective_broadcast(op, args, interp):
     data, roots = _roots(op, args)
     ids = groups_of(op.properties["replica_groups"], "replica_groups")
-    _, _, parts = _gather(op, interp, data, _strategy(op, partitions_when_channel=True), ids)
+    _, _, parts = _gather(op, interp, data, group_strategy(op), ids)
     if not parts:  # not in any group
         return [np.zeros_like(x) for x in data]
     return [np.array(parts[roots[j] if roots else 0][j], copy=True) for j in range(len(data))]
@@ -268,7 +242,7 @@ def _collective_broadcast(op, args, interp):
 def _collective_reduce(op, args, interp):
     data, roots = _roots(op, args)
     ids = groups_of(op.properties["replica_groups"], "replica_groups")
-    group, index, parts = _gather(op, interp, data, _strategy(op, partitions_when_channel=True), ids)
+    group, index, parts = _gather(op, interp, data, group_strategy(op), ids)
     out = []
     for j, x in enumerate(data):
         root = roots[j] if roots else 0

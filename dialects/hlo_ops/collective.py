@@ -45,6 +45,41 @@ def channel_id(op: IRDLOperation) -> int:
     return int(handle.handle) if isinstance(handle, ChannelHandleBase) else 0
 
 
+Process = tuple[int, int]  # (replica_id, partition_id)
+
+#: collectives whose groups span partitions when they have a channel (spec: all_to_all, collective_permute,
+#: collective_broadcast, collective_reduce); the others then use cross_replica_and_partition/flattened_ids
+_CROSS_PARTITION_WITH_CHANNEL = ("all_to_all", "collective_permute", "collective_broadcast", "collective_reduce")
+
+
+def group_strategy(op: IRDLOperation) -> str:
+    """How `op` splits the process grid (spec "Collective ops"): cross_replica, cross_partition,
+    cross_replica_and_partition or flattened_ids, from its channel id and use_global_device_ids."""
+    ch = channel_id(op)
+    if op.name.split(".", 1)[1] in _CROSS_PARTITION_WITH_CHANNEL:
+        return "cross_partition" if ch > 0 else "cross_replica"
+    if ch <= 0:
+        return "cross_replica"
+    return "flattened_ids" if "use_global_device_ids" in op.properties else "cross_replica_and_partition"
+
+
+def process_groups(strategy: str, ids: np.ndarray, num_replicas: int, num_partitions: int) -> list[list[Process]]:
+    """The spec's four strategies over a num_replicas x num_partitions grid; -1 entries pad
+    groups, and empty `ids` means one group of everything along the strategy's axis."""
+    replicas, partitions = range(num_replicas), range(num_partitions)
+    rows = [[int(i) for i in row if i >= 0] for row in np.asarray(ids).tolist()]
+    if strategy == "cross_replica":
+        return [[(r, p) for r in row] for row in rows or [list(replicas)] for p in partitions]
+    if strategy == "cross_partition":
+        return [[(r, p) for p in row] for row in rows or [list(partitions)] for r in replicas]
+    if strategy == "cross_replica_and_partition":
+        return [[(r, p) for p in partitions for r in row] for row in rows or [list(replicas)]]
+    if strategy == "flattened_ids":
+        flat = rows or [list(range(num_replicas * num_partitions))]
+        return [[divmod(i, num_partitions) for i in row] for row in flat]
+    raise ValueError(f"unknown process-group strategy {strategy!r}")
+
+
 def _check_unique_groups(groups: np.ndarray, what: str) -> None:
     """(C1) unique ids; -1 pads groups of unequal size."""
     ids = groups[groups != -1]
@@ -365,6 +400,6 @@ def token_type(op_name: str) -> Attribute:
     return attributes_for(op_name).token()
 
 
-__all__ = ["AfterAllOp", "AllGatherOp", "AllReduceOp", "AllToAllOp", "CollectiveBroadcastOp", "CollectivePermuteOp",
+__all__ = ["AfterAllOp", "group_strategy", "process_groups", "AllGatherOp", "AllReduceOp", "AllToAllOp", "CollectiveBroadcastOp", "CollectivePermuteOp",
            "CollectiveReduceOp", "InfeedOp", "OutfeedOp", "PartitionIdOp", "RecvOp", "ReduceScatterOp", "ReplicaIdOp",
            "SendOp", "channel_id", "groups_of", "is_token", "token_type"]

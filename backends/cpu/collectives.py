@@ -1,0 +1,174 @@
+"""Compiled programs with collectives: native segments, MPI between them.
+
+A collective needs every process of its group at once, so the entry function
+is cut at its collectives: each op gets a *stage* (the number of collectives on
+its longest path from the arguments), the ops of one stage compile into one
+native segment (the whole CPU pipeline, fusion included), and the collectives of
+stage s run on the host over MPI (backends/mpi/runtime.py) between segment s
+and s+1, on the segments' output buffers. With one process the collectives
+are the single-process case, so the same program runs with and without mpiexec.
+Collectives inside loop or branch bodies are not supported here (an error says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+
+from minixla.backends.mpi.runtime import HOST_COLLECTIVES, run_collective
+
+#: ops that only the process grid can run (the MPI runtime runs HOST_COLLECTIVES; the rest have no CPU path)
+_NO_CPU_PATH = {"send", "recv", "infeed", "outfeed", "after_all"}
+
+
+def _mnemonic(op: Operation) -> str | None:
+    dialect, _, name = op.name.partition(".")
+    return name if dialect in ("hlo", "stablehlo") else None
+
+
+def is_collective(op: Operation) -> bool:
+    return _mnemonic(op) in HOST_COLLECTIVES or _mnemonic(op) in _NO_CPU_PATH
+
+
+def has_collectives(module: ModuleOp) -> bool:
+    return any(is_collective(op) for op in module.walk())
+
+
+@dataclass
+class _Segment:
+    run: Callable
+    inputs: list[SSAValue]
+    outputs: list[SSAValue]
+
+
+@dataclass
+class _HostCollective:
+    op: Operation
+    combine: Callable
+
+
+class SegmentedExecutable:
+    """Native segments and host collectives, run in order on one value environment."""
+
+    def __init__(self, steps: list, args: list[SSAValue], returns: list[SSAValue]):
+        self.steps, self.args, self.returns = steps, args, returns
+
+    def __call__(self, *arrays) -> tuple[np.ndarray, ...]:
+        if len(arrays) != len(self.args):
+            raise TypeError(f"expected {len(self.args)} arguments, got {len(arrays)}")
+        env: dict[SSAValue, np.ndarray] = dict(zip(self.args, (np.asarray(a) for a in arrays)))
+        for step in self.steps:
+            if isinstance(step, _Segment):
+                env.update(zip(step.outputs, step.run(*[env[v] for v in step.inputs])))
+            else:  # intermediate buffers read by nothing else may be reduced in place
+                owned = all(v not in self.args and v not in self.returns and v.has_one_use()
+                            for v in step.op.operands)
+                outs = run_collective(step.op, [env[v] for v in step.op.operands], step.combine, owned)
+                env.update(zip(step.op.results, outs))
+        inputs = {id(a) for a in arrays}
+        return tuple(np.array(env[v], copy=True) if id(env[v]) in inputs else env[v] for v in self.returns)
+
+
+def _check_supported(module: ModuleOp, fn: func.FuncOp) -> None:
+    for op in module.walk():
+        if not is_collective(op):
+            continue
+        if _mnemonic(op) in _NO_CPU_PATH:
+            raise NotImplementedError(f"'{op.name}' has no CPU implementation (the interpreter runs it on a "
+                                      "simulated process grid)")
+        if op.parent_op() is not fn:
+            where = op.parent_op().name if op.parent_op() is not None else "?"
+            raise NotImplementedError(f"'{op.name}' inside '{where}': collectives compile for the CPU only at the "
+                                      "top level of the entry function")
+
+
+def _stages(fn: func.FuncOp) -> tuple[dict[Operation, int], int]:
+    """Stage of every top-level op: collectives at stage s read values of stages <= s and
+    make values of stage s+1; other ops sit at the highest stage of their operands."""
+    level: dict[SSAValue, int] = {a: 0 for a in fn.body.block.args}
+    stage: dict[Operation, int] = {}
+
+    def value_level(v: SSAValue) -> int:
+        return level.get(v, 0)  # values from enclosing scopes (none at top level) count as stage 0
+
+    for op in fn.body.block.ops:
+        s = max((value_level(v) for v in op.operands), default=0)
+        for region in op.regions:  # implicit captures of region bodies
+            for inner in region.walk():
+                s = max([s, *(value_level(v) for v in inner.operands)])
+        stage[op] = s
+        for r in op.results:
+            level[r] = s + 1 if is_collective(op) else s
+    return stage, max(stage.values(), default=0)
+
+
+def _segment_module(module: ModuleOp, entry: str, ops: list[Operation], inputs: list[SSAValue],
+                    outputs: list[SSAValue]) -> ModuleOp:
+    """A copy of `module` whose @entry computes `outputs` from `inputs` with `ops`."""
+    new = module.clone()
+    fn = next(op for op in new.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry)
+    block = Block(arg_types=[v.type for v in inputs])
+    mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, block.args))
+    for op in ops:
+        block.add_op(op.clone(value_mapper=mapping))
+    block.add_op(func.ReturnOp(*[mapping[v] for v in outputs]))
+    old = fn.body.blocks[0]
+    fn.body.detach_block(old)
+    old.erase(safe_erase=False)
+    fn.body.add_block(block)
+    fn.function_type = FunctionType.from_lists([v.type for v in inputs], [v.type for v in outputs])
+    return new
+
+
+def compile_with_collectives(compile_segment: Callable[[ModuleOp, str], Callable], module: ModuleOp,
+                             entry: str) -> SegmentedExecutable:
+    """Cut @entry at its collectives; compile each segment with `compile_segment(module, entry)`."""
+    from minixla.backends.interpreter.evaluator import Interpreter
+
+    fn = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry)
+    _check_supported(module, fn)
+    stage, last = _stages(fn)
+    body = list(fn.body.block.ops)
+    ret = body[-1]
+    consumers: dict[SSAValue, set[int]] = {}  # value -> stages (or "after the last stage") that read it
+    for op in body:
+        reader = last + 1 if op is ret else stage[op] + (0.5 if is_collective(op) else 0)
+        for v in op.operands:
+            consumers.setdefault(v, set()).add(reader)
+        for region in op.regions:
+            for inner in region.walk():
+                for v in inner.operands:
+                    consumers.setdefault(v, set()).add(reader)
+    interp = Interpreter(module)
+
+    def combine(op: Operation, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.asarray(interp.combiner(op.regions[0])([a], [b])[0], dtype=np.asarray(a).dtype)
+
+    steps: list = []
+    for s in range(last + 1):
+        ops = [op for op in body if op is not ret and stage[op] == s and not is_collective(op)]
+        defined = {r for op in ops for r in op.results}
+        used = [v for op in ops for v in [*op.operands, *(u for rg in op.regions for i in rg.walk()
+                                                            for u in i.operands)]]
+        inputs = list(dict.fromkeys(v for v in used if v not in defined and not _defined_inside(v, ops)))
+        outputs = [r for op in ops for r in op.results if any(c > s for c in consumers.get(r, ()))]
+        if ops and outputs:
+            seg = _segment_module(module, entry, ops, inputs, outputs)
+            steps.append(_Segment(compile_segment(seg, entry), inputs, outputs))
+        steps += [_HostCollective(op, combine) for op in body if is_collective(op) and stage[op] == s]
+    return SegmentedExecutable(steps, list(fn.body.block.args), list(ret.operands))
+
+
+def _defined_inside(value: SSAValue, ops: list[Operation]) -> bool:
+    owner = value.owner
+    node = owner.parent_op() if isinstance(owner, Block) else owner
+    while node is not None:
+        if node in ops:
+            return True
+        node = node.parent_op()
+    return False

@@ -1,0 +1,124 @@
+"""Programs the MPI tests launch with `mpiexec -n N python -m tests.distributed.mpi_programs NAME`
+(each checks its own results against numpy and exits non-zero on a mismatch)."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+
+def cpu_collectives() -> None:
+    """Every host collective of a compiled CPU program against numpy, on this MPI world."""
+    from xdsl.parser import Parser
+
+    from minixla.backends import get_backend
+    from minixla.backends.mpi import world
+    from minixla.dialects import load_all
+
+    w = world()
+    n, r = w.size, w.rank
+    add = """({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %s = hlo.add %p, %q : tensor<f32>
+        hlo.return %s : tensor<f32>
+    })"""
+    text = f"""
+    func.func @main(%x: tensor<{n}x4xf32>) -> (tensor<{n}x4xf32>, tensor<{n * n}x4xf32>, tensor<1x4xf32>,
+                                              tensor<{n}x4xf32>, tensor<{n}x4xf32>, tensor<{n}x4xf32>, tensor<ui32>) {{
+      %y = hlo.multiply %x, %x : tensor<{n}x4xf32>
+      %ar = "hlo.all_reduce"(%y) {add} {{replica_groups = dense<[{list(range(n))}]> : tensor<1x{n}xi64>}}
+        : (tensor<{n}x4xf32>) -> tensor<{n}x4xf32>
+      %ag = "hlo.all_gather"(%ar) {{all_gather_dim = 0 : i64, replica_groups = dense<[{list(range(n))}]> : tensor<1x{n}xi64>}}
+        : (tensor<{n}x4xf32>) -> tensor<{n * n}x4xf32>
+      %rs = "hlo.reduce_scatter"(%x) {add} {{scatter_dimension = 0 : i64, replica_groups = dense<[{list(range(n))}]> : tensor<1x{n}xi64>}}
+        : (tensor<{n}x4xf32>) -> tensor<1x4xf32>
+      %aa = "hlo.all_to_all"(%x) {{split_dimension = 0 : i64, concat_dimension = 0 : i64, split_count = {n} : i64,
+        replica_groups = dense<[{list(range(n))}]> : tensor<1x{n}xi64>}} : (tensor<{n}x4xf32>) -> tensor<{n}x4xf32>
+      %cp = "hlo.collective_permute"(%x) {{source_target_pairs = dense<{[[i, (i + 1) % n] for i in range(n)]}> : tensor<{n}x2xi64>}}
+        : (tensor<{n}x4xf32>) -> tensor<{n}x4xf32>
+      %bc = "hlo.collective_broadcast"(%x) {{replica_groups = dense<[{list(reversed(range(n)))}]> : tensor<1x{n}xi64>}}
+        : (tensor<{n}x4xf32>) -> tensor<{n}x4xf32>
+      %id = hlo.replica_id : tensor<ui32>
+      func.return %ar, %ag, %rs, %aa, %cp, %bc, %id : tensor<{n}x4xf32>, tensor<{n * n}x4xf32>, tensor<1x4xf32>,
+        tensor<{n}x4xf32>, tensor<{n}x4xf32>, tensor<{n}x4xf32>, tensor<ui32>
+    }}"""
+    module = Parser(load_all(), text).parse_module()
+    xs = [np.arange(n * 4, dtype=np.float32).reshape(n, 4) * (k + 1) for k in range(n)]
+    ar, ag, rs, aa, cp, bc, rid = get_backend("cpu").compile(module, "main")(xs[r])
+    total = sum(x * x for x in xs)
+    np.testing.assert_allclose(ar, total, rtol=1e-6)
+    np.testing.assert_allclose(ag, np.concatenate([total] * n), rtol=1e-6)
+    np.testing.assert_allclose(rs, sum(xs)[r:r + 1], rtol=1e-6)
+    np.testing.assert_array_equal(aa, np.concatenate([x[r:r + 1] for x in xs]))
+    np.testing.assert_array_equal(cp, xs[(r - 1) % n])
+    np.testing.assert_array_equal(bc, xs[n - 1])
+    assert int(rid) == r
+    print(f"rank {r}: cpu collectives ok")
+
+
+def mismatched_shapes() -> None:
+    import minixla.distributed as hvd
+
+    x = np.ones(3 if hvd.rank() == 0 else 4, np.float32)
+    hvd.allreduce(x)
+
+
+def dead_worker() -> None:
+    import os
+
+    import minixla.distributed as hvd
+
+    hvd.init()
+    if hvd.rank() == 1:
+        os._exit(3)  # dies without a word, before the collective
+    hvd.allreduce(np.ones(4, np.float32))
+
+
+
+
+def conformance(path: str, chunk_index: str) -> None:
+    """One StableHLO `run_parallel` interpret case with every process a real MPI process running its
+    program compiled for the CPU; `main` (inputs and checks) runs on the interpreter in every process."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp
+
+    from minixla.backends import get_backend
+    from minixla.backends.interpreter.evaluator import OP_IMPLS
+    from minixla.backends.mpi import world
+    from minixla.dialects import load_all
+    from minixla.dialects.diagnostics import split_input
+    from minixla.tools.testfile import load_module, run_chunk
+
+    w = world()
+    chunk = split_input(open(path).read())[int(chunk_index)]
+
+    def run_parallel_on_mpi(op, args, interp):
+        programs = op.grid()
+        flat = [name for row in programs for name in row]
+        if len(flat) != w.size or len(programs[0]) != w.num_partitions:
+            raise RuntimeError(f"the case's grid is {len(programs)}x{len(programs[0])}; this run has {w.size} "
+                               f"processes with MINIXLA_NUM_PARTITIONS={w.num_partitions}")
+        arity = [len(interp.functions[name].function_type.inputs.data) for name in flat]
+        start = sum(arity[:w.rank])
+        mine = flat[w.rank]
+        fn = interp.functions[mine].clone()
+        alone = ModuleOp([fn])
+        outs = get_backend("cpu").compile(alone, mine)(*args[start:start + arity[w.rank]])
+        everyone = w.comm.allgather([np.asarray(o) for o in outs])
+        return [v for outs_r in everyone for v in outs_r]
+
+    OP_IMPLS["interpreter.run_parallel"] = run_parallel_on_mpi
+    results = run_chunk(chunk, path, load_all(), get_backend("interpreter"))
+    bad = [f"{r.name}: {r.reason}" for r in results if not r.passed]
+    if bad:
+        raise SystemExit(f"rank {w.rank}: " + "; ".join(bad))
+    print(f"rank {w.rank}: {len(results)} case(s) pass")
+
+
+PROGRAMS = {"cpu_collectives": cpu_collectives, "mismatched_shapes": mismatched_shapes, "dead_worker": dead_worker,
+            "conformance": conformance}
+
+
+if __name__ == "__main__":
+    PROGRAMS[sys.argv[1]](*sys.argv[2:])
