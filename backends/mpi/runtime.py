@@ -165,17 +165,45 @@ def _signature(items) -> np.ndarray:
     return np.array([value, -value], np.int64)
 
 
-def _same_everywhere(comm, items) -> bool:
+def collective_timeout_s() -> float:
+    """How long a process waits for its group at a collective (`MINIXLA_COLLECTIVE_TIMEOUT_S`)."""
+    return float(os.environ.get("MINIXLA_COLLECTIVE_TIMEOUT_S", "600"))
+
+
+def _wait(request, comm, what: str) -> None:
+    """Wait for a non-blocking MPI request; past the timeout, end every process with a message (a peer
+    that is alive but never arrives is something MPI itself cannot tell)."""
+    import time
+
+    if request.Test():
+        return
+    deadline = time.monotonic() + collective_timeout_s()
+    spins = 0
+    while not request.Test():
+        if time.monotonic() > deadline:
+            sys.stderr.write(f"minixla: {what}: replica {world().process[0]} (rank {world().rank}) waited "
+                             f"{collective_timeout_s():.0f} s for the other {comm.size - 1} process(es) of its "
+                             "group, which never arrived; aborting every process "
+                             "(MINIXLA_COLLECTIVE_TIMEOUT_S sets the limit)\n")
+            sys.stderr.flush()
+            world().comm.Abort(3)
+        spins += 1
+        if spins > 1000:
+            time.sleep(1e-4)
+
+
+def _same_everywhere(comm, items, what: str = "collective") -> bool:
+    """Everyone's shapes/dtypes agree; doubles as the arrival check with a timeout."""
     sig = _signature(items)
     out = np.empty_like(sig)
-    comm.Allreduce(sig, out, op=mpi().MAX)
+    _wait(comm.Iallreduce(sig, out, op=mpi().MAX), comm, what)
     return bool(out[0] == sig[0] and out[1] == sig[1])
 
 
 def _agree(comm, members, op: Operation, arrays: list[np.ndarray]) -> None:
     """Every member brings the same shapes and dtypes (else: an error naming who differs)."""
     mine = [(tuple(a.shape), a.dtype.str) for a in arrays]
-    if _same_everywhere(comm, mine):
+    if _same_everywhere(comm, mine, op.name):
         return
     everyone = comm.allgather(mine)
     for member, theirs in zip(members, everyone):
@@ -368,7 +396,7 @@ def allreduce_array(x: np.ndarray, combiner: str = "add") -> np.ndarray:
 def agree_world(x: np.ndarray, what: str) -> None:
     """Every process brings the same shape and dtype (else an error naming the first that differs)."""
     w = world()
-    if _same_everywhere(w.comm, (tuple(x.shape), x.dtype.str)):
+    if _same_everywhere(w.comm, (tuple(x.shape), x.dtype.str), what):
         return
     everyone = w.comm.allgather((tuple(x.shape), x.dtype.str))
     for rank, theirs in enumerate(everyone):

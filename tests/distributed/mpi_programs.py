@@ -116,8 +116,19 @@ def conformance(path: str, chunk_index: str) -> None:
     print(f"rank {w.rank}: {len(results)} case(s) pass")
 
 
+def stuck_worker() -> None:
+    import time
+
+    import minixla.distributed as hvd
+
+    hvd.init()
+    if hvd.rank() == 1:
+        time.sleep(120)  # alive, but never reaches the collective
+    hvd.allreduce(np.ones(4, np.float32))
+
+
 PROGRAMS = {"cpu_collectives": cpu_collectives, "mismatched_shapes": mismatched_shapes, "dead_worker": dead_worker,
-            "conformance": conformance}
+            "stuck_worker": stuck_worker, "conformance": conformance}
 
 
 if __name__ == "__main__":

@@ -58,6 +58,17 @@ def test_a_dead_worker_ends_the_run():
     assert "exited with non-zero status" in proc.stderr or "Exit code" in proc.stderr
 
 
+def test_a_stuck_worker_times_out_naming_the_waiting_replica():
+    import time
+
+    start = time.monotonic()
+    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "stuck_worker", timeout=90,
+                  env={"MINIXLA_COLLECTIVE_TIMEOUT_S": "3"})
+    assert proc.returncode != 0
+    assert "replica 0 (rank 0) waited 3 s for the other 1 process(es)" in proc.stderr
+    assert time.monotonic() - start < 60
+
+
 def _collective_cases():
     """(file, chunk index, grid) of StableHLO's run_parallel cases whose ops run on the CPU over MPI."""
     import re
