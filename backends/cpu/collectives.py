@@ -50,6 +50,9 @@ class _Segment:
 class _HostCollective:
     op: Operation
     combine: Callable
+    operands: tuple = ()
+    results: tuple = ()
+    owned: bool = False  # every operand is an intermediate buffer read by nothing else: reduce in place
 
 
 class SegmentedExecutable:
@@ -65,11 +68,9 @@ class SegmentedExecutable:
         for step in self.steps:
             if isinstance(step, _Segment):
                 env.update(zip(step.outputs, step.run(*[env[v] for v in step.inputs])))
-            else:  # intermediate buffers read by nothing else may be reduced in place
-                owned = all(v not in self.args and v not in self.returns and v.has_one_use()
-                            for v in step.op.operands)
-                outs = run_collective(step.op, [env[v] for v in step.op.operands], step.combine, owned)
-                env.update(zip(step.op.results, outs))
+            else:
+                outs = run_collective(step.op, [env[v] for v in step.operands], step.combine, step.owned)
+                env.update(zip(step.results, outs))
         inputs = {id(a) for a in arrays}
         return tuple(np.array(env[v], copy=True) if id(env[v]) in inputs else env[v] for v in self.returns)
 
@@ -160,7 +161,11 @@ def compile_with_collectives(compile_segment: Callable[[ModuleOp, str], Callable
         if ops and outputs:
             seg = _segment_module(module, entry, ops, inputs, outputs)
             steps.append(_Segment(compile_segment(seg, entry), inputs, outputs))
-        steps += [_HostCollective(op, combine) for op in body if is_collective(op) and stage[op] == s]
+        for op in body:
+            if is_collective(op) and stage[op] == s:
+                owned = all(v not in fn.body.block.args and v not in ret.operands and v.has_one_use()
+                            for v in op.operands)
+                steps.append(_HostCollective(op, combine, tuple(op.operands), tuple(op.results), owned))
     return SegmentedExecutable(steps, list(fn.body.block.args), list(ret.operands))
 
 

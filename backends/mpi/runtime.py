@@ -129,11 +129,14 @@ def _group_comm(groups: tuple[tuple[tuple[int, int], ...], ...]):
 _GROUPS: dict[int, tuple[Operation, object, list | None]] = {}
 
 
-def _group(op: Operation, ids: np.ndarray):
-    """My group's communicator (None if I am in no group) and its member list (cached per op)."""
+def _group(op: Operation, ids: np.ndarray | None = None):
+    """My group's communicator (None if I am in no group) and its member list, cached per op
+    (`ids` defaults to the op's replica_groups)."""
     hit = _GROUPS.get(id(op))
     if hit is not None and hit[0] is op:
         return hit[1], hit[2]
+    if ids is None:
+        ids = groups_of(op.properties["replica_groups"], "replica_groups")
     comm, members = _make_group(op, ids)
     _GROUPS[id(op)] = (op, comm, members)
     return comm, members
@@ -155,9 +158,19 @@ def _make_group(op: Operation, ids: np.ndarray):
     return comm, (list(frozen[color]) if color is not None else None)
 
 
+_SIGNATURES: dict = {}
+
+
 def _signature(items) -> np.ndarray:
-    """Two 63-bit fingerprints of shapes and dtypes; an Allreduce MIN/MAX of them agrees in ~1 µs,
+    """Two 63-bit fingerprints of shapes and dtypes; an Allreduce MAX of (h, -h) agrees in ~1 µs,
     where gathering the shapes as Python objects costs tens of µs per collective."""
+    sig = _SIGNATURES.get(items)
+    if sig is None:
+        sig = _SIGNATURES[items] = _fingerprint(items)
+    return sig
+
+
+def _fingerprint(items) -> np.ndarray:
     import hashlib
 
     digest = hashlib.blake2b(repr(items).encode(), digest_size=8).digest()
@@ -202,7 +215,7 @@ def _same_everywhere(comm, items, what: str = "collective") -> bool:
 
 def _agree(comm, members, op: Operation, arrays: list[np.ndarray]) -> None:
     """Every member brings the same shapes and dtypes (else: an error naming who differs)."""
-    mine = [(tuple(a.shape), a.dtype.str) for a in arrays]
+    mine = tuple((a.shape, a.dtype.str) for a in arrays)
     if _same_everywhere(comm, mine, op.name):
         return
     everyone = comm.allgather(mine)
@@ -217,8 +230,20 @@ _MPI_OPS = {"hlo.add": "SUM", "hlo.multiply": "PROD", "hlo.maximum": "MAX", "hlo
             "hlo.and": "BAND", "hlo.or": "BOR", "hlo.xor": "BXOR"}
 
 
+_REDUCTIONS: dict[int, tuple[Operation, object]] = {}
+
+
 def _mpi_op(op: Operation):
-    """The MPI reduction op equal to the computation region, if it is one plain binary op."""
+    """The MPI reduction op equal to the computation region, if it is one plain binary op (cached)."""
+    hit = _REDUCTIONS.get(id(op))
+    if hit is not None and hit[0] is op:
+        return hit[1]
+    found = _find_mpi_op(op)
+    _REDUCTIONS[id(op)] = (op, found)
+    return found
+
+
+def _find_mpi_op(op: Operation):
     ops = list(op.regions[0].block.ops)
     if len(ops) == 2 and len(ops[0].operands) == 2:
         name = ops[0].name.replace("stablehlo.", "hlo.")
@@ -238,7 +263,7 @@ def _reduce_in_order(parts: list[np.ndarray], op: Operation, combine) -> np.ndar
 def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = False) -> list[np.ndarray]:
     """`combine(op, a, b)` evaluates the region when it is not a plain MPI op; `owned`: the
     caller gives the buffers up, so MPI reduces in place (no output allocation)."""
-    comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
+    comm, members = _group(op)
     if comm is None:  # a group of one (or none): the operands themselves
         return [np.array(a, copy=True) for a in arrays]
     _agree(comm, members, op, arrays)
@@ -260,7 +285,7 @@ def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = F
 
 
 def all_gather(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
-    comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
+    comm, members = _group(op)
     dim = op.properties["all_gather_dim"].value.data
     if comm is None:
         return [np.array(a, copy=True) for a in arrays]
@@ -277,14 +302,14 @@ def all_gather(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
 def reduce_scatter(op: Operation, arrays: list[np.ndarray], combine) -> list[np.ndarray]:
     dim = op.properties["scatter_dimension"].value.data
     (reduced,) = all_reduce(op, arrays[:1], combine)
-    comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
+    comm, members = _group(op)
     if comm is None:
         return [reduced]
     return [contiguous(np.split(reduced, comm.size, axis=dim)[comm.rank])]
 
 
 def all_to_all(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
-    comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
+    comm, members = _group(op)
     split = op.properties["split_dimension"].value.data
     concat = op.properties["concat_dimension"].value.data
     if comm is None:
@@ -335,7 +360,7 @@ def collective_broadcast(op: Operation, arrays: list[np.ndarray]) -> list[np.nda
     dynamic = "has_dynamic_root" in op.properties
     data = arrays[:-1] if dynamic else arrays
     roots = [int(r) for r in np.asarray(arrays[-1]).reshape(-1)] if dynamic else [0] * len(data)
-    comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
+    comm, members = _group(op)
     if comm is None:  # in a group of one I am the root; in none I get zeros
         return [np.array(a, copy=True) if members else np.zeros_like(a) for a in data]
     _agree(comm, members, op, data)
@@ -351,7 +376,7 @@ def collective_reduce(op: Operation, arrays: list[np.ndarray], combine) -> list[
     dynamic = "has_dynamic_root" in op.properties
     data = arrays[:-1] if dynamic else arrays
     roots = [int(r) for r in np.asarray(arrays[-1]).reshape(-1)] if dynamic else [0] * len(data)
-    comm, members = _group(op, groups_of(op.properties["replica_groups"], "replica_groups"))
+    comm, members = _group(op)
     if comm is None:
         return [np.array(a, copy=True) if members else np.zeros_like(a) for a in data]
     _agree(comm, members, op, data)
