@@ -109,3 +109,11 @@ from minixla.frontend.api.tensor_array import TensorArray  # noqa: F401,E402
 from minixla.frontend.api.control_flow import OutOfRangeError as _OutOfRangeError, Module, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501,I001
 from minixla.frontend.autodiff.custom_gradient import custom_gradient, gradients  # noqa: F401,E402  (also GradientTape.jacobian)
 errors.OutOfRangeError = _OutOfRangeError  # noqa: E305
+
+
+def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the recorded TF API)
+    if name == "raw_ops":
+        from minixla.frontend.raw_ops import raw_ops
+
+        return raw_ops()
+    raise AttributeError(f"module 'tf' has no attribute {name!r}")
