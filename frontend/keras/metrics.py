@@ -88,27 +88,41 @@ class Mean(Metric):
         self.count = self.add_variable(name="count")
 
     def update_state(self, values, sample_weight=None):
-        values = _f32(values)
-        rank = len(values.shape.as_list())
-        if sample_weight is None:
-            self.total.assign_add(api.reduce_sum(values))
-            self.count.assign_add(_f32(api.size(values)))
-            return
-        sw = _f32(sample_weight)
-        sw_rank = len(sw.shape.as_list())
-        if rank > max(sw_rank, 1):
-            values = api.reduce_mean(values, list(range(max(sw_rank, 1), rank)))
-        if sw_rank == 0 and rank > 0:
-            # a scalar weight counts as that many samples for every value (Keras' batch-size weighting)
-            self.total.assign_add(api.multiply(api.reduce_sum(values), sw))
-            self.count.assign_add(api.multiply(_f32(api.size(values)), sw))
-            return
-        sw = api.multiply(api.ones_like(values), sw) if sw_rank < len(values.shape.as_list()) else sw
-        self.total.assign_add(api.reduce_sum(api.multiply(values, sw)))
-        self.count.assign_add(api.reduce_sum(sw))
+        values, sample_weight = samplewise(_f32(values), sample_weight)
+        self.total.assign_add(api.reduce_sum(values))
+        if sample_weight is not None:
+            self.count.assign_add(api.reduce_sum(sample_weight))
+        else:
+            dims = values.shape.as_list()
+            self.count.assign_add(_f32(api.shape(values)[0]) if dims else np.float32(1))
 
     def result(self):
         return _safe_div(self.total.read_value(), self.count.read_value())
+
+
+def samplewise(values, sample_weight):
+    """Keras' reduce_to_samplewise_values: weight, then average each sample's values to one."""
+    if sample_weight is not None:
+        sw = _f32(sample_weight)
+        v_rank, w_rank = len(values.shape.as_list()), len(sw.shape.as_list())
+        if v_rank == w_rank + 1 and values.shape.as_list()[-1] == 1:
+            sw = api.expand_dims(sw, -1) if w_rank == 1 else sw
+            if w_rank != 1:
+                values = api.squeeze(values, [-1])
+        elif w_rank == v_rank + 1 and sw.shape.as_list()[-1] == 1:
+            sw = api.squeeze(sw, [-1])
+        v_rank, w_rank = len(values.shape.as_list()), len(sw.shape.as_list())
+        if v_rank > w_rank:
+            values = api.reduce_mean(values, list(range(w_rank, v_rank)))
+        sw = api.broadcast_to(sw, api.shape(values)) if sw.shape.as_list() != values.shape.as_list() else sw
+        values = api.multiply(values, sw)
+        if w_rank > 1:
+            sw = api.reduce_mean(sw, list(range(1, w_rank)))
+        sample_weight = sw
+    v_rank = len(values.shape.as_list())
+    if v_rank > 1:
+        values = api.reduce_mean(values, list(range(1, v_rank)))
+    return values, sample_weight
 
 
 def _safe_div(a, b):
@@ -229,8 +243,14 @@ class _Confusion(Metric):
         pred = api.reshape(_f32(y_pred), [-1, 1])
         true = api.reshape(_f32(y_true), [-1, 1])
         above = _f32(api.greater(pred, self.thresholds[None, :]))
-        w = api.ones_like(true) if sample_weight is None else api.multiply(
-            api.ones_like(true), api.reshape(_f32(sample_weight), [-1, 1]))
+        if sample_weight is None:
+            w = api.ones_like(true)
+        else:
+            t = api.convert_to_tensor(y_true)
+            sw = _f32(sample_weight)
+            rank, w_rank = len(t.shape.as_list()), len(sw.shape.as_list())
+            sw = api.reshape(sw, sw.shape.as_list() + [1] * (rank - w_rank)) if w_rank else sw
+            w = api.reshape(api.multiply(api.ones_like(_f32(t)), sw), [-1, 1])
         pos, neg = api.multiply(true, w), api.multiply(api.subtract(1.0, true), w)
         tp = api.reduce_sum(api.multiply(above, pos), 0)
         fp = api.reduce_sum(api.multiply(above, neg), 0)
@@ -365,7 +385,9 @@ class MeanIoU(Metric):
             y_pred = api.argmax(y_pred, self.axis)
         t = api.reshape(api.cast(y_true, "int32"), [-1])
         p = api.reshape(api.cast(y_pred, "int32"), [-1])
-        w = api.ones_like(_f32(t)) if sample_weight is None else api.reshape(_f32(sample_weight), [-1])
+        # Keras keeps the confusion matrix in integers: weights are truncated to integers
+        w = api.ones_like(_f32(t)) if sample_weight is None else _f32(api.cast(api.reshape(
+            api.multiply(api.ones_like(_f32(y_true)), _f32(sample_weight)), [-1]), "int32"))
         if self.ignore_class is not None:
             w = api.multiply(w, _f32(api.not_equal(t, self.ignore_class)))
         t1 = api.multiply(api.one_hot(t, self.num_classes), api.expand_dims(w, -1))
@@ -383,24 +405,40 @@ class MeanIoU(Metric):
 
 
 class R2Score(Metric):
+    """Coefficient of determination per output column, averaged (Keras' uniform_average)."""
+
     def __init__(self, name="r2_score", dtype=None, class_aggregation="uniform_average", num_regressors=0):
         super().__init__(name, dtype)
-        self.sum = self.add_variable(name="sum")
-        self.sq = self.add_variable(name="squared_sum")
-        self.res = self.add_variable(name="total_mse")
-        self.n = self.add_variable(name="count")
+        self.class_aggregation = class_aggregation
+        self._built = False
+
+    def _build(self, n: int) -> None:
+        self.sum, self.squared_sum, self.total_mse, self.count = (
+            self.add_variable((n,), name=k) for k in ("sum", "squared_sum", "residual", "count"))
+        self._built = True
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         t, p = _f32(y_true), _f32(y_pred)
-        self.sum.assign_add(api.reduce_sum(t))
-        self.sq.assign_add(api.reduce_sum(api.square(t)))
-        self.res.assign_add(api.reduce_sum(api.square(api.subtract(t, p))))
-        self.n.assign_add(_f32(api.size(t)))
+        if len(t.shape.as_list()) == 1:
+            t, p = api.expand_dims(t, 1), api.expand_dims(p, 1)
+        if not self._built:
+            self._build(t.shape.as_list()[1])
+        sw = np.float32(1.0) if sample_weight is None else _f32(sample_weight)
+        if sample_weight is not None and len(sw.shape.as_list()) == 1:
+            sw = api.expand_dims(sw, 1)
+        sw = api.multiply(api.ones_like(t), sw)
+        weighted = api.multiply(t, sw)
+        self.sum.assign_add(api.reduce_sum(weighted, 0))
+        self.squared_sum.assign_add(api.reduce_sum(api.multiply(t, weighted), 0))
+        self.total_mse.assign_add(api.reduce_sum(api.multiply(api.square(api.subtract(t, p)), sw), 0))
+        self.count.assign_add(api.reduce_sum(sw, 0))
 
     def result(self):
-        mean = _safe_div(self.sum.read_value(), self.n.read_value())
-        total = api.subtract(self.sq.read_value(), api.multiply(self.n.read_value(), api.square(mean)))
-        return api.subtract(1.0, _safe_div(self.res.read_value(), total))
+        mean = api.divide(self.sum.read_value(), self.count.read_value())
+        total = api.subtract(self.squared_sum.read_value(), api.multiply(self.sum.read_value(), mean))
+        raw = api.subtract(1.0, api.divide(self.total_mse.read_value(), total))
+        raw = api.where(api.is_inf(raw), api.zeros_like(raw), raw) if hasattr(api, "is_inf") else raw
+        return raw if self.class_aggregation is None else api.reduce_mean(raw)
 
 
 _BY_NAME = {
