@@ -51,6 +51,8 @@ class MultiHeadAttention(Layer):
     def __call__(self, query, value=None, key=None, **kwargs):
         from minixla.frontend.keras.functional import KerasTensor, call_symbolic
 
+        if value is None and isinstance(query, (list, tuple)) and len(query) in (2, 3):
+            query, value, key = query[0], query[1], (query[2] if len(query) > 2 else None)
         if value is None:
             raise ValueError("MultiHeadAttention needs `query` and `value`.")
         if any(isinstance(t, KerasTensor) for t in (query, value, key)):

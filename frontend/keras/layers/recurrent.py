@@ -67,8 +67,7 @@ class _RNN(Layer):
         return self.inits[2]
 
     def _initial_states(self, x):
-        batch = api.shape(x)[0]
-        zeros = api.zeros(api.stack([batch, self.units]), x.dtype)
+        zeros = api.tile(api.zeros_like(x[:, 0, :1]), [1, self.units])  # (batch, units), batch maybe unknown
         return [zeros] * self._n_states()
 
     def _n_states(self) -> int:
@@ -91,12 +90,11 @@ class _RNN(Layer):
 
     def _project_inputs(self, xs):
         """x @ kernel (+ bias) for every time step at once, outside the loop."""
-        t, b = api.shape(xs)[0], api.shape(xs)[1]
-        flat = api.reshape(xs, api.stack([t * b, api.shape(xs)[2]]))
-        z = api.matmul(flat, self.kernel)
+        t, b, f = _dims(xs)
+        z = api.matmul(api.reshape(xs, [-1, f]), self.kernel)
         if self.bias is not None and len(self.bias.shape.as_list()) == 1:
             z = api.add(z, self.bias)
-        return api.reshape(z, api.stack([t, b, self.gates * self.units]))
+        return api.reshape(z, [t, -1 if b is None else b, self.gates * self.units])
 
 
 class SimpleRNN(_RNN):
