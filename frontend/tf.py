@@ -28,7 +28,7 @@ from minixla.frontend.graph import init_scope  # noqa: F401
 from minixla.frontend.control_flow import cond, while_loop  # noqa: F401
 from minixla.frontend.api import indexing as _idx
 from minixla.frontend.api.indexing import argsort, einsum, gather, gather_nd, sort  # noqa: F401
-from minixla.frontend import keras  # noqa: F401,E402
+from minixla.frontend import data, keras  # noqa: F401,E402
 from minixla.frontend import distribute  # noqa: F401,E402  (tf.distribute)
 
 string = _dtypes.string

@@ -1,24 +1,24 @@
-"""The minimal Keras the XLA lecture's training loop uses: `layers` (Dense,
-Conv2D, MaxPool2D, Flatten), `losses`, `optimizers` (SGD, Adam),
-`Sequential`, `utils.set_random_seed`."""
+"""`tf.keras` on minixla: layers, Sequential/functional/subclassed models with
+compile/fit/evaluate/predict (the train step compiled whole with `jit_compile=True`),
+losses, metrics, optimizers and schedules, callbacks, initializers, regularizers.
+See docs/keras.md.
+"""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from minixla.frontend.keras import initializers as _init
-from minixla.frontend.keras import layers as _layers
-from minixla.frontend.keras import losses as _losses
-from minixla.frontend.keras import optimizers as _optimizers
+from minixla.frontend.keras import activations, callbacks, initializers, losses, metrics, optimizers, regularizers
+from minixla.frontend.keras import layers, random, schedules
+from minixla.frontend.keras.functional import Input, KerasTensor
+from minixla.frontend.keras.layers.base import Layer, clear_session
 from minixla.frontend.keras.models import Model, Sequential
 
-layers = SimpleNamespace(**{n: getattr(_layers, n) for n in (
-    "Layer", "Dense", "Conv2D", "MaxPool2D", "MaxPooling2D", "AveragePooling2D", "AvgPool2D", "Flatten", "ReLU")})
-losses = SimpleNamespace(SparseCategoricalCrossentropy=_losses.SparseCategoricalCrossentropy,
-                         CategoricalCrossentropy=_losses.CategoricalCrossentropy,
-                         MeanSquaredError=_losses.MeanSquaredError, Loss=_losses.Loss)
-optimizers = SimpleNamespace(SGD=_optimizers.SGD, Adam=_optimizers.Adam, Optimizer=_optimizers.Optimizer)
-utils = SimpleNamespace(set_random_seed=_init.set_random_seed)
-initializers = SimpleNamespace(get=_init.get, glorot_uniform=_init.glorot_uniform, zeros=_init.zeros)
+optimizers.schedules = schedules
+models = SimpleNamespace(Model=Model, Sequential=Sequential)
+utils = SimpleNamespace(set_random_seed=initializers.set_random_seed)
+backend = SimpleNamespace(clear_session=clear_session, epsilon=lambda: losses.EPSILON, floatx=lambda: "float32")
 
-__all__ = ["Model", "Sequential", "initializers", "layers", "losses", "optimizers", "utils"]
+__all__ = ["Input", "KerasTensor", "Layer", "Model", "Sequential", "activations", "backend", "callbacks",
+           "initializers", "layers", "losses", "metrics", "models", "optimizers", "random", "regularizers",
+           "schedules", "utils"]

@@ -1,0 +1,217 @@
+"""Recurrent layers: SimpleRNN, LSTM, GRU (Keras 3 gate order and bias layout) and Bidirectional.
+
+The whole sequence is one `tf.scan` over time (one hlo while loop when
+compiled); gradients flow through the scan's VJP. Inputs are (batch, time,
+features).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from minixla.frontend.api import core as api
+from minixla.frontend.api.control_flow import scan
+from minixla.frontend.keras import activations
+from minixla.frontend.keras.layers.base import Layer, _dims
+
+
+class _RNN(Layer):
+    gates = 1
+
+    def __init__(self, units: int, activation="tanh", recurrent_activation="sigmoid", use_bias: bool = True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
+                 return_sequences: bool = False, return_state: bool = False, go_backwards: bool = False,
+                 stateful: bool = False, unroll: bool = False, dropout=0.0, recurrent_dropout=0.0, **kw):
+        for k in ("activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint",
+                  "seed", "unit_forget_bias", "reset_after", "use_cudnn", "time_major", "zero_output_for_mask"):
+            kw.pop(k, None)
+        super().__init__(**kw)
+        if units <= 0:
+            raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got "
+                             f"{units}.")
+        if dropout or recurrent_dropout:
+            raise NotImplementedError(f"{type(self).__name__}: dropout/recurrent_dropout are not supported yet")
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = use_bias
+        self.inits = (kernel_initializer, recurrent_initializer, bias_initializer)
+        self.regs = (kernel_regularizer, recurrent_regularizer, bias_regularizer)
+        self.return_sequences, self.return_state, self.go_backwards = return_sequences, return_state, go_backwards
+
+    def _check_input(self, x) -> None:
+        if isinstance(x, (list, tuple)):
+            x = x[0]
+        shape = _dims(x)
+        if len(shape) != 3:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim=3, '
+                             f"found ndim={len(shape)}. Full shape received: {tuple(shape)}")
+
+    def _bias_shape(self):
+        return (self.gates * self.units,)
+
+    def build(self, input_shape) -> None:
+        if isinstance(input_shape, list):
+            input_shape = input_shape[0]
+        n = self.gates * self.units
+        self.kernel = self.add_weight((input_shape[-1], n), self.inits[0], regularizer=self.regs[0], name="kernel")
+        self.recurrent_kernel = self.add_weight((self.units, n), self.inits[1], regularizer=self.regs[1],
+                                                name="recurrent_kernel")
+        self.bias = (self.add_weight(self._bias_shape(), self._bias_init(), regularizer=self.regs[2], name="bias")
+                     if self.use_bias else None)
+
+    def _bias_init(self):
+        return self.inits[2]
+
+    def _initial_states(self, x):
+        zeros = api.tile(api.zeros_like(x[:, 0, :1]), [1, self.units])  # (batch, units), batch maybe unknown
+        return [zeros] * self._n_states()
+
+    def _n_states(self) -> int:
+        return 1
+
+    def call(self, inputs, initial_state=None, training=None, mask=None):
+        x = inputs
+        states = list(initial_state) if initial_state is not None else self._initial_states(x)
+        xs = api.transpose(x, [1, 0, 2])  # time major
+        if self.go_backwards:
+            xs = api.reverse(xs, [0])
+        projected = self._project_inputs(xs)
+        outs = scan(lambda acc, xt: self.step(xt, acc), projected, initializer=tuple(states))
+        hs = outs[0]
+        final = [o[-1] for o in outs]
+        y = api.transpose(hs, [1, 0, 2]) if self.return_sequences else final[0]
+        if self.return_state:
+            return [y] + final
+        return y
+
+    def _project_inputs(self, xs):
+        """x @ kernel (+ bias) for every time step at once, outside the loop."""
+        t, b, f = _dims(xs)
+        z = api.matmul(api.reshape(xs, [-1, f]), self.kernel)
+        if self.bias is not None and len(self.bias.shape.as_list()) == 1:
+            z = api.add(z, self.bias)
+        return api.reshape(z, [t, -1 if b is None else b, self.gates * self.units])
+
+
+class SimpleRNN(_RNN):
+    def __init__(self, units, activation="tanh", **kw):
+        super().__init__(units, activation=activation, **kw)
+
+    def step(self, zx, states):
+        h = self.activation(api.add(zx, api.matmul(states[0], self.recurrent_kernel)))
+        return (h,)
+
+
+class LSTM(_RNN):
+    gates = 4
+
+    def __init__(self, units, unit_forget_bias: bool = True, **kw):
+        super().__init__(units, **kw)
+        self.unit_forget_bias = unit_forget_bias
+
+    def _n_states(self) -> int:
+        return 2
+
+    def _bias_init(self):
+        if not self.unit_forget_bias:
+            return self.inits[2]
+        from minixla.frontend.keras import initializers
+
+        base = initializers.get(self.inits[2])
+        u = self.units
+
+        def init(shape, dtype=None):
+            return np.concatenate([base((u,), dtype), np.ones((u,), dtype or "float32"), base((2 * u,), dtype)])
+
+        return init
+
+    def step(self, zx, states):
+        h, c = states
+        z = api.add(zx, api.matmul(h, self.recurrent_kernel))
+        zi, zf, zc, zo = api.split(z, 4, axis=-1)
+        i, f = self.recurrent_activation(zi), self.recurrent_activation(zf)
+        c = api.add(api.multiply(f, c), api.multiply(i, self.activation(zc)))
+        o = self.recurrent_activation(zo)
+        return (api.multiply(o, self.activation(c)), c)
+
+    def call(self, inputs, initial_state=None, training=None, mask=None):
+        out = super().call(inputs, initial_state, training, mask)
+        return out
+
+
+class GRU(_RNN):
+    gates = 3
+
+    def __init__(self, units, reset_after: bool = True, **kw):
+        super().__init__(units, **kw)
+        self.reset_after = reset_after
+
+    def _bias_shape(self):
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def _project_inputs(self, xs):
+        z = super()._project_inputs(xs)
+        if self.bias is not None and self.reset_after:
+            z = api.add(z, self.bias[0])
+        return z
+
+    def step(self, zx, states):
+        h = states[0]
+        u = self.units
+        x_z, x_r, x_h = api.split(zx, 3, axis=-1)
+        if self.reset_after:
+            inner = api.matmul(h, self.recurrent_kernel)
+            if self.bias is not None:
+                inner = api.add(inner, self.bias[1])
+            r_z, r_r, r_h = api.split(inner, 3, axis=-1)
+            z = self.recurrent_activation(api.add(x_z, r_z))
+            r = self.recurrent_activation(api.add(x_r, r_r))
+            hh = self.activation(api.add(x_h, api.multiply(r, r_h)))
+        else:
+            rk = self.recurrent_kernel
+            z = self.recurrent_activation(api.add(x_z, api.matmul(h, rk[:, :u])))
+            r = self.recurrent_activation(api.add(x_r, api.matmul(h, rk[:, u:2 * u])))
+            hh = self.activation(api.add(x_h, api.matmul(api.multiply(r, h), rk[:, 2 * u:])))
+        return (api.add(api.multiply(z, h), api.multiply(api.subtract(1.0, z), hh)),)
+
+
+class Bidirectional(Layer):
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kw):
+        super().__init__(**kw)
+        if not isinstance(layer, _RNN):
+            raise ValueError(f"Please initialize `Bidirectional` layer with a `keras.layers.RNN` instance. "
+                             f"Received: layer={layer}")
+        if merge_mode not in ("sum", "mul", "ave", "concat", None):
+            raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "
+                             '{"sum", "mul", "ave", "concat", None}')
+        self.forward_layer = layer
+        if backward_layer is None:
+            backward_layer = copy.copy(layer)
+            object.__setattr__(backward_layer, "_own_weights", [])
+            object.__setattr__(backward_layer, "_regularized", [])
+            backward_layer.built = False
+            backward_layer.name = "backward_" + layer.name
+            backward_layer.go_backwards = not layer.go_backwards
+        layer.name = "forward_" + layer.name if not layer.name.startswith("forward_") else layer.name
+        self.backward_layer = backward_layer
+        self.merge_mode = merge_mode
+        self.return_sequences = layer.return_sequences
+
+    def call(self, x, training=None):
+        fw = self.forward_layer(x)
+        bw = self.backward_layer(x)
+        if self.return_sequences:
+            bw = api.reverse(bw, [1])
+        if self.merge_mode == "concat":
+            return api.concat([fw, bw], -1)
+        if self.merge_mode == "sum":
+            return api.add(fw, bw)
+        if self.merge_mode == "mul":
+            return api.multiply(fw, bw)
+        if self.merge_mode == "ave":
+            return api.multiply(api.add(fw, bw), 0.5)
+        return [fw, bw]
