@@ -11,12 +11,38 @@ from __future__ import annotations
 
 import numpy as np
 
+from minixla.frontend import distribute
 from minixla.frontend.api import core as api
 from minixla.frontend.autodiff import GradientTape
 from minixla.frontend.function import function as tf_function
 from minixla.frontend.keras import callbacks as callbacks_module
 from minixla.frontend.keras import data_adapter, losses as losses_module, metrics as metrics_module
 from minixla.frontend.keras import optimizers as optimizers_module
+
+
+def _mean_over_replicas(logs: dict, replicas: int) -> dict:
+    """Every process logs the mean over the replicas of its shard's metrics (equal shards: the global value)."""
+    if replicas == 1:
+        return logs
+    from minixla.frontend import distributed
+
+    return {k: float(distributed.allreduce(np.float64(v)).numpy()) if np.ndim(v) == 0 else v for k, v in logs.items()}
+
+
+def _shard(batch, replicas: int):
+    """This process's contiguous part of a global batch (np.array_split: sizes differ by at most one)."""
+    if replicas == 1:
+        return batch
+    from minixla.backends.mpi.runtime import world
+
+    rank = world().rank
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(_shard(b, replicas) for b in batch)
+    if isinstance(batch, dict):
+        return {k: _shard(v, replicas) for k, v in batch.items()}
+    if batch is None or np.ndim(batch) == 0:
+        return batch
+    return np.array_split(np.asarray(batch), replicas)[rank]
 
 
 def _to_float(v):
@@ -45,6 +71,8 @@ class TrainingMixin:
         self._weighted_metrics = [metrics_module.get(m, self._loss_fn) for m in _as_list(weighted_metrics)]
         self.run_eagerly = bool(run_eagerly)
         self.jit_compile = (not run_eagerly) if jit_compile == "auto" else bool(jit_compile)
+        # compiled inside `strategy.scope()`: data-parallel over the strategy's replicas (one per process)
+        self._distribute_strategy = distribute.get_strategy() if distribute.has_strategy() else None
         if run_eagerly and self.jit_compile:
             raise ValueError("You cannot set `jit_compile=True` and `run_eagerly=True` at the same time.")
         self.compiled = True
@@ -109,8 +137,21 @@ class TrainingMixin:
         self._loss_tracker.update_state(loss, sample_weight=self._batch_size(x))
         variables = self.trainable_variables
         grads = tape.gradient(loss, variables)
+        if self._replicas() > 1:  # each replica saw its shard: the mean gradient is the global batch's
+            grads = distribute.get_replica_context().all_reduce(distribute.ReduceOp.MEAN, grads)
         self.optimizer.apply_gradients(zip(grads, variables))
         return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def _replicas(self) -> int:
+        strategy = getattr(self, "_distribute_strategy", None)
+        return strategy.num_replicas_in_sync if strategy is not None else 1
+
+    def _replica_step(self, step):
+        """`step` run as this process's replica when the model was compiled under a strategy."""
+        strategy = getattr(self, "_distribute_strategy", None)
+        if strategy is None:
+            return step
+        return lambda data: strategy.run(step, args=(data,))
 
     def test_step(self, data):
         x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
@@ -132,7 +173,7 @@ class TrainingMixin:
 
     def make_train_function(self, force: bool = False):
         if self.train_function is None or force:
-            self.train_function = self._wrap(lambda data: self.train_step(data))
+            self.train_function = self._wrap(self._replica_step(lambda data: self.train_step(data)))
         return self.train_function
 
     def make_test_function(self, force: bool = False):
@@ -177,7 +218,9 @@ class TrainingMixin:
                 if step == 0:
                     self._build_before_tracing(batch)
                 cbs.on_train_batch_begin(step)
-                logs = {k: _to_float(v) for k, v in train_function(batch).items()}
+                batch = _shard(batch, self._replicas())
+                logs = _mean_over_replicas({k: _to_float(v) for k, v in train_function(batch).items()},
+                                           self._replicas())
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break

@@ -127,8 +127,34 @@ def stuck_worker() -> None:
     hvd.allreduce(np.ones(4, np.float32))
 
 
+def keras_fit() -> None:
+    """model.fit under strategy.scope() on every process = one process fitting the global batches."""
+    from minixla import tf
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(256, 8)).astype(np.float32)
+    y = (x @ rng.normal(size=(8, 1)) + 0.1).astype(np.float32)
+
+    def fit(strategy):
+        tf.keras.utils.set_random_seed(1)
+        scope = strategy.scope() if strategy is not None else __import__("contextlib").nullcontext()
+        with scope:
+            model = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(16, activation="relu"),
+                                         tf.keras.layers.Dense(1)])
+            model.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse", jit_compile=True)
+        history = model.fit(x, y, batch_size=64, epochs=3, shuffle=False, verbose=0)
+        return model.get_weights(), history.history["loss"]
+
+    weights, losses = fit(tf.distribute.MirroredStrategy())
+    ref_weights, ref_losses = fit(None)
+    rel = max(float(np.max(np.abs(a - b)) / np.max(np.abs(b))) for a, b in zip(weights, ref_weights))
+    assert rel <= 1e-5, rel
+    np.testing.assert_allclose(losses, ref_losses, rtol=1e-5)
+    print(f"keras fit ok: max relative weight difference {rel:.2e}")
+
+
 PROGRAMS = {"cpu_collectives": cpu_collectives, "mismatched_shapes": mismatched_shapes, "dead_worker": dead_worker,
-            "stuck_worker": stuck_worker, "conformance": conformance}
+            "stuck_worker": stuck_worker, "keras_fit": keras_fit, "conformance": conformance}
 
 
 if __name__ == "__main__":

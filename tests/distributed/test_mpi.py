@@ -46,6 +46,12 @@ def test_data_parallel_training_equals_one_process(n):
     assert f"{n} process(es)" in proc.stdout and "max relative difference" in proc.stdout
 
 
+def test_keras_fit_under_a_strategy_equals_one_process():
+    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "keras_fit")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert proc.stdout.count("keras fit ok") == 2
+
+
 def test_mismatched_shapes_name_the_replica():
     proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "mismatched_shapes", timeout=60)
     assert proc.returncode != 0
