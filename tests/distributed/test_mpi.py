@@ -39,7 +39,7 @@ def test_compiled_cpu_collectives_on_3_processes():
     assert proc.stdout.count("cpu collectives ok") == 3
 
 
-@pytest.mark.parametrize("n", [2])
+@pytest.mark.parametrize("n", [2, 4])
 def test_data_parallel_training_equals_one_process(n):
     proc = mpirun(n, "examples/train_mnist_distributed.py", "--check", "--steps", "20")
     assert proc.returncode == 0, proc.stdout + proc.stderr
