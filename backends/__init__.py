@@ -4,6 +4,7 @@ if __name__ != "minixla.backends":  # the folder is mapped under the import root
     raise ImportError("import minixla's backends as `minixla.backends` (pip install -e . from the repository root)")
 
 
+from minixla.backends import interpreter as _interpreter  # noqa: F401  (the constant folder's evaluator)
 from minixla.backends.registry import (
     Backend,
     Executable,

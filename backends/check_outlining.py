@@ -63,7 +63,7 @@ def outline_checks(module: ModuleOp, entry: str) -> OutlinedCase:
 def apply_checks(case: OutlinedCase, results: Sequence[np.ndarray]) -> None:
     """Evaluate each outlined check on the returned arrays (raises CheckFailure)."""
     import minixla.backends.interpreter.ops_check  # noqa: F401  (registers the check implementations)
-    from minixla.backends.interpreter.evaluator import OP_IMPLS
+    from minixla.backends.interpreter.op_table import OP_IMPLS
 
     for op, indices in case.checks:
         OP_IMPLS[op.name](op, [np.asarray(results[i]) for i in indices], None)

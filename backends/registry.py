@@ -87,24 +87,19 @@ def available_backends() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def _interpreter_factory() -> Backend:
-    from minixla.backends.interpreter import InterpreterBackend
+def _builtin(target: str) -> BackendFactory:
+    """A built-in backend named by "module:Class", imported on first use; by name, like the
+    entry points of plugin backends, so the registry imports none of the backends it lists."""
+    module, cls = target.split(":")
 
-    return InterpreterBackend()
+    def factory() -> Backend:
+        from importlib import import_module
 
+        return getattr(import_module(module), cls)()
 
-def _cpu_factory() -> Backend:
-    from minixla.backends.cpu.backend import CpuBackend
-
-    return CpuBackend()
-
-
-def _gpu_factory() -> Backend:
-    from minixla.backends.gpu.backend import GpuBackend
-
-    return GpuBackend()
+    return factory
 
 
-register_backend("interpreter", _interpreter_factory)
-register_backend("cpu", _cpu_factory)
-register_backend("gpu", _gpu_factory)
+register_backend("interpreter", _builtin("minixla.backends.interpreter:InterpreterBackend"))
+register_backend("cpu", _builtin("minixla.backends.cpu.backend:CpuBackend"))
+register_backend("gpu", _builtin("minixla.backends.gpu.backend:GpuBackend"))

@@ -24,8 +24,8 @@ def load_all(ctx: Context | None = None) -> Context:
     for dialect in (HLO, STABLEHLO, CHECK, INTERPRETER):
         if dialect.name not in ctx.registered_dialect_names:
             ctx.load_dialect(dialect)
-    # the `tf` graph dialect is generated from the frontend's op registry: build it only when used
-    for name, factory in _frontend_dialects().items():
+    # the `tf` graph dialect holds the TF ops registered so far (the frontend registers its table)
+    for name, factory in _tf_dialects().items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)
     for name, factory in get_all_dialects().items():
@@ -42,14 +42,14 @@ def _nvvm():
     return NVVM
 
 
-def _frontend_dialects():
+def _tf_dialects():
     def tf():
-        from minixla.frontend.tf_dialect import tf_dialect
+        from minixla.dialects.tf import tf_dialect
 
         return tf_dialect()
 
     def tf_type():
-        from minixla.frontend.tf_dialect import TF_TYPE
+        from minixla.dialects.tf import TF_TYPE
 
         return TF_TYPE
 

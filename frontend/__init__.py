@@ -2,7 +2,7 @@
 
 Layers: `builder*` (the HLO builder API), `ops/` (the TF op registry with one
 decomposition rule per op), `execute`/`graph` (eager execution and tracing),
-`tf_dialect`/`legalize` (the `tf` dialect and `tf-legalize-to-hlo`),
+`legalize` (the rules behind `tf-legalize-to-hlo`; the `tf` dialect is dialects/tf.py),
 `function`/`compiler` (`tf.function`, jit_compile, the compile cache), and the
 public API (`api`, `api_nn`, `variables`, assembled in `tf`).
 """
@@ -11,6 +11,6 @@ if __name__ != "minixla.frontend":  # the folder is mapped under the import root
     raise ImportError("import minixla's frontend as `minixla.frontend` (pip install -e . from the repository root)")
 
 
-from minixla.frontend import tf  # noqa: F401
+from minixla.frontend import passes, tf  # noqa: F401  (passes: installs the tf-legalize-to-hlo rules)
 
 __all__ = ["tf"]

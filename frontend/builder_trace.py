@@ -12,7 +12,7 @@ import numpy as np
 from xdsl.dialects.builtin import BoolAttr, DenseIntOrFPElementsAttr, IntegerAttr, TensorType, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from minixla.backends.interpreter.dtypes import element_type, numpy_dtype, numpy_to_dense_attr
+from minixla.dialects.numpy_types import element_type, numpy_dtype, numpy_to_dense_attr
 from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType, RngAlgorithm
 from minixla.dialects.hlo_ops.syntax import i64_array

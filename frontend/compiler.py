@@ -44,7 +44,7 @@ def print_module(module: ModuleOp) -> str:
 
 def specialize(module: ModuleOp, values: dict[int, np.ndarray]) -> ModuleOp:
     """A clone of `module` whose arguments in `values` are replaced by `tf.Const`."""
-    from minixla.frontend.tf_dialect import tf_op_class, to_attr
+    from minixla.dialects.tf import tf_op_class, to_attr
 
     module = module.clone()
     f = next(op for op in module.ops if isinstance(op, func.FuncOp))

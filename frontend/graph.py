@@ -18,7 +18,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, TensorType, UnrankedTensorType
 from xdsl.ir import Block, Operation, Region
 
-from minixla.backends.interpreter.dtypes import element_type
+from minixla.dialects.numpy_types import element_type
 
 from minixla.frontend.builder import Spec, SpecBuilder
 from minixla.frontend.builder_eager import EagerBuilder
@@ -40,7 +40,7 @@ class NeedsConstant(Exception):
 
 def value_type(spec: Spec):
     if np.dtype(spec.dtype) == np.dtype(object):
-        from minixla.frontend.tf_dialect import StringType
+        from minixla.dialects.tf import StringType
 
         elem = StringType()
     else:
@@ -167,7 +167,7 @@ class Graph:
             res = opdef.rule(EagerBuilder(), *fold_args, **attrs)
             folded = list(res) if isinstance(res, tuple) else [res]
         operands = [t._ssa for x in inputs for t in (x if isinstance(x, list) else [x])]
-        from minixla.frontend.tf_dialect import tf_op_class, to_attr
+        from minixla.dialects.tf import tf_op_class, to_attr
 
         mlir_attrs = {}
         for k, v in attrs.items():

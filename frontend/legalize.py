@@ -1,4 +1,4 @@
-"""`tf-legalize-to-hlo`: the tf2xla bridge as an xDSL pass.
+"""The rules behind `tf-legalize-to-hlo` (passes/tf_legalize_to_hlo.py): the tf2xla bridge.
 
 Each `"tf.X"` op is replaced, in program order, by the `hlo` ops its registry
 rule emits through a `TracingBuilder` placed right before it. Must-be-constant
@@ -18,17 +18,17 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
 from minixla.backends.interpreter import ops_elementwise, ops_shape  # noqa: F401  (register the folding impls)
-from minixla.backends.interpreter.dtypes import dense_attr_to_numpy
-from minixla.backends.interpreter.evaluator import OP_IMPLS
+from minixla.dialects.numpy_types import dense_attr_to_numpy
+from minixla.backends.interpreter.op_table import OP_IMPLS
 
 from minixla.frontend.builder_trace import TValue, TracingBuilder
 from minixla.frontend.errors import InvalidArgumentError, SourceLocation, compile_time_constant_error
 from minixla.frontend.ops.registry import REGISTRY, OpDef
-from minixla.frontend.tf_dialect import from_attr
+from minixla.dialects.tf import from_attr
+from minixla.passes.tf_legalize_to_hlo import register_tf_legalizer
 
 _FOLD_LIMIT = 1 << 16
 
@@ -192,11 +192,4 @@ def legalize_module(module: ModuleOp, stacks: dict | None = None, names: dict | 
     return module
 
 
-@dataclass(frozen=True)
-class TfLegalizeToHlo(ModulePass):
-    """Lower the `tf` dialect to `hlo` with the registry's decomposition rules."""
-
-    name = "tf-legalize-to-hlo"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        legalize_module(op)
+register_tf_legalizer(legalize_module)  # what `tf-legalize-to-hlo` (passes/tf_legalize_to_hlo.py) runs

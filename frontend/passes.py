@@ -1,8 +1,9 @@
-"""The frontend's passes, for the global pass registry:
-`passes.register("tf-legalize-to-hlo", ...)` or `PASSES` as a table."""
+"""The frontend's part of the pass registry: importing it installs the TF op rules that
+`tf-legalize-to-hlo` (passes/tf_legalize_to_hlo.py) runs; `PASSES` as a table."""
 
 from __future__ import annotations
 
-from minixla.frontend.legalize import TfLegalizeToHlo
+from minixla.frontend import legalize  # noqa: F401  (registers the legalizer)
+from minixla.passes.tf_legalize_to_hlo import TfLegalizeToHlo
 
 PASSES = {TfLegalizeToHlo.name: TfLegalizeToHlo}

@@ -12,30 +12,8 @@ from __future__ import annotations
 if __name__ != "minixla.passes":  # the folder is mapped under the import root; see minixla/__init__.py
     raise ImportError("import minixla's passes as `minixla.passes` (pip install -e . from the repository root)")
 
-from collections.abc import Callable
-from importlib import import_module
-
-from xdsl.passes import ModulePass
-
-from minixla.passes.pipeline import available_passes, build_pipeline, register_pipeline, run_pipeline
-
-_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
-
-
-def register(name: str, target: str) -> None:
-    """Register pass `name` as "module:Class" (relative to this package)."""
-    module, cls = target.split(":")
-
-    def factory() -> type[ModulePass]:
-        return getattr(import_module(module, __name__), cls)
-
-    _PASSES[name] = factory
-
-
-def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """name -> factory returning the pass class (xDSL's registry convention)."""
-    return dict(_PASSES)
-
+from minixla.passes.pipeline import (available_passes, build_pipeline, get_all_passes, register, register_pipeline,
+                                     run_pipeline)
 
 # StableHLO interchange
 register("stablehlo-legalize-to-hlo", ".legalize_stablehlo:StablehloLegalizeToHlo")
@@ -65,11 +43,12 @@ register("hlo-fusion", ".hlo_opt.fusion:HloFusion")
 
 # named pipelines, usable wherever a pass name is (`-p hlo-to-cpu`)
 register_pipeline("hlo-to-cpu", ".pipelines:hlo_to_cpu")
+register_pipeline("hlo-to-cpu-blas", ".pipelines:hlo_to_cpu_blas")
 register_pipeline("hlo-optimize", ".pipelines:hlo_optimize")
 
 
-# the mini-TF frontend
-register("tf-legalize-to-hlo", "minixla.frontend.legalize:TfLegalizeToHlo")
+# the tf dialect (rules registered by the frontend: passes/tf_legalize_to_hlo.py)
+register("tf-legalize-to-hlo", ".tf_legalize_to_hlo:TfLegalizeToHlo")
 # the GPU pipeline (passes/gpu, docs/gpu.md)
 register("gpu-map-parallel-loops", ".gpu.mapping:GpuMapParallelLoops")
 register("gpu-kernel-outlining", ".gpu.outline:GpuKernelOutlining")

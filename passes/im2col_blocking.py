@@ -87,11 +87,11 @@ def _for(e: Emit, n: int, bodies: list[Block]) -> tuple[Emit, SSAValue]:
     return Emit(body), body.args[0]
 
 
-def block_patches(g: GenericOp) -> bool:
+def block_patches(g: GenericOp, plan_gemm, emit_gemm, _zero_fill_before) -> bool:
     """Rewrite G's patches operand into blocks (see module doc); False when
-    the pattern does not match (G is then left for the plain gemm path)."""
-    from minixla.passes.linalg_to_blas import _zero_fill_before, emit_gemm, plan_gemm
-
+    the pattern does not match (G is then left for the plain gemm path).
+    The gemm planning and emission come from the caller (convert-linalg-to-blas),
+    so this module depends on nothing above it."""
     if plan_gemm(g) is None:
         return False
     maps = [m.data for m in g.indexing_maps]

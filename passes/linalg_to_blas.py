@@ -328,7 +328,7 @@ class ConvertLinalgToBlas(ModulePass):
         for fn in [o for o in op.ops if isinstance(o, func.FuncOp) and o.body.blocks]:
             for lop in [o for o in fn.walk() if isinstance(o, (GenericOp, MatmulOp))]:
                 f64 = isinstance(getattr(lop.outputs[0].type, "element_type", None), Float64Type)
-                if isinstance(lop, GenericOp) and block_patches(lop):
+                if isinstance(lop, GenericOp) and block_patches(lop, plan_gemm, emit_gemm, _zero_fill_before):
                     used.add(DGEMM if f64 else SGEMM)
                     continue
                 plan = plan_gemm(lop)

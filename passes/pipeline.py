@@ -11,11 +11,28 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
 
+_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+
+
+def register(name: str, target: str) -> None:
+    """Register pass `name` as "module:Class" (a leading "." is relative to minixla.passes);
+    the class is imported only when the pass is used, so the CLI starts fast."""
+    module, cls = target.split(":")
+
+    def factory() -> type[ModulePass]:
+        return getattr(import_module(module, "minixla.passes"), cls)
+
+    _PASSES[name] = factory
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """name -> factory returning the pass class (xDSL's registry convention)."""
+    return dict(_PASSES)
+
+
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """xDSL's upstream passes plus ours (ours win on a name clash)."""
     from xdsl.transforms import get_all_passes as upstream
-
-    from minixla.passes import get_all_passes
 
     return {**upstream(), **get_all_passes()}
 

@@ -38,14 +38,6 @@ def hlo_optimize() -> str:
     return HLO_OPTIMIZE
 
 
-def use_blas() -> bool:
-    """Whether the CPU pipeline calls BLAS for matmuls: the one decision,
-    made by backends/cpu/blas.py (numpy's OpenBLAS found, MINIXLA_BLAS not off)."""
-    from minixla.backends.cpu import blas
-
-    return blas.available()
-
-
 def hlo_to_loops(blas: bool = False) -> str:
     """`HLO_TO_LOOPS`, with gemm-shaped contractions sent to BLAS when `blas`."""
     if not blas:
@@ -53,11 +45,11 @@ def hlo_to_loops(blas: bool = False) -> str:
     return HLO_TO_LOOPS.replace(f"{Bufferize.name},", f"{Bufferize.name},{ConvertLinalgToBlas.name},")
 
 
-def hlo_to_cpu(optimize: bool = False, blas: bool | None = None) -> str:
+def hlo_to_cpu(optimize: bool = False, blas: bool = False) -> str:
     """The full `hlo-to-cpu` pipeline as a comma-separated pass list;
     `optimize=True` runs `HLO_OPTIMIZE` (fusion) first (opt-in for now);
-    `blas` (default: `use_blas()`) adds `convert-linalg-to-blas`."""
-    loops = hlo_to_loops(use_blas() if blas is None else blas)
+    `blas=True` adds `convert-linalg-to-blas` (the CPU backend decides: backends/cpu/blas.py)."""
+    loops = hlo_to_loops(blas)
     try:
         from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
     except ImportError:
@@ -67,3 +59,8 @@ def hlo_to_cpu(optimize: bool = False, blas: bool | None = None) -> str:
         lowered = (f"{loops},{ConvertParallelLoopsToThreads.name},{LOWER_TO_LLVM_PIPELINE},"
                    f"{LowerThreadDispatch.name}")
     return f"{HLO_OPTIMIZE},{lowered}" if optimize else lowered
+
+
+def hlo_to_cpu_blas() -> str:
+    """The `hlo-to-cpu-blas` named pipeline: `hlo-to-cpu` with gemms sent to BLAS."""
+    return hlo_to_cpu(blas=True)

@@ -4,3 +4,5 @@
 import os
 
 os.environ.setdefault("MINIXLA_VERIFY_EACH_PASS", "1")
+
+import minixla.backends  # noqa: E402,F401  (registers the interpreter as hlo-constant-fold's evaluator)

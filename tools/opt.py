@@ -18,6 +18,9 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+import minixla.backends  # noqa: F401  (the interpreter registers itself as hlo-constant-fold's evaluator)
+import minixla.frontend.passes  # noqa: F401  (the TF op table: the tf dialect and tf-legalize-to-hlo's rules)
+
 from minixla.dialects.diagnostics import (
     Chunk,
     DiagnosticError,

@@ -32,7 +32,7 @@ MINIXLA_UNIVERSE = Universe(
         "hlo": _dialect("HLO", "minixla.dialects.hlo"),
         "stablehlo": _dialect("STABLEHLO", "minixla.dialects.stablehlo"),
         "check": _dialect("CHECK", "minixla.dialects.check"),
-        "tf_type": _dialect("TF_TYPE", "minixla.frontend.tf_dialect"),
+        "tf_type": _dialect("TF_TYPE", "minixla.dialects.tf"),
     },
     all_passes=_our_passes(),
 )

@@ -1,6 +1,6 @@
 """The `cpu` backend object: `CpuBackend().compile(module, entry)(*arrays)`.
 
-An hlo module goes through `passes.pipelines.hlo_to_cpu()` (imported lazily:
+An hlo module goes through `blas.cpu_pipeline()` (`passes.pipelines.hlo_to_cpu`, with BLAS when available;
 the upper pipeline belongs to another part of the project) and then through
 our llvm lowering if that pipeline stops short of it. A module that is
 already at the memref/scf level compiles directly. The entry's outputs are
@@ -41,13 +41,9 @@ def _entry_name(module: ModuleOp, entry: str | None) -> str:
 
 
 def _hlo_to_cpu_pipeline() -> str:
-    try:
-        from minixla.passes.pipelines import hlo_to_cpu  # type: ignore[import-not-found]
-    except ImportError as err:
-        raise NotImplementedError(
-            "compiling hlo for the CPU needs passes.pipelines.hlo_to_cpu(), which is not "
-            "available yet; modules already at the memref/scf level compile directly") from err
-    return hlo_to_cpu()
+    from minixla.backends.cpu.blas import cpu_pipeline
+
+    return cpu_pipeline()
 
 
 class CpuBackend:
@@ -82,7 +78,7 @@ class CpuBackend:
 def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
     """The lowered code is signless (docs/cpu-pipeline.md): unsigned hlo arguments
     and results cross as same-width signed views, which cost nothing."""
-    from minixla.backends.interpreter.dtypes import numpy_dtype
+    from minixla.dialects.numpy_types import numpy_dtype
 
     ins = [numpy_dtype(t.element_type) for t in hlo_type.inputs.data]
     outs = [numpy_dtype(t.element_type) for t in hlo_type.outputs.data]
@@ -99,9 +95,3 @@ def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
     call.compiled = compiled  # type: ignore[attr-defined]
     return call
 
-
-def register() -> None:
-    """Make `get_backend("cpu")` available (the registry builds it lazily)."""
-    from minixla.backends.registry import register_backend
-
-    register_backend("cpu", CpuBackend)

@@ -141,3 +141,11 @@ def ensure_registered() -> None:
             llvm.add_symbol(SGEMM, sgemm)
             llvm.add_symbol(DGEMM, dgemm)
             _STATE["registered"] = lib.path
+
+
+def cpu_pipeline(optimize: bool = False) -> str:
+    """The pipeline the CPU backend runs: `hlo-to-cpu`, with BLAS gemms when a BLAS is available
+    (the one place that decides; MINIXLA_BLAS=0 turns it off)."""
+    from minixla.passes.pipelines import hlo_to_cpu
+
+    return hlo_to_cpu(optimize=optimize, blas=available())

@@ -136,8 +136,3 @@ class GpuBackend:
         plan = build_plan(lowered, name, num_outputs)
         return GpuExecutable(ptx, arch, plan, lowered, outlined)
 
-
-def register() -> None:
-    from minixla.backends.registry import register_backend
-
-    register_backend("gpu", GpuBackend)

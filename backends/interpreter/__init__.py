@@ -15,9 +15,12 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from minixla.backends.interpreter.dtypes import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
+from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
 from minixla.backends.interpreter.errors import CheckFailure, InterpreterError, UnsupportedOpError
-from minixla.backends.interpreter.evaluator import OP_IMPLS, Interpreter, impl
+from minixla.backends.interpreter import (  # noqa: F401  (each ops module fills the op table)
+    ops_check, ops_collective, ops_control, ops_elementwise, ops_fusion, ops_reduction, ops_shape)
+from minixla.backends.interpreter.evaluator import Interpreter
+from minixla.backends.interpreter.op_table import OP_IMPLS, impl
 
 __all__ = [
     "OP_IMPLS",
@@ -95,3 +98,25 @@ class InterpreterBackend:
 def run_function(module: ModuleOp, entry: str | None = None, args: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, ...]:
     """One-shot convenience: compile and call."""
     return InterpreterBackend().compile(module, entry)(*args)
+
+
+def _evaluate_for_folding(op, args):
+    """The constant folder's view of the interpreter: one region-free op on numpy operands."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    from minixla.backends.interpreter.op_table import canonical_name
+
+    impl = OP_IMPLS.get(canonical_name(op.name))
+    if impl is None:
+        return None
+    out = impl(op, args, Interpreter(ModuleOp([])))
+    return [out] if isinstance(out, np.ndarray) or np.isscalar(out) or isinstance(out, np.generic) else list(out)
+
+
+def _register_constant_evaluator() -> None:
+    from minixla.passes.hlo_opt.constant_fold import register_constant_evaluator
+
+    register_constant_evaluator(_evaluate_for_folding)
+
+
+_register_constant_evaluator()

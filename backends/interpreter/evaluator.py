@@ -18,36 +18,10 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, Region, SSAValue
 
-from minixla.backends.interpreter.dtypes import numpy_dtype
+from minixla.dialects.numpy_types import numpy_dtype
 from minixla.backends.interpreter.errors import InterpreterError, UnsupportedOpError
 
-#: impl(op, operand_arrays, interpreter) -> array | sequence of arrays | None
-OpImpl = Callable[[Operation, list[np.ndarray], "Interpreter"], Any]
-
-#: op name -> implementation; filled by the `ops_*` modules
-OP_IMPLS: dict[str, OpImpl] = {}
-
-TERMINATORS = frozenset({"func.return", "hlo.return"})
-
-_ALIASES = {"stablehlo.": "hlo."}
-
-
-def impl(*names: str) -> Callable[[OpImpl], OpImpl]:
-    """Register an implementation under one or more op names."""
-
-    def register(fn: OpImpl) -> OpImpl:
-        for name in names:
-            OP_IMPLS[name] = fn
-        return fn
-
-    return register
-
-
-def canonical_name(name: str) -> str:
-    for prefix, target in _ALIASES.items():
-        if name.startswith(prefix):
-            return target + name[len(prefix):]
-    return name
+from minixla.backends.interpreter.op_table import OP_IMPLS, TERMINATORS, OpImpl, canonical_name, impl  # noqa: F401
 
 
 class Frame:
@@ -82,8 +56,6 @@ class Interpreter:
     """Evaluates the functions of one module."""
 
     def __init__(self, module: ModuleOp, impls: dict[str, OpImpl] | None = None):
-        from minixla.backends.interpreter import ops_check, ops_collective, ops_control, ops_elementwise, ops_fusion, ops_reduction, ops_shape  # noqa: F401
-
         self.module = module
         self.impls = OP_IMPLS if impls is None else impls
         self.functions: dict[str, func.FuncOp] = {

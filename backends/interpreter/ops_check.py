@@ -17,9 +17,9 @@ import numpy as np
 from ml_dtypes import finfo as ml_finfo
 
 from minixla.backends.interpreter.attrs import prop
-from minixla.backends.interpreter.dtypes import bfloat16, dense_attr_to_numpy, is_complex, is_float, uint_of
+from minixla.dialects.numpy_types import bfloat16, dense_attr_to_numpy, is_complex, is_float, uint_of
 from minixla.backends.interpreter.errors import CheckFailure
-from minixla.backends.interpreter.evaluator import impl
+from minixla.backends.interpreter.op_table import impl
 
 DEFAULT_TOLERANCE = 1e-4
 

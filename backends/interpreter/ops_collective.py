@@ -20,7 +20,8 @@ import numpy as np
 from xdsl.ir import Operation
 
 from minixla.backends.interpreter.errors import InterpreterError
-from minixla.backends.interpreter.evaluator import Interpreter, impl
+from minixla.backends.interpreter.evaluator import Interpreter
+from minixla.backends.interpreter.op_table import impl
 from minixla.dialects.hlo_ops.collective import channel_id, group_strategy, groups_of, process_groups
 
 RENDEZVOUS_TIMEOUT_S = 60.0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.backends.interpreter.attrs import enum_value, prop
-from minixla.backends.interpreter.dtypes import numpy_dtype
+from minixla.dialects.numpy_types import numpy_dtype
 from minixla.backends.interpreter.errors import InterpreterError
-from minixla.backends.interpreter.evaluator import impl
+from minixla.backends.interpreter.op_table import impl
 from minixla.backends.interpreter.kernels.rng import rng_bit_generator
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.backends.interpreter.attrs import enum_value, prop
-from minixla.backends.interpreter.dtypes import numpy_dtype
-from minixla.backends.interpreter.evaluator import impl
+from minixla.dialects.numpy_types import numpy_dtype
+from minixla.backends.interpreter.op_table import impl
 from minixla.backends.interpreter.kernels import conversions as cv
 from minixla.backends.interpreter.kernels import elementwise as ew
 

@@ -4,7 +4,7 @@ interprets the ops inside (the region is isolated: no captured values)."""
 
 from __future__ import annotations
 
-from minixla.backends.interpreter.evaluator import impl
+from minixla.backends.interpreter.op_table import impl
 
 
 @impl("hlo.fusion")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.backends.interpreter.attrs import bools, int_value, ints, padding_pairs, prop
-from minixla.backends.interpreter.dtypes import is_float, numpy_dtype
-from minixla.backends.interpreter.evaluator import impl
+from minixla.dialects.numpy_types import is_float, numpy_dtype
+from minixla.backends.interpreter.op_table import impl
 from minixla.backends.interpreter.kernels import contraction as ct
 from minixla.backends.interpreter.kernels import elementwise as ew
 from minixla.backends.interpreter.kernels import reduction as rd

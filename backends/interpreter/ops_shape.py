@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.backends.interpreter.attrs import int_value, ints, prop
-from minixla.backends.interpreter.dtypes import dense_attr_to_numpy, numpy_dtype
-from minixla.backends.interpreter.evaluator import impl
+from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_dtype
+from minixla.backends.interpreter.op_table import impl
 from minixla.backends.interpreter.kernels import structural as st
 from minixla.backends.interpreter.regions import binary_body, ufunc_for
 

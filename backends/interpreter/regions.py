@@ -8,8 +8,8 @@ import numpy as np
 from xdsl.ir import Region
 
 from minixla.backends.interpreter.attrs import enum_value, prop
-from minixla.backends.interpreter.dtypes import is_bool, is_complex, is_float
-from minixla.backends.interpreter.evaluator import TERMINATORS, canonical_name
+from minixla.dialects.numpy_types import is_bool, is_complex, is_float
+from minixla.backends.interpreter.op_table import TERMINATORS, canonical_name
 
 _COMMUTATIVE = {"hlo.add", "hlo.multiply", "hlo.maximum", "hlo.minimum", "hlo.and", "hlo.or", "hlo.xor"}
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from minixla.dialects.tf import register_tf_op
 from minixla.frontend.errors import InvalidArgumentError, at_user_line
 
 REQUIRED = object()
@@ -95,6 +96,7 @@ def register(name: str, inputs: Sequence[str], rule: Callable | None, **kw) -> O
     if name in REGISTRY:
         raise ValueError(f"TF op {name} registered twice")
     REGISTRY[name] = opdef
+    register_tf_op(name, opdef.inputs)  # the `tf` dialect gets one op class per entry
     return opdef
 
 

@@ -10,6 +10,8 @@ is stored as a splat, so large uniform constants cost one element.
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -20,13 +22,25 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from minixla.dialects import hlo
+from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
 
 from minixla.passes.hlo_opt.common import hlo_name
 
-#: ops never folded: cheap to compute, expensive to store, stateful, or structural
+#: ops never folded: cheap to compute, expensive to store, stateful, structural, or process-dependent
 SKIP = frozenset({"constant", "broadcast_in_dim", "iota", "rng", "rng_bit_generator", "optimization_barrier",
                   "while", "if", "case", "return", "custom_call", "all_reduce", "infeed", "outfeed", "send",
-                  "recv", "after_all", "fusion"})
+                  "recv", "after_all", "fusion", "all_gather", "reduce_scatter", "all_to_all", "collective_permute",
+                  "collective_broadcast", "collective_reduce", "replica_id", "partition_id"})
+
+#: evaluate(op, operand arrays) -> result arrays, or None if it cannot; the reference interpreter
+#: registers one (backends/interpreter), so this pass does not depend on a backend
+ConstantEvaluator = Callable[[Operation, list[np.ndarray]], Sequence[np.ndarray] | None]
+_EVALUATORS: list[ConstantEvaluator] = []
+
+
+def register_constant_evaluator(evaluate: ConstantEvaluator) -> None:
+    """Give the pass the numpy semantics of the hlo ops (the last registered wins)."""
+    _EVALUATORS.append(evaluate)
 
 
 def _foldable(op: Operation, cap: int) -> bool:
@@ -39,8 +53,6 @@ def _foldable(op: Operation, cap: int) -> bool:
 
 
 def _attr(arr: np.ndarray, t: TensorType) -> DenseIntOrFPElementsAttr:
-    from minixla.backends.interpreter import numpy_to_dense_attr
-
     flat = np.asarray(arr).reshape(-1)
     if flat.size > 1 and (flat.view(np.uint8).reshape(flat.size, -1) == flat[:1].view(np.uint8)).all():
         one = numpy_to_dense_attr(flat[:1], TensorType(t.element_type, [1]))
@@ -56,25 +68,22 @@ class HloConstantFold(ModulePass):
     max_elements: int = 65536
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from minixla.backends.interpreter import OP_IMPLS, dense_attr_to_numpy
-        from minixla.backends.interpreter.evaluator import Interpreter, canonical_name
-        from minixla.backends.interpreter.dtypes import numpy_dtype
-
-        interp = Interpreter(op)
+        if not _EVALUATORS:
+            warnings.warn("hlo-constant-fold: no constant evaluator is registered (import minixla.backends, "
+                          "whose reference interpreter provides one); nothing is folded", stacklevel=2)
+            return
+        evaluate = _EVALUATORS[-1]
         for target in list(op.walk()):
             if not _foldable(target, self.max_elements):
-                continue
-            impl = OP_IMPLS.get(canonical_name(target.name))
-            if impl is None:
                 continue
             args = [dense_attr_to_numpy(o.owner.value) for o in target.operands]
             try:
                 with np.errstate(all="ignore"):
-                    out = impl(target, args, interp)
+                    outs = evaluate(target, args)
             except Exception:  # noqa: BLE001 -- a kernel that rejects its input is left to run later
                 continue
-            outs = [out] if isinstance(out, np.ndarray) or np.isscalar(out) or isinstance(out, np.generic) \
-                else list(out)
+            if outs is None:
+                continue
             consts = []
             for r, v in zip(target.results, outs):
                 arr = np.asarray(v).astype(numpy_dtype(r.type.element_type), copy=False)

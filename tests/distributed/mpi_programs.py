@@ -84,7 +84,7 @@ def conformance(path: str, chunk_index: str) -> None:
     from xdsl.dialects.builtin import ModuleOp
 
     from minixla.backends import get_backend
-    from minixla.backends.interpreter.evaluator import OP_IMPLS
+    from minixla.backends.interpreter.op_table import OP_IMPLS
     from minixla.backends.mpi import world
     from minixla.dialects import load_all
     from minixla.dialects.diagnostics import split_input

@@ -29,7 +29,7 @@ def test_dump_after_every_pass(tmp_path, monkeypatch):
     if "cpu" not in available_backends():
         pytest.skip("the CPU backend is not available")
     from minixla.backends.cpu.compiler import build_pipeline
-    from minixla.passes.pipelines import hlo_to_cpu
+    from minixla.backends.cpu.blas import cpu_pipeline
 
     names = _compile_two(tmp_path, monkeypatch)
     per_pass = [PER_PASS.fullmatch(n) for n in names]
@@ -37,7 +37,7 @@ def test_dump_after_every_pass(tmp_path, monkeypatch):
     for m in filter(None, per_pass):
         by_module.setdefault(m.group(1), []).append(m)
     assert len(by_module) == 2  # one numbered set per compile
-    n_cpu = len(build_pipeline(hlo_to_cpu()).passes)  # hlo all the way to the llvm dialect
+    n_cpu = len(build_pipeline(cpu_pipeline()).passes)  # hlo all the way to the llvm dialect
     for module_id, ms in by_module.items():
         steps = sorted(int(m.group(3)) for m in ms)
         assert steps == list(range(1, len(steps) + 1))  # consecutive, in pass order

@@ -12,7 +12,7 @@ from xdsl.parser import Parser
 
 from minixla.backends.registry import get_backend
 from minixla.dialects import load_all
-from minixla.frontend.legalize import TfLegalizeToHlo
+from minixla.passes.tf_legalize_to_hlo import TfLegalizeToHlo
 from minixla.frontend.passes import PASSES
 
 ROOT = REPO_ROOT

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from minixla.backends.interpreter.dtypes import is_bool, is_complex, is_float
+from minixla.dialects.numpy_types import is_bool, is_complex, is_float
 from minixla.backends.interpreter.kernels.structural import pad
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.backends.interpreter.dtypes import bfloat16, bit_width, is_bool, is_complex, is_int
+from minixla.dialects.numpy_types import bfloat16, bit_width, is_bool, is_complex, is_int
 
 
 def _f64_to_f32_round_odd(x: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.backends.interpreter.dtypes import (
+from minixla.dialects.numpy_types import (
     bfloat16,
     bit_width,
     int_of,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.backends.interpreter.dtypes import bit_width
+from minixla.dialects.numpy_types import bit_width
 
 _M32 = np.uint64(0xFFFFFFFF)
 

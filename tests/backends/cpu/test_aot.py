@@ -117,7 +117,7 @@ def _call(path: str, compiled, entry: str, *inputs: np.ndarray) -> tuple[np.ndar
     (ep,) = [e for e in compiled.entries if e.source == entry]
     module = _module(_source[entry])
     fn_type = next(op for op in module.ops if op.sym_name.data == entry).function_type
-    from minixla.backends.interpreter.dtypes import numpy_dtype
+    from minixla.dialects.numpy_types import numpy_dtype
 
     outs = tuple(np.full(t.get_shape(), 0x5A, dtype=numpy_dtype(t.element_type)) for t in fn_type.outputs.data)
     lib = ctypes.CDLL(path)

@@ -202,7 +202,7 @@ def no_blas(monkeypatch):
 
 def test_fallback_to_loops(no_blas):
     assert not blas.available()
-    assert "convert-linalg-to-blas" not in hlo_to_cpu()
+    assert "convert-linalg-to-blas" not in blas.cpu_pipeline()
     a, b = _rand((7, 5), np.float64), _rand((9, 5), np.float64)
     out, ir = _jit(lambda p, q: tf.matmul(p, q, transpose_b=True), a, b)
     np.testing.assert_allclose(out.numpy(), a @ b.T, rtol=1e-12)
@@ -212,8 +212,9 @@ def test_fallback_to_loops(no_blas):
 
 
 def test_pipeline_has_blas_when_available():
-    assert "bufferize,convert-linalg-to-blas,convert-linalg-to-loops" in hlo_to_cpu()
-    assert "convert-linalg-to-blas" not in hlo_to_cpu(blas=False)
+    assert "bufferize,convert-linalg-to-blas,convert-linalg-to-loops" in blas.cpu_pipeline()
+    assert "convert-linalg-to-blas" not in hlo_to_cpu()  # the named pipeline is target-independent
+    assert "convert-linalg-to-blas" in hlo_to_cpu(blas=True)
 
 
 def test_bad_blas_library_is_a_clear_error(monkeypatch):
@@ -246,8 +247,8 @@ def tiny_blocks(monkeypatch):
     monkeypatch.setattr(im2col_blocking, "BLOCK_ELEMENTS", 40)
     blocked = []
 
-    def spy(op):
-        done = im2col_blocking.block_patches(op)
+    def spy(op, *gemm):
+        done = im2col_blocking.block_patches(op, *gemm)
         blocked.append(done)
         return done
 

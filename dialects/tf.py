@@ -1,10 +1,12 @@
-"""The `tf` dialect: one generic op class per registry entry.
+"""The `tf` dialect: one generic op class per TF op that an upper layer registers.
 
 Ops print in TensorFlow MLIR's generic form, `"tf.AddV2"(%a, %b) : (...) -> ...`,
 with TF attributes as MLIR attributes (`keep_dims = false`,
 `DstT = f32`, `ksize = [1, 2, 2, 1]`, `value = dense<...>`). Attributes are
 free-form (TF ops carry many); `verify_` checks the operand count against the
-registry. `tf_type.string` is the element type of string tensors.
+signature that the frontend registered (`register_tf_op`: the op table lives with the
+frontend's decomposition rules, which this layer must not import). `tf_type.string`
+is the element type of string tensors.
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, 
                        var_result_def)
 from xdsl.utils.exceptions import VerifyException
 
-from minixla.backends.interpreter.dtypes import dense_attr_to_numpy, element_type, numpy_dtype, numpy_to_dense_attr
+from minixla.dialects.numpy_types import dense_attr_to_numpy, element_type, numpy_dtype, numpy_to_dense_attr
 
-from minixla.frontend import ops as _ops  # noqa: F401  (fills the registry)
-from minixla.frontend.ops.registry import REGISTRY, OpDef
+#: TF op name -> its input names ("*x" marks a variadic input), registered by the frontend's op table
+TF_OP_INPUTS: dict[str, tuple[str, ...]] = {}
+
+
+def register_tf_op(name: str, inputs: tuple[str, ...]) -> None:
+    """Declare TF op `name` (e.g. by the frontend's registry, frontend/ops/registry.py)."""
+    TF_OP_INPUTS[name] = tuple(inputs)
 
 
 @irdl_attr_definition
@@ -38,25 +45,25 @@ TF_TYPE = Dialect("tf_type", [], [StringType])
 class TFOp(IRDLOperation):
     """Base of the generated `tf.*` ops."""
 
-    OPDEF: ClassVar[Any] = None
+    INPUTS: ClassVar[tuple[str, ...] | None] = None
     args = var_operand_def()
     outs = var_result_def()
 
     def verify_(self) -> None:
-        opdef: OpDef = type(self).OPDEF
-        if opdef is None:
+        inputs = type(self).INPUTS
+        if inputs is None:
             return
-        if not any(n.startswith("*") for n in opdef.inputs) and len(self.operands) != len(opdef.inputs):
-            raise VerifyException(f"{self.name} takes {len(opdef.inputs)} operands "
-                                  f"({', '.join(opdef.input_names)}), got {len(self.operands)}")
+        if not any(n.startswith("*") for n in inputs) and len(self.operands) != len(inputs):
+            raise VerifyException(f"{self.name} takes {len(inputs)} operands "
+                                  f"({', '.join(n.lstrip('*') for n in inputs)}), got {len(self.operands)}")
 
 
-def _make(opdef: OpDef) -> type[IRDLOperation]:
-    body = {"name": f"tf.{opdef.name}", "__module__": __name__, "__doc__": f"TF's `{opdef.name}`.",
-            "OPDEF": opdef, "__annotations__": {"OPDEF": ClassVar[Any]}}
-    if opdef.name == "Const":  # TF MLIR keeps the literal as a property: "tf.Const"() <{value = ...}>
+def _make(name: str, inputs: tuple[str, ...]) -> type[IRDLOperation]:
+    body = {"name": f"tf.{name}", "__module__": __name__, "__doc__": f"TF's `{name}`.",
+            "INPUTS": inputs, "__annotations__": {"INPUTS": ClassVar[Any]}}
+    if name == "Const":  # TF MLIR keeps the literal as a property: "tf.Const"() <{value = ...}>
         body["value"] = opt_prop_def(Attribute)  # dense elements, or strings for string tensors
-    cls = type(f"TF_{opdef.name}Op", (TFOp,), body)
+    cls = type(f"TF_{name}Op", (TFOp,), body)
     return irdl_op_definition(cls)
 
 
@@ -66,12 +73,13 @@ TF_OPS: dict[str, type[IRDLOperation]] = {}
 def tf_op_class(name: str) -> type[IRDLOperation]:
     """The op class of TF op `name` (generated on first use, also for later registrations)."""
     if name not in TF_OPS:
-        TF_OPS[name] = _make(REGISTRY[name])
+        TF_OPS[name] = _make(name, TF_OP_INPUTS[name])
     return TF_OPS[name]
 
 
 def tf_dialect() -> Dialect:
-    for name in REGISTRY:
+    """The ops registered so far (the frontend registers its whole table when it is imported)."""
+    for name in TF_OP_INPUTS:
         tf_op_class(name)
     return Dialect("tf", list(TF_OPS.values()), [])
 
@@ -99,11 +107,10 @@ def to_attr(value: Any) -> Attribute:
         return ArrayAttr([to_attr(v) for v in value])
     if value is None:
         return StringAttr("")
-    from minixla.frontend.dtypes import DType
-
-    if isinstance(value, DType) or isinstance(value, np.dtype) or (isinstance(value, type)
-                                                                   and issubclass(value, np.generic)):
-        dt = value.np if isinstance(value, DType) else np.dtype(value)
+    as_numpy = getattr(value, "as_numpy_dtype", None)  # a TF-style DType (frontend/dtypes.py)
+    if as_numpy is not None or isinstance(value, np.dtype) or (isinstance(value, type)
+                                                               and issubclass(value, np.generic)):
+        dt = np.dtype(as_numpy if as_numpy is not None else value)
         return StringType() if dt == np.dtype(object) else element_type(dt)
     raise TypeError(f"cannot store {value!r} as an attribute")
 
@@ -130,4 +137,5 @@ def from_attr(attr: Attribute) -> Any:
         return attr
 
 
-__all__ = ["TF_TYPE", "StringType", "TFOp", "from_attr", "i1", "tf_dialect", "tf_op_class", "to_attr"]
+__all__ = ["TF_OP_INPUTS", "TF_TYPE", "StringType", "TFOp", "from_attr", "i1", "register_tf_op", "tf_dialect",
+           "tf_op_class", "to_attr"]
