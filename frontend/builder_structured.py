@@ -2,7 +2,7 @@
 gather/scatter, convolution, select_and_scatter, sort, while, if and rng_bit_generator.
 
 They follow `builder.py`'s pattern (check operands, infer the result type
-once, hand off to `_apply`) and are installed on `Builder` when that module
+once, hand off to `_apply`) and reach `Builder` through the `StructuredOps` mixin when that module
 loads. Attributes are plain tuples/ints so a primitive's attributes survive a
 round trip through `repr` (the `XlaHlo` graph op of `autodiff.graph_builder`).
 Region bodies are builder callables: `body(b, ...) -> list of values`.
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from minixla.frontend.builder import COMBINERS, Builder, ShapeError, Spec, SpecBuilder, _combiner_body, _ints
+from minixla.frontend.builder_types import COMBINERS, ShapeError, Spec, _combiner_body, _ints
 
 
 def _index_batch(indices, ivd: int, what: str, operands) -> tuple[int, list[int]]:
@@ -171,7 +171,7 @@ def conditional(self, pred, operands: Sequence, true_fn: Callable, false_fn: Cal
     if tuple(pred.shape) != () or np.dtype(pred.dtype) != np.bool_:
         raise ShapeError("if", "pred must be a boolean scalar", [pred])
     specs_in = [Spec(tuple(o.shape), np.dtype(o.dtype)) for o in operands]
-    outs = [list(fn(SpecBuilder(), specs_in)) for fn in (true_fn, false_fn)]
+    outs = [list(fn(self._spec_builder(), specs_in)) for fn in (true_fn, false_fn)]
     t_specs = [Spec(tuple(o.shape), np.dtype(o.dtype)) for o in outs[0]]
     if t_specs != [Spec(tuple(o.shape), np.dtype(o.dtype)) for o in outs[1]]:
         raise ShapeError("if", "both branches must return the same types", operands)
@@ -184,11 +184,22 @@ def case(self, index, operands: Sequence, branch_fns: Sequence[Callable]) -> lis
     if tuple(index.shape) != () or np.dtype(index.dtype) != np.int32:
         raise ShapeError("case", "index must be an i32 scalar", [index])
     specs_in = [Spec(tuple(o.shape), np.dtype(o.dtype)) for o in operands]
-    outs = [[Spec(tuple(o.shape), np.dtype(o.dtype)) for o in fn(SpecBuilder(), specs_in)] for fn in branch_fns]
+    outs = [[Spec(tuple(o.shape), np.dtype(o.dtype)) for o in fn(self._spec_builder(), specs_in)] for fn in branch_fns]
     if any(o != outs[0] for o in outs[1:]):
         raise ShapeError("case", "all branches must return the same types", operands)
     return self._apply("case", [index, *operands], {"n": len(operands), "branches": branch_fns}, outs[0])
 
 
-for _fn in (gather, scatter, convolution, select_and_scatter, sort, while_loop, conditional, rng_bit_generator, case):
-    setattr(Builder, _fn.__name__, _fn)
+
+class StructuredOps:
+    """The structured ops as methods; `Builder` (frontend/builder.py) inherits them."""
+
+    gather = gather
+    scatter = scatter
+    convolution = convolution
+    select_and_scatter = select_and_scatter
+    sort = sort
+    while_loop = while_loop
+    conditional = conditional
+    rng_bit_generator = rng_bit_generator
+    case = case
