@@ -37,6 +37,10 @@ def _flatten(value, leaves: list):
     leaves.append(value)
     return None
 
+#: infers the element shapes of TensorArray loop variables before a while loop is traced;
+#: installed by frontend/api/tensor_array.py, which builds on this module
+LOOP_SHAPE_INFERENCE: list = [None]
+
 
 def _rebuild(struct, leaves):
     it = iter(leaves)
@@ -198,9 +202,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             out = body(*values)
             values = [out] if len(values) == 1 and not isinstance(out, (list, tuple)) else list(out)
     else:
-        from minixla.frontend.api.tensor_array import infer_loop_element_shapes  # TensorArray loop variables' shapes
-
-        infer_loop_element_shapes(graph, body, user_vars)
+        if LOOP_SHAPE_INFERENCE[0] is not None:  # TensorArray loop variables' shapes
+            LOOP_SHAPE_INFERENCE[0](graph, body, user_vars)
         values = _traced_while(graph, cond, body, user_vars)
     if maximum_iterations is not None:
         values = values[1]

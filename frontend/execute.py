@@ -119,3 +119,14 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
 
 
 _MULTI_OUTPUT = {"Unpack", "Split", "SplitV", "EagerPyFunc", "If", "While"}
+
+
+def run_graph(graph: Graph, args: list[np.ndarray], outputs: list[Tensor]) -> list[np.ndarray]:
+    """Execute a traced graph op by op on the host (tf.function without jit)."""
+    env: dict[int, np.ndarray] = {id(t): a for t, a in zip(graph.inputs, args)}
+    for node in graph.nodes:
+        ins = [[env[id(t)] for t in x] if isinstance(x, list) else env[id(x)] for x in node.inputs]
+        results = run_eager(node.opdef, ins, node.attrs)
+        for t, r in zip(node.outputs, results):
+            env[id(t)] = r
+    return [env[id(t)] for t in outputs]

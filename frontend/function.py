@@ -25,7 +25,8 @@ from minixla.frontend.call_plan import ByValue, Miss, build_plan, call_key, norm
 from minixla.frontend.builder import Spec
 from minixla.frontend.compiler import Compiled, lower, pick_backend, stage_text, STAGES
 from minixla.frontend.errors import InvalidArgumentError
-from minixla.frontend.graph import _STACK, Graph, NeedsConstant, run_graph, tracing
+from minixla.frontend.execute import run_graph
+from minixla.frontend.graph import _STACK, Graph, NeedsConstant, tracing
 from minixla.frontend.nest import flatten, is_tensor, rebuild
 from minixla.frontend.tensor import Tensor
 

@@ -245,20 +245,6 @@ class tracing:
         _STACK.pop()
 
 
-def run_graph(graph: Graph, args: list[np.ndarray], outputs: list[Tensor]) -> list[np.ndarray]:
-    """Execute a traced graph op by op on the host (tf.function without jit)."""
-    from minixla.frontend.execute import run_eager
-
-    env: dict[int, np.ndarray] = {id(t): a for t, a in zip(graph.inputs, args)}
-    for node in graph.nodes:
-        ins = [[env[id(t)] for t in x] if isinstance(x, list) else env[id(x)] for x in node.inputs]
-        results = run_eager(node.opdef, ins, node.attrs)
-        for t, r in zip(node.outputs, results):
-            env[id(t)] = r
-    return [env[id(t)] for t in outputs]
-
-
-
 class init_scope:
     """`tf.init_scope`: step out of any trace, so variables (optimizer slots, lazily built
     layer weights) are created eagerly even when first needed inside a `tf.function`."""

@@ -12,6 +12,7 @@ operations" error.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from xdsl.context import Context
@@ -31,6 +32,19 @@ from minixla.dialects.tf import from_attr
 from minixla.passes.tf_legalize_to_hlo import register_tf_legalizer
 
 _FOLD_LIMIT = 1 << 16
+
+#: symbol tables of the modules being legalized (innermost last): where tf.If/tf.While find their bodies
+MODULE_SCOPES: list[dict[str, Any]] = []
+
+
+def symbol_name(ref) -> str:
+    """A branch attribute (SymbolRefAttr, StringAttr or str) as a plain name."""
+    if isinstance(ref, str):
+        return ref.lstrip("@")
+    root = getattr(ref, "root_reference", None)
+    if root is not None:
+        return root.data
+    return str(getattr(ref, "data", ref)).lstrip("@")
 
 
 class NotConstant(Exception):
@@ -158,8 +172,6 @@ def _dce(block) -> None:
 
 def _branch_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
     """The `func.func`s named by `tf.If`/`tf.While` ops (their bodies are replayed into regions)."""
-    from minixla.frontend.ops.control_flow_ops import symbol_name
-
     funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)}
     used: dict[str, func.FuncOp] = {}
     for f in funcs.values():
@@ -176,8 +188,6 @@ def _branch_functions(module: ModuleOp) -> dict[str, func.FuncOp]:
 def legalize_module(module: ModuleOp, stacks: dict | None = None, names: dict | None = None) -> ModuleOp:
     """Legalize every function; branch/body functions of `tf.If`/`tf.While` are inlined into the
     `hlo.if`/`hlo.while` regions and then removed."""
-    from minixla.frontend.ops.control_flow_ops import MODULE_SCOPES
-
     branches = _branch_functions(module)
     MODULE_SCOPES.append({op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)})
     try:

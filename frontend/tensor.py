@@ -15,6 +15,10 @@ import numpy as np
 from minixla.frontend import dtypes
 from minixla.frontend.builder import Spec
 
+#: the functions behind Tensor's operators (`+`, `[]`, `==`, ...): frontend/api/core.py installs itself
+#: here when imported, so this low-level value type does not import the API built on it
+API: list = [None]
+
 
 class TensorShape:
     """Static shape (all dimensions known, or unknown rank as `None`)."""
@@ -171,28 +175,24 @@ class Tensor:
     def __iter__(self):
         if not self._spec.shape:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        from minixla.frontend.api import core as api
-
+        api = API[0]
         return iter(api.unstack(self))
 
     def __hash__(self) -> int:
         return id(self)
 
     def __getitem__(self, key):
-        from minixla.frontend.api import core as api
-
+        api = API[0]
         return api.getitem(self, key)
 
     def __eq__(self, other):  # TF2: elementwise
-        from minixla.frontend.api import core as api
-
+        api = API[0]
         if other is None:
             return False
         return api.equal(self, other)
 
     def __ne__(self, other):
-        from minixla.frontend.api import core as api
-
+        api = API[0]
         if other is None:
             return True
         return api.not_equal(self, other)
@@ -215,8 +215,7 @@ _new_tensor = object.__new__
 
 def _binary(api_name: str, reverse: bool = False):
     def method(self, other):
-        from minixla.frontend.api import core as api
-
+        api = API[0]
         fn = getattr(api, api_name)
         return fn(other, self) if reverse else fn(self, other)
 
@@ -226,8 +225,7 @@ def _binary(api_name: str, reverse: bool = False):
 
 def _unary(api_name: str):
     def method(self):
-        from minixla.frontend.api import core as api
-
+        api = API[0]
         return getattr(api, api_name)(self)
 
     return method

@@ -81,7 +81,9 @@ random = _NS(stateless_uniform=_random.stateless_uniform, stateless_normal=_rand
              experimental=_random.experimental)
 io = _NS(read_file=_read_file)
 strings = _NS(as_string=_as_string)
-__import__("minixla.frontend.api.nn_conv_image", fromlist=["install"]).install(_sys.modules[__name__])  # P1 nn/random/image (wt-p1nn)
+from minixla.frontend.api import nn_conv_image as _nn_conv_image, random_stateful as _random_stateful  # noqa: E402
+_nn_conv_image.install(_sys.modules[__name__])  # tf.nn convolutions, tf.image, stateless random extras
+_random_stateful.install(_sys.modules[__name__])  # stateful tf.random and tf.nn.dropout
 
 
 def py_function(func, inp, Tout, name=None):
@@ -103,8 +105,8 @@ def print(*inputs, output_stream=_sys.stderr, sep=" ", end="\n", summarize=3, na
 
 
 newaxis = None
-from minixla.frontend.api.math_linalg_namespaces import install as _install_p1_math  # noqa: E402
-_install_p1_math(_sys.modules[__name__])
+from minixla.frontend.api.math_linalg_namespaces import install as _install_math_linalg  # noqa: E402
+_install_math_linalg(_sys.modules[__name__])
 from minixla.frontend.api.tensor_array import TensorArray  # noqa: F401,E402
 from minixla.frontend.api.control_flow import OutOfRangeError as _OutOfRangeError, Module, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501,I001
 from minixla.frontend.autodiff.custom_gradient import custom_gradient, gradients  # noqa: F401,E402  (also GradientTape.jacobian)

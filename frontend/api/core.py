@@ -14,6 +14,9 @@ import numpy as np
 from minixla.frontend import dtypes
 from minixla.frontend.execute import execute
 from minixla.frontend.graph import current_graph
+import sys as _sys
+
+from minixla.frontend import tensor as tensor_module
 from minixla.frontend.tensor import Tensor, to_array
 
 # -- creation -----------------------------------------------------------------------
@@ -485,3 +488,6 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if a.ndim == 2 and b.ndim == 2:
         return execute("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb})
     return execute("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb})
+
+
+tensor_module.API[0] = _sys.modules[__name__]  # Tensor's operators call these functions

@@ -340,5 +340,3 @@ def install(tf) -> None:
     tf.random.stateless_categorical = stateless_categorical
     tf.image = SimpleNamespace(flip_left_right=flip_left_right, flip_up_down=flip_up_down,
                                crop_to_bounding_box=crop_to_bounding_box, resize=resize, ResizeMethod=ResizeMethod)
-    from minixla.frontend.api import random_stateful as api_p1_random
-    api_p1_random.install(tf)

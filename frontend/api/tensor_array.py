@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minixla.frontend import control_flow as _cf
 from minixla.frontend.api.control_flow import OutOfRangeError, _read, _write, no_op
 from minixla.frontend.dtypes import as_dtype
 from minixla.frontend.errors import InvalidArgumentError
@@ -281,3 +282,6 @@ def infer_loop_element_shapes(graph, body, loop_vars) -> None:
     args = probe(list(loop_vars))
     with tracing(g):
         body(*args)
+
+
+_cf.LOOP_SHAPE_INFERENCE[0] = infer_loop_element_shapes

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from minixla.frontend.autodiff.tape import differentiable
+from minixla.frontend.autodiff.tape import RUNTIME_GRADIENT, differentiable
 
 
 def host_vjp(b, func: Callable, xs: Sequence, cts: Sequence) -> list:
@@ -72,3 +72,6 @@ def runtime_gradient(opdef) -> Callable:
         return out
 
     return rule
+
+
+RUNTIME_GRADIENT[0] = runtime_gradient

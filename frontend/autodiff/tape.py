@@ -30,6 +30,10 @@ import numpy as np
 
 from minixla.frontend.builder import Builder
 
+#: makes the gradient rule of an op without a static shape (the host re-runs it under a tape);
+#: installed by frontend/autodiff/host_vjp.py, which builds on this module
+RUNTIME_GRADIENT: list = [None]
+
 _keys = itertools.count(1)
 
 #: the tapes inside whose `with` block we are (innermost last)
@@ -151,9 +155,7 @@ class RecordingBuilder(Builder):
         unknown = any(v.shape is None for v in flat)  # no hlo decomposition: a node of the op itself
         rule = opdef.gradient
         if rule is None and tapes and unknown and opdef.compilable:
-            from minixla.frontend.autodiff.host_vjp import runtime_gradient
-
-            rule = runtime_gradient(opdef)
+            rule = RUNTIME_GRADIENT[0](opdef)
         if rule is None and opdef.compilable and not unknown:
             return super().tf_op(name, *args, **attrs)
         outs = self.inner.tf_op(name, *[x if opdef.is_const(i) else [v.v for v in x] if isinstance(x, list) else x.v

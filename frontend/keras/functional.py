@@ -14,6 +14,7 @@ import itertools
 import numpy as np
 
 from minixla.frontend import dtypes
+from minixla.frontend.keras.layers import base as layer_base
 from minixla.frontend.keras.layers.base import Layer, unique_name
 
 
@@ -261,3 +262,6 @@ def _substitute(x, env):
     if isinstance(x, KerasTensor):
         return env[id(x)]
     return x
+
+
+layer_base.SYMBOLIC[0] = (KerasTensor, call_symbolic)

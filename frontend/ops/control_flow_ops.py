@@ -19,21 +19,11 @@ from minixla.frontend.ops.registry import REQUIRED, op_error, register
 
 #: traced branch/body functions by symbol name (names are unique per process)
 FUNCTIONS: dict[str, Any] = {}
-#: symbol tables of the modules being legalized (innermost last)
-MODULE_SCOPES: list[dict[str, Any]] = []
-
-
-def symbol_name(ref) -> str:
-    """A branch attribute (SymbolRefAttr, StringAttr or str) as a plain name."""
-    if isinstance(ref, str):
-        return ref.lstrip("@")
-    root = getattr(ref, "root_reference", None)
-    if root is not None:
-        return root.data
-    return str(getattr(ref, "data", ref)).lstrip("@")
 
 
 def lookup(ref):
+    from minixla.frontend.legalize import MODULE_SCOPES, symbol_name  # legalize imports this package
+
     name = symbol_name(ref)
     for scope in reversed(MODULE_SCOPES):
         if name in scope:
@@ -69,7 +59,7 @@ def replay(b, f, args: list) -> list:
     from minixla.frontend.builder_eager import EagerBuilder
     from minixla.frontend.errors import compile_time_constant_error
     from minixla.frontend.execute import run_eager
-    from minixla.frontend.legalize import NotConstant, Unsupported, _attrs, _group_operands, unsupported_error
+    from minixla.frontend.legalize import NotConstant, Unsupported, _attrs, _fold, _group_operands, unsupported_error
     from minixla.frontend.ops.registry import REGISTRY
 
     block = f.body.block

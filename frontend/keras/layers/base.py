@@ -77,6 +77,10 @@ def _wrap_build(build):
 _LAYER_KWARGS = {"trainable", "name", "dtype", "input_shape", "batch_input_shape", "batch_size",
                  "activity_regularizer", "input_dim", "input_length", "autocast", "dynamic"}
 
+#: (KerasTensor, call_symbolic) of the functional API, installed by frontend/keras/functional.py
+#: (which builds on Layer, so this module cannot import it)
+SYMBOLIC: list = [None]
+
 
 class Layer:
     """Base class of every layer and of `Model`."""
@@ -164,11 +168,11 @@ class Layer:
                           f"but received input with shape {tuple(shape)}")
 
     def __call__(self, inputs, *args, **kwargs):
-        from minixla.frontend.keras.functional import KerasTensor, call_symbolic
-
         leaves = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-        if any(isinstance(v, KerasTensor) for v in leaves):
-            return call_symbolic(self, inputs, args, kwargs)
+        if SYMBOLIC[0] is not None:  # the functional API: a call on Keras tensors builds the graph
+            keras_tensor, call_symbolic = SYMBOLIC[0]
+            if any(isinstance(v, keras_tensor) for v in leaves):
+                return call_symbolic(self, inputs, args, kwargs)
         inputs = _convert(inputs)
         self._check_input(inputs)
         if not self.built:
