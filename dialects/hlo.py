@@ -8,19 +8,117 @@ re-exports every op class (e.g. `hlo.AddOp`, `hlo.ReduceOp`).
 
 from xdsl.ir import Dialect
 
-from minixla.dialects.hlo_ops import attrs, collective, contraction, control, elementwise, indexing, reduction, shape  # noqa: F401  (registers ops)
-from minixla.dialects.hlo_ops.attrs import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops import attrs
 from minixla.dialects.hlo_ops.base import HLO_OPS
-from minixla.dialects.hlo_ops.collective import *  # noqa: F401,F403
-from minixla.dialects.hlo_ops.contraction import *  # noqa: F401,F403
-from minixla.dialects.hlo_ops.control import *  # noqa: F401,F403
-from minixla.dialects.hlo_ops.elementwise import *  # noqa: F401,F403
-from minixla.dialects.hlo_ops.fusion import FusionOp  # noqa: F401  (hlo.fusion: an extra op without a stablehlo twin)
-from minixla.dialects.hlo_ops.indexing import *  # noqa: F401,F403
-from minixla.dialects.hlo_ops.reduction import *  # noqa: F401,F403
-from minixla.dialects.hlo_ops.shape import *  # noqa: F401,F403
+from minixla.dialects.hlo_ops.collective import (
+    AfterAllOp, AllGatherOp, AllReduceOp, AllToAllOp, CollectiveBroadcastOp, CollectivePermuteOp,
+    CollectiveReduceOp, InfeedOp, OutfeedOp, PartitionIdOp, RecvOp, ReduceScatterOp, ReplicaIdOp, SendOp,
+)
+from minixla.dialects.hlo_ops.contraction import (
+    ConvolutionOp, DotGeneralOp,
+)
+from minixla.dialects.hlo_ops.control import (
+    CaseOp, IfOp, OptimizationBarrierOp, ReturnOp, RngBitGeneratorOp, WhileOp,
+)
+from minixla.dialects.hlo_ops.elementwise import (
+    AbsOp, AddOp, AndOp, Atan2Op, BitcastConvertOp, CeilOp, ClampOp, CompareOp, ConvertOp, CosineOp, DivideOp,
+    ExpOp, Expm1Op, FloorOp, IsFiniteOp, Log1pOp, LogOp, LogisticOp, MaximumOp, MinimumOp, MultiplyOp,
+    NegateOp, NotOp, OrOp, PowerOp, RemainderOp, RoundNearestEvenOp, RsqrtOp, SelectOp, ShiftLeftOp,
+    ShiftRightArithmeticOp, ShiftRightLogicalOp, SignOp, SineOp, SqrtOp, SubtractOp, TanhOp, XorOp,
+)
+from minixla.dialects.hlo_ops.indexing import (
+    GatherOp, ScatterOp,
+)
+from minixla.dialects.hlo_ops.reduction import (
+    ReduceOp, ReduceWindowOp, SelectAndScatterOp, SortOp,
+)
+from minixla.dialects.hlo_ops.shape import (
+    BroadcastInDimOp, ConcatenateOp, ConstantOp, DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, PadOp,
+    ReshapeOp, ReverseOp, SliceOp, TransposeOp,
+)
+from minixla.dialects.hlo_ops.fusion import FusionOp  # hlo.fusion: an extra op without a stablehlo twin
 
 HLO = Dialect("hlo", [*HLO_OPS.values(), FusionOp], list(vars(attrs.HLO_ATTRS).values()))
 
 #: mnemonic -> op class, e.g. OPS["add"] is hlo.AddOp
 OPS = dict(HLO_OPS)
+
+__all__ = ["HLO", "OPS", "FusionOp",
+           "AbsOp",
+           "AddOp",
+           "AfterAllOp",
+           "AllGatherOp",
+           "AllReduceOp",
+           "AllToAllOp",
+           "AndOp",
+           "Atan2Op",
+           "BitcastConvertOp",
+           "BroadcastInDimOp",
+           "CaseOp",
+           "CeilOp",
+           "ClampOp",
+           "CollectiveBroadcastOp",
+           "CollectivePermuteOp",
+           "CollectiveReduceOp",
+           "CompareOp",
+           "ConcatenateOp",
+           "ConstantOp",
+           "ConvertOp",
+           "ConvolutionOp",
+           "CosineOp",
+           "DivideOp",
+           "DotGeneralOp",
+           "DynamicSliceOp",
+           "DynamicUpdateSliceOp",
+           "ExpOp",
+           "Expm1Op",
+           "FloorOp",
+           "GatherOp",
+           "IfOp",
+           "InfeedOp",
+           "IotaOp",
+           "IsFiniteOp",
+           "Log1pOp",
+           "LogOp",
+           "LogisticOp",
+           "MaximumOp",
+           "MinimumOp",
+           "MultiplyOp",
+           "NegateOp",
+           "NotOp",
+           "OptimizationBarrierOp",
+           "OrOp",
+           "OutfeedOp",
+           "PadOp",
+           "PartitionIdOp",
+           "PowerOp",
+           "RecvOp",
+           "ReduceOp",
+           "ReduceScatterOp",
+           "ReduceWindowOp",
+           "RemainderOp",
+           "ReplicaIdOp",
+           "ReshapeOp",
+           "ReturnOp",
+           "ReverseOp",
+           "RngBitGeneratorOp",
+           "RoundNearestEvenOp",
+           "RsqrtOp",
+           "ScatterOp",
+           "SelectAndScatterOp",
+           "SelectOp",
+           "SendOp",
+           "ShiftLeftOp",
+           "ShiftRightArithmeticOp",
+           "ShiftRightLogicalOp",
+           "SignOp",
+           "SineOp",
+           "SliceOp",
+           "SortOp",
+           "SqrtOp",
+           "SubtractOp",
+           "TanhOp",
+           "TransposeOp",
+           "WhileOp",
+           "XorOp",
+           ]

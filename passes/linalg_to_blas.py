@@ -1,6 +1,6 @@
 """`convert-linalg-to-blas`: float contractions on memrefs -> gemm calls.
 
-Runs after `bufferize`, before `convert-linalg-to-loops`. A `linalg.matmul`
+Runs after `bufferize`, before `lower-linalg-to-loops`. A `linalg.matmul`
 or a contraction `linalg.generic` (2 inputs, 1 output, projected-permutation
 maps, body `out + a * b`, all f32 or all f64) becomes calls of
 

@@ -1,4 +1,4 @@
-"""`convert-linalg-to-loops` (minixla's): every structured linalg op on memrefs
+"""`lower-linalg-to-loops` (minixla's): every structured linalg op on memrefs
 (`linalg.generic`, and named ops through their region and maps) becomes
 loops: one `scf.parallel` over all parallel dimensions (outermost), then
 `scf.for` over the reduction dimensions carrying the accumulators in
@@ -24,7 +24,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
-PASS_NAME = "convert-linalg-to-loops"
+PASS_NAME = "lower-linalg-to-loops"
 
 
 class Emit:
@@ -194,7 +194,7 @@ def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
 class ConvertLinalgToLoops(ModulePass):
     """Structured linalg ops on memrefs -> scf.parallel / scf.for loops."""
 
-    name = "convert-linalg-to-loops"
+    name = "lower-linalg-to-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ops = [o for o in op.walk() if isinstance(o, LinalgStructuredOperation)]

@@ -169,7 +169,7 @@ def build_plan(module: ModuleOp, name: str, num_outputs: int) -> HostPlan:
             break
         else:
             raise PlanError(f"'{op.name}' left on the host: the GPU runtime executes only allocation, "
-                            "constants, views and gpu.launch_func (run gpu-map-parallel-loops)")
+                            "constants, views and gpu.launch_func (run map-parallel-loops-to-gpu)")
     plan.num_slots = nxt
     return plan
 

@@ -1,5 +1,6 @@
-"""Elementwise ops, generated from one table each for unary and binary ops,
-plus compare, select, clamp, convert, bitcast_convert and is_finite."""
+"""Elementwise ops: the unary and binary ones as one small class each over two shared
+bases (UnaryElementwiseOp, BinaryElementwiseOp), plus compare, select, clamp, convert,
+bitcast_convert and is_finite."""
 
 from __future__ import annotations
 
@@ -16,44 +17,7 @@ from minixla.dialects.hlo_ops.attrs import ComparisonDirectionAttrBase, Comparis
 from minixla.dialects.hlo_ops.base import ELEMENT_CLASS_TEXT, ELEMENT_CLASSES, hlo_op, is_bool, is_complex, is_float, is_unsigned, require, shape, tensor
 from minixla.dialects.hlo_ops.pretty import PrettyOp
 
-# mnemonic -> (class name, element class of the operands)
-UNARY_OPS: dict[str, tuple[str, str]] = {
-    "abs": ("AbsOp", "signed_int_float_complex"),
-    "negate": ("NegateOp", "numeric"),
-    "exponential": ("ExpOp", "float_or_complex"),
-    "exponential_minus_one": ("Expm1Op", "float_or_complex"),
-    "log": ("LogOp", "float_or_complex"),
-    "log_plus_one": ("Log1pOp", "float_or_complex"),
-    "sqrt": ("SqrtOp", "float_or_complex"),
-    "rsqrt": ("RsqrtOp", "float_or_complex"),
-    "tanh": ("TanhOp", "float_or_complex"),
-    "logistic": ("LogisticOp", "float_or_complex"),
-    "sine": ("SineOp", "float_or_complex"),
-    "cosine": ("CosineOp", "float_or_complex"),
-    "floor": ("FloorOp", "float"),
-    "ceil": ("CeilOp", "float"),
-    "round_nearest_even": ("RoundNearestEvenOp", "float"),
-    "sign": ("SignOp", "signed_int_float_complex"),
-    "not": ("NotOp", "bool_or_int"),
-}
 
-BINARY_OPS: dict[str, tuple[str, str]] = {
-    "add": ("AddOp", "any"),
-    "subtract": ("SubtractOp", "numeric"),
-    "multiply": ("MultiplyOp", "any"),
-    "divide": ("DivideOp", "numeric"),
-    "remainder": ("RemainderOp", "numeric"),
-    "power": ("PowerOp", "numeric"),
-    "maximum": ("MaximumOp", "any"),
-    "minimum": ("MinimumOp", "any"),
-    "and": ("AndOp", "bool_or_int"),
-    "or": ("OrOp", "bool_or_int"),
-    "xor": ("XorOp", "bool_or_int"),
-    "atan2": ("Atan2Op", "float_or_complex"),
-    "shift_left": ("ShiftLeftOp", "int"),
-    "shift_right_arithmetic": ("ShiftRightArithmeticOp", "int"),
-    "shift_right_logical": ("ShiftRightLogicalOp", "int"),
-}
 
 
 def _check_element_class(t: TensorType, cls_name: str, what: str) -> None:
@@ -103,17 +67,269 @@ class BinaryElementwiseOp(PrettyOp):
         require(a == b == r, f"operand types {a}, {b} and result type {r} must be equal")
 
 
-def _generate(table: dict[str, tuple[str, str]], base: type) -> dict[str, type]:
-    made = {}
-    for mnemonic, (cls_name, element_class) in table.items():
-        raw = type(cls_name, (base,), {"ELEMENT_CLASS": element_class, "__module__": __name__,
-                                       "__doc__": f"`hlo.{mnemonic}` (StableHLO semantics)."})
-        made[cls_name] = hlo_op(mnemonic)(raw)
-    return made
+# -- the unary and binary ops: one plain class each (the tables below are derived from them) --
+
+@hlo_op("abs")
+class AbsOp(UnaryElementwiseOp):
+    """`hlo.abs` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "signed_int_float_complex"
 
 
-globals().update(_generate(UNARY_OPS, UnaryElementwiseOp))
-globals().update(_generate(BINARY_OPS, BinaryElementwiseOp))
+@hlo_op("negate")
+class NegateOp(UnaryElementwiseOp):
+    """`hlo.negate` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "numeric"
+
+
+@hlo_op("exponential")
+class ExpOp(UnaryElementwiseOp):
+    """`hlo.exponential` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("exponential_minus_one")
+class Expm1Op(UnaryElementwiseOp):
+    """`hlo.exponential_minus_one` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("log")
+class LogOp(UnaryElementwiseOp):
+    """`hlo.log` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("log_plus_one")
+class Log1pOp(UnaryElementwiseOp):
+    """`hlo.log_plus_one` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("sqrt")
+class SqrtOp(UnaryElementwiseOp):
+    """`hlo.sqrt` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("rsqrt")
+class RsqrtOp(UnaryElementwiseOp):
+    """`hlo.rsqrt` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("tanh")
+class TanhOp(UnaryElementwiseOp):
+    """`hlo.tanh` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("logistic")
+class LogisticOp(UnaryElementwiseOp):
+    """`hlo.logistic` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("sine")
+class SineOp(UnaryElementwiseOp):
+    """`hlo.sine` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("cosine")
+class CosineOp(UnaryElementwiseOp):
+    """`hlo.cosine` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("floor")
+class FloorOp(UnaryElementwiseOp):
+    """`hlo.floor` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float"
+
+
+@hlo_op("ceil")
+class CeilOp(UnaryElementwiseOp):
+    """`hlo.ceil` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float"
+
+
+@hlo_op("round_nearest_even")
+class RoundNearestEvenOp(UnaryElementwiseOp):
+    """`hlo.round_nearest_even` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float"
+
+
+@hlo_op("sign")
+class SignOp(UnaryElementwiseOp):
+    """`hlo.sign` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "signed_int_float_complex"
+
+
+@hlo_op("not")
+class NotOp(UnaryElementwiseOp):
+    """`hlo.not` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "bool_or_int"
+
+
+@hlo_op("add")
+class AddOp(BinaryElementwiseOp):
+    """`hlo.add` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "any"
+
+
+@hlo_op("subtract")
+class SubtractOp(BinaryElementwiseOp):
+    """`hlo.subtract` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "numeric"
+
+
+@hlo_op("multiply")
+class MultiplyOp(BinaryElementwiseOp):
+    """`hlo.multiply` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "any"
+
+
+@hlo_op("divide")
+class DivideOp(BinaryElementwiseOp):
+    """`hlo.divide` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "numeric"
+
+
+@hlo_op("remainder")
+class RemainderOp(BinaryElementwiseOp):
+    """`hlo.remainder` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "numeric"
+
+
+@hlo_op("power")
+class PowerOp(BinaryElementwiseOp):
+    """`hlo.power` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "numeric"
+
+
+@hlo_op("maximum")
+class MaximumOp(BinaryElementwiseOp):
+    """`hlo.maximum` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "any"
+
+
+@hlo_op("minimum")
+class MinimumOp(BinaryElementwiseOp):
+    """`hlo.minimum` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "any"
+
+
+@hlo_op("and")
+class AndOp(BinaryElementwiseOp):
+    """`hlo.and` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "bool_or_int"
+
+
+@hlo_op("or")
+class OrOp(BinaryElementwiseOp):
+    """`hlo.or` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "bool_or_int"
+
+
+@hlo_op("xor")
+class XorOp(BinaryElementwiseOp):
+    """`hlo.xor` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "bool_or_int"
+
+
+@hlo_op("atan2")
+class Atan2Op(BinaryElementwiseOp):
+    """`hlo.atan2` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("shift_left")
+class ShiftLeftOp(BinaryElementwiseOp):
+    """`hlo.shift_left` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "int"
+
+
+@hlo_op("shift_right_arithmetic")
+class ShiftRightArithmeticOp(BinaryElementwiseOp):
+    """`hlo.shift_right_arithmetic` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "int"
+
+
+@hlo_op("shift_right_logical")
+class ShiftRightLogicalOp(BinaryElementwiseOp):
+    """`hlo.shift_right_logical` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "int"
+
+
+#: mnemonic -> (class name, element class of the operands), derived from the classes above
+UNARY_OPS: dict[str, tuple[str, str]] = {
+    "abs": ("AbsOp", AbsOp.ELEMENT_CLASS),
+    "negate": ("NegateOp", NegateOp.ELEMENT_CLASS),
+    "exponential": ("ExpOp", ExpOp.ELEMENT_CLASS),
+    "exponential_minus_one": ("Expm1Op", Expm1Op.ELEMENT_CLASS),
+    "log": ("LogOp", LogOp.ELEMENT_CLASS),
+    "log_plus_one": ("Log1pOp", Log1pOp.ELEMENT_CLASS),
+    "sqrt": ("SqrtOp", SqrtOp.ELEMENT_CLASS),
+    "rsqrt": ("RsqrtOp", RsqrtOp.ELEMENT_CLASS),
+    "tanh": ("TanhOp", TanhOp.ELEMENT_CLASS),
+    "logistic": ("LogisticOp", LogisticOp.ELEMENT_CLASS),
+    "sine": ("SineOp", SineOp.ELEMENT_CLASS),
+    "cosine": ("CosineOp", CosineOp.ELEMENT_CLASS),
+    "floor": ("FloorOp", FloorOp.ELEMENT_CLASS),
+    "ceil": ("CeilOp", CeilOp.ELEMENT_CLASS),
+    "round_nearest_even": ("RoundNearestEvenOp", RoundNearestEvenOp.ELEMENT_CLASS),
+    "sign": ("SignOp", SignOp.ELEMENT_CLASS),
+    "not": ("NotOp", NotOp.ELEMENT_CLASS),
+}
+BINARY_OPS: dict[str, tuple[str, str]] = {
+    "add": ("AddOp", AddOp.ELEMENT_CLASS),
+    "subtract": ("SubtractOp", SubtractOp.ELEMENT_CLASS),
+    "multiply": ("MultiplyOp", MultiplyOp.ELEMENT_CLASS),
+    "divide": ("DivideOp", DivideOp.ELEMENT_CLASS),
+    "remainder": ("RemainderOp", RemainderOp.ELEMENT_CLASS),
+    "power": ("PowerOp", PowerOp.ELEMENT_CLASS),
+    "maximum": ("MaximumOp", MaximumOp.ELEMENT_CLASS),
+    "minimum": ("MinimumOp", MinimumOp.ELEMENT_CLASS),
+    "and": ("AndOp", AndOp.ELEMENT_CLASS),
+    "or": ("OrOp", OrOp.ELEMENT_CLASS),
+    "xor": ("XorOp", XorOp.ELEMENT_CLASS),
+    "atan2": ("Atan2Op", Atan2Op.ELEMENT_CLASS),
+    "shift_left": ("ShiftLeftOp", ShiftLeftOp.ELEMENT_CLASS),
+    "shift_right_arithmetic": ("ShiftRightArithmeticOp", ShiftRightArithmeticOp.ELEMENT_CLASS),
+    "shift_right_logical": ("ShiftRightLogicalOp", ShiftRightLogicalOp.ELEMENT_CLASS),
+}
 
 
 def default_compare_type(element_type: Attribute) -> str:

@@ -1,4 +1,4 @@
-"""`gpu-map-parallel-loops` (minixla's): every top-level computation of a
+"""`map-parallel-loops-to-gpu` (minixla's): every top-level computation of a
 bufferized function becomes a `gpu.launch` with a static grid; what stays on
 the host is allocation, constants, views and the launches themselves.
 
@@ -158,10 +158,10 @@ def _spill(fn: func.FuncOp, units: list[Unit]) -> None:
                 if all(owner.get(t) is u for t in tops):
                     continue
                 if isinstance(r.type, MemRefType):
-                    raise MappingError(f"gpu-map-parallel-loops: a memref computed on the device ('{op.name}') "
+                    raise MappingError(f"map-parallel-loops-to-gpu: a memref computed on the device ('{op.name}') "
                                        "is used outside its kernel")
                 if any(t not in owner for t in tops):
-                    raise MappingError(f"gpu-map-parallel-loops: host op uses a device scalar from '{op.name}'")
+                    raise MappingError(f"map-parallel-loops-to-gpu: host op uses a device scalar from '{op.name}'")
                 slot = memref.AllocOp.get(r.type, shape=[])
                 entry.insert_op_before(slot, entry.first_op)
                 store = memref.StoreOp.get(r, slot, [])
@@ -388,8 +388,8 @@ def map_function(fn: func.FuncOp) -> None:
     if not fn.body.blocks:
         return
     if len(fn.body.blocks) != 1:
-        raise MappingError(f"gpu-map-parallel-loops: @{fn.sym_name.data} has several blocks; "
-                           "run before convert-scf-to-cf")
+        raise MappingError(f"map-parallel-loops-to-gpu: @{fn.sym_name.data} has several blocks; "
+                           "run before lower-scf-to-cf")
     entry = fn.body.block
     for op in [o for o in entry.ops if isinstance(o, memref.CopyOp)]:
         _copy_to_loop(op)
@@ -420,7 +420,7 @@ def map_function(fn: func.FuncOp) -> None:
 class GpuMapParallelLoops(ModulePass):
     """Top-level loops and scalar code of each function -> gpu.launch kernels."""
 
-    name = "gpu-map-parallel-loops"
+    name = "map-parallel-loops-to-gpu"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in list(op.ops):

@@ -5,7 +5,7 @@ llvm dialect that `minixla-translate --mlir-to-ptx` turns into PTX."""
 
 from __future__ import annotations
 
-GPU_PASSES = ("gpu-map-parallel-loops", "canonicalize", "cse", "gpu-kernel-outlining",
+GPU_PASSES = ("map-parallel-loops-to-gpu", "canonicalize", "cse", "gpu-kernel-outlining",
               "convert-gpu-to-nvvm", "convert-nvvm-to-llvm")
 
 #: loops over memrefs -> host launches + device llvm dialect

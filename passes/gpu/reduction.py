@@ -2,7 +2,7 @@
 part and its combiner, and the block-level reduction (warp shuffles, then
 one shared-memory slot per warp, then a last warp) the kernels use.
 
-A carried `scf.for` nest `acc = f(acc, e(i))` (what `convert-linalg-to-loops`
+A carried `scf.for` nest `acc = f(acc, e(i))` (what `lower-linalg-to-loops`
 makes of a reduction) is split by data flow: ops depending on the
 accumulators form the combiner `f`, ops depending on the induction variables
 or on memory form the element part `e`, and the values crossing from `e` to

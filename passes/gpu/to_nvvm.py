@@ -44,7 +44,7 @@ from xdsl.rewriter import Rewriter
 from minixla.dialects.nvvm import SREG_OPS, Barrier0Op, intrinsic
 
 KERNEL_ATTR = "gpu.kernel"
-MAPPING_ATTR = "minixla.gpu_mapping"  # kept from gpu-map-parallel-loops, for inspection
+MAPPING_ATTR = "minixla.gpu_mapping"  # kept from map-parallel-loops-to-gpu, for inspection
 BLOCK_SIZE_ATTR = "gpu.known_block_size"
 
 #: math op -> libdevice base name (f64; the f32 variant appends "f")

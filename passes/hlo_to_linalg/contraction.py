@@ -13,6 +13,7 @@ from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.base import int_value, ints
 from minixla.dialects.hlo_ops.reduction import padding_pairs
 
@@ -38,7 +39,7 @@ def _mac(b: Emitter, x: SSAValue, y: SSAValue, acc: SSAValue, tx: Attribute, ty:
     return add(b, [acc, mul(b, [x, y], tr)], tr)
 
 
-@lowering("dot_general")
+@lowering(hlo.DotGeneralOp)
 def lower_dot_general(lw: Lowerer, op: Operation):
     a, b_ = lw.v(op.lhs), lw.v(op.rhs)
     ta, tb, tr = elem(op.lhs.type), elem(op.rhs.type), elem(op.result.type)
@@ -71,7 +72,7 @@ def lower_dot_general(lw: Lowerer, op: Operation):
     return generic(lw.e, [a, b_], [out], maps, iters, lambda b, x: [_mac(b, x[0], x[1], x[2], ta, tb, tr)])
 
 
-@lowering("convolution")
+@lowering(hlo.ConvolutionOp)
 def lower_convolution(lw: Lowerer, op: Operation):
     x, k = lw.v(op.lhs), lw.v(op.rhs)
     tx, tk, tr = elem(op.lhs.type), elem(op.rhs.type), elem(op.result.type)

@@ -7,11 +7,12 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, i64
 from xdsl.ir import Block, Operation, Region
 
+from minixla.dialects import hlo
 from minixla.passes.hlo_to_linalg.common import extract_scalar, signless
 from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
-@lowering("while")
+@lowering(hlo.WhileOp)
 def lower_while(lw: Lowerer, op: Operation):
     types = [signless(r.type) for r in op.results]
     before, after = Block(arg_types=types), Block(arg_types=types)
@@ -31,7 +32,7 @@ def _branch(lw: Lowerer, region: Region) -> Region:
     return Region(block)
 
 
-@lowering("if")
+@lowering(hlo.IfOp)
 def lower_if(lw: Lowerer, op: Operation):
     types = [signless(r.type) for r in op.results]
     pred = extract_scalar(lw.e, lw.v(op.pred))
@@ -39,7 +40,7 @@ def lower_if(lw: Lowerer, op: Operation):
     return list(new.results)
 
 
-@lowering("case")
+@lowering(hlo.CaseOp)
 def lower_case(lw: Lowerer, op: Operation):
     """Branch i for index i in range; any other index runs the last branch (spec)."""
     types = [signless(r.type) for r in op.results]

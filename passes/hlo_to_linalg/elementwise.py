@@ -7,14 +7,19 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation
 
+from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
 
 from minixla.passes.hlo_to_linalg import scalar
 from minixla.passes.hlo_to_linalg.common import elem, kind, map_elementwise, signless, unsupported, width
 from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
+#: the unary and binary elementwise op classes: one lowering through the scalar table
+UNARY_OP_CLASSES = [hlo.OPS[m] for m in UNARY_OPS]
+BINARY_OP_CLASSES = [hlo.OPS[m] for m in BINARY_OPS]
 
-@lowering(*UNARY_OPS, *BINARY_OPS, "round_nearest_afz")
+
+@lowering(*UNARY_OP_CLASSES, *BINARY_OP_CLASSES)
 def lower_table_op(lw: Lowerer, op: Operation):
     m = op.name.split(".", 1)[1]
     t = elem(op.operands[0].type)
@@ -24,7 +29,7 @@ def lower_table_op(lw: Lowerer, op: Operation):
     return [map_elementwise(lw.e, lw.vs(op.operands), signless(op.results[0].type), lambda b, a: fn(b, a, t))]
 
 
-@lowering("compare")
+@lowering(hlo.CompareOp)
 def lower_compare(lw: Lowerer, op: Operation):
     t = elem(op.operands[0].type)
     if kind(t) == "complex":
@@ -35,13 +40,13 @@ def lower_compare(lw: Lowerer, op: Operation):
                             lambda b, a: scalar.compare(b, a[0], a[1], direction, ct, t))]
 
 
-@lowering("select")
+@lowering(hlo.SelectOp)
 def lower_select(lw: Lowerer, op: Operation):
     return [map_elementwise(lw.e, lw.vs(op.operands), signless(op.results[0].type),
                             lambda b, a: b(arith.SelectOp(a[0], a[1], a[2])))]
 
 
-@lowering("clamp")
+@lowering(hlo.ClampOp)
 def lower_clamp(lw: Lowerer, op: Operation):
     """clamp = min(max(operand, min), max), with hlo's max/min semantics."""
     t = elem(op.operand.type)
@@ -56,7 +61,7 @@ def lower_clamp(lw: Lowerer, op: Operation):
     return [map_elementwise(lw.e, lw.vs(op.operands), signless(op.results[0].type), body)]
 
 
-@lowering("convert")
+@lowering(hlo.ConvertOp)
 def lower_convert(lw: Lowerer, op: Operation):
     src, dst = elem(op.operand.type), elem(op.result.type)
     if "complex" in (kind(src), kind(dst)):
@@ -65,13 +70,13 @@ def lower_convert(lw: Lowerer, op: Operation):
                             lambda b, a: scalar.convert(b, a[0], src, dst))]
 
 
-@lowering("is_finite")
+@lowering(hlo.IsFiniteOp)
 def lower_is_finite(lw: Lowerer, op: Operation):
     t = elem(op.x.type)
     return [map_elementwise(lw.e, [lw.v(op.x)], op.y.type, lambda b, a: scalar.is_finite(b, a[0], t))]
 
 
-@lowering("bitcast_convert")
+@lowering(hlo.BitcastConvertOp)
 def lower_bitcast(lw: Lowerer, op: Operation):
     src, dst = elem(op.operand.type), elem(op.result.type)
     if "complex" in (kind(src), kind(dst)):
@@ -134,6 +139,6 @@ def _bitcast_resize(lw: Lowerer, op: Operation, src, dst):
     return generic(lw.e, [], [out], [amap(n, list(range(n)))], [PARALLEL] * n, widen)[0]
 
 
-@lowering("optimization_barrier")
+@lowering(hlo.OptimizationBarrierOp)
 def lower_barrier(lw: Lowerer, op: Operation):
     return lw.vs(op.operands)

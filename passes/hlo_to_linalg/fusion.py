@@ -44,6 +44,7 @@ from xdsl.dialects.llvm import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
+from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.base import int_value, ints, is_float
 
 from minixla.passes.hlo_to_linalg.common import PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, shape_of, signless
@@ -251,7 +252,7 @@ def _wide_add(r: Operation) -> Attribute | None:
     return Float64Type() if isinstance(t, Float32Type) else Float32Type()
 
 
-@lowering("fusion")
+@lowering(hlo.FusionOp)
 def lower_fusion(lw: Lowerer, op: Operation):
     mark = list(lw.e.block.ops)
     try:

@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import IndexType, IntegerType, TensorType, i64
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.base import ints
 from minixla.dialects.hlo_ops.reduction import padding_pairs
 
@@ -113,7 +114,7 @@ def check_region_types(op: Operation, region: Region, types: Sequence[Attribute]
 # -- gather ----------------------------------------------------------------------
 
 
-@lowering("gather")
+@lowering(hlo.GatherOp)
 def lower_gather(lw: Lowerer, op: Operation):
     x, idx = lw.v(op.operand), lw.v(op.start_indices)
     it = elem(op.start_indices.type)
@@ -153,7 +154,7 @@ def lower_gather(lw: Lowerer, op: Operation):
 # -- scatter ---------------------------------------------------------------------
 
 
-@lowering("scatter")
+@lowering(hlo.ScatterOp)
 def lower_scatter(lw: Lowerer, op: Operation):
     xs, idx, ups = lw.vs(op.inputs), lw.v(op.scatter_indices), lw.vs(op.updates)
     it = elem(op.scatter_indices.type)
@@ -202,7 +203,7 @@ def lower_scatter(lw: Lowerer, op: Operation):
 # -- select_and_scatter -------------------------------------------------------------
 
 
-@lowering("select_and_scatter")
+@lowering(hlo.SelectAndScatterOp)
 def lower_select_and_scatter(lw: Lowerer, op: Operation):
     """1) a reduction generic over (source dims, window dims) folds `select`
     over each window's in-bounds elements, in row-major window order, into

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation
 
 
+from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.base import ints
 
 from minixla.passes.hlo_to_linalg.common import PARALLEL, REDUCTION, amap, d, elem, fill, generic, identity, shape_of
@@ -19,7 +20,7 @@ from minixla.passes.hlo_to_linalg.shape import pad
 from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
-@lowering("reduce")
+@lowering(hlo.ReduceOp)
 def lower_reduce(lw: Lowerer, op: Operation):
     xs, inits = lw.vs(op.inputs), lw.vs(op.init_values)
     n = len(xs)
@@ -37,7 +38,7 @@ def lower_reduce(lw: Lowerer, op: Operation):
     return generic(lw.e, xs, outs, maps, iters, body)
 
 
-@lowering("reduce_window")
+@lowering(hlo.ReduceWindowOp)
 def lower_reduce_window(lw: Lowerer, op: Operation):
     xs, inits = lw.vs(op.inputs), lw.vs(op.init_values)
     n = len(xs)
@@ -67,7 +68,7 @@ def _padded_shape(shape, pads, base_dil):
 
 
 
-@lowering("all_reduce")
+@lowering(hlo.AllReduceOp)
 def lower_all_reduce(lw: Lowerer, op: Operation):
     """A compiled program is one process, i.e. one replica (as in the
     interpreter): every replica group holds only this replica, so the

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import IntegerType, TensorType, i32, i64
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, SSAValue
 
+from minixla.dialects import hlo
 from minixla.passes.hlo_to_linalg.common import PARALLEL, Emitter, elem, empty, generic, identity, kind, shape_of, signless, unsupported, width
 from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
@@ -83,7 +84,7 @@ def _bits_to(b: Emitter, bits: SSAValue, t) -> SSAValue:
     return b(arith.BitcastOp(bits, signless(t))) if kind(t) == "float" else bits
 
 
-@lowering("rng_bit_generator")
+@lowering(hlo.RngBitGeneratorOp)
 def lower_rng_bit_generator(lw: Lowerer, op: Operation):
     algo = op.rng_algorithm.data.value
     state = lw.v(op.initial_state)

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, IndexTyp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr
 
+from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.base import int_value, ints
 
 from minixla.passes.hlo_to_linalg.common import (PARALLEL, Emitter, amap, d, elem, empty, extract_scalar, fill, generic, identity, kind,
@@ -24,7 +25,7 @@ from minixla.passes.hlo_to_linalg.common import (PARALLEL, Emitter, amap, d, ele
 from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 
-@lowering("constant")
+@lowering(hlo.ConstantOp)
 def lower_constant(lw: Lowerer, op: Operation):
     value = op.value
     t = signless(value.type)
@@ -44,7 +45,7 @@ def index_to_elem(b: Emitter, i: SSAValue, t) -> SSAValue:
     return b(arith.IndexCastOp(i, t))
 
 
-@lowering("iota")
+@lowering(hlo.IotaOp)
 def lower_iota(lw: Lowerer, op: Operation):
     rt = signless(op.output.type)
     dim = int_value(op.iota_dimension)
@@ -55,7 +56,7 @@ def lower_iota(lw: Lowerer, op: Operation):
                    lambda b, a: [index_to_elem(b, b(IndexOp(dim)), elem(rt))])
 
 
-@lowering("broadcast_in_dim")
+@lowering(hlo.BroadcastInDimOp)
 def lower_broadcast(lw: Lowerer, op: Operation):
     x = lw.v(op.operand)
     xs, rs = shape_of(x), shape_of(op.result.type)
@@ -66,7 +67,7 @@ def lower_broadcast(lw: Lowerer, op: Operation):
     return generic(lw.e, [x], [out], [amap(n, exprs), identity(n)], [PARALLEL] * n, lambda b, a: [a[0]])
 
 
-@lowering("transpose")
+@lowering(hlo.TransposeOp)
 def lower_transpose(lw: Lowerer, op: Operation):
     x = lw.v(op.operand)
     perm = ints(op.permutation)
@@ -77,7 +78,7 @@ def lower_transpose(lw: Lowerer, op: Operation):
                    lambda b, a: [a[0]])
 
 
-@lowering("reverse")
+@lowering(hlo.ReverseOp)
 def lower_reverse(lw: Lowerer, op: Operation):
     x = lw.v(op.operand)
     xs = shape_of(x)
@@ -122,7 +123,7 @@ def _prod(xs: Sequence[int]) -> int:
     return p
 
 
-@lowering("reshape")
+@lowering(hlo.ReshapeOp)
 def lower_reshape(lw: Lowerer, op: Operation):
     return [reshape(lw.e, lw.v(op.operand), shape_of(op.result.type))]
 
@@ -137,12 +138,12 @@ def insert_slice(e: Emitter, src: SSAValue, dest: SSAValue, offsets, strides=Non
     return e(tensor.InsertSliceOp.get(src, dest, sizes, list(offsets), list(strides or [1] * len(sizes))))
 
 
-@lowering("slice")
+@lowering(hlo.SliceOp)
 def lower_slice(lw: Lowerer, op: Operation):
     return [extract_slice(lw.e, lw.v(op.operand), ints(op.start_indices), shape_of(op.result.type), ints(op.strides))]
 
 
-@lowering("concatenate")
+@lowering(hlo.ConcatenateOp)
 def lower_concatenate(lw: Lowerer, op: Operation):
     dim = int_value(op.dimension)
     rs = shape_of(op.result.type)
@@ -179,7 +180,7 @@ def _in_range(b: Emitter, i: SSAValue, lo: SSAValue, hi: SSAValue) -> SSAValue:
     return b(arith.AndIOp(b(arith.CmpiOp(i, lo, "sge")), b(arith.CmpiOp(i, hi, "slt"))))
 
 
-@lowering("dynamic_slice")
+@lowering(hlo.DynamicSliceOp)
 def lower_dynamic_slice(lw: Lowerer, op: Operation):
     x = lw.v(op.operand)
     xs = shape_of(x)
@@ -195,7 +196,7 @@ def lower_dynamic_slice(lw: Lowerer, op: Operation):
     return generic(lw.e, [], [out], [identity(n)], [PARALLEL] * n, body)
 
 
-@lowering("dynamic_update_slice")
+@lowering(hlo.DynamicUpdateSliceOp)
 def lower_dynamic_update_slice(lw: Lowerer, op: Operation):
     """A generic over the operand: inside the (clamped) window read the update."""
     x, u = lw.v(op.operand), lw.v(op.update)
@@ -222,7 +223,7 @@ def lower_dynamic_update_slice(lw: Lowerer, op: Operation):
     return generic(lw.e, [x], [out], [identity(n), identity(n)], [PARALLEL] * n, body)
 
 
-@lowering("pad")
+@lowering(hlo.PadOp)
 def lower_pad(lw: Lowerer, op: Operation):
     x, pv = lw.v(op.operand), lw.v(op.padding_value)
     lo, hi, inner = ints(op.edge_padding_low), ints(op.edge_padding_high), ints(op.interior_padding)

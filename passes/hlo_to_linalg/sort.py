@@ -17,6 +17,7 @@ from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from minixla.dialects import hlo
 from minixla.passes.hlo_to_linalg.common import Emitter, elem, empty, shape_of
 from minixla.passes.hlo_to_linalg.indexing import check_region_types, loop_nest
 from minixla.passes.hlo_to_linalg.scalar_region import inline_scalar_region
@@ -70,7 +71,7 @@ def _merge_pass(e: Emitter, op: Operation, srcs: Sequence[SSAValue], dsts: Seque
     return loop_nest(e, outer, dsts, slice_body)
 
 
-@lowering("sort")
+@lowering(hlo.SortOp)
 def lower_sort(lw: Lowerer, op: Operation):
     xs = lw.vs(op.inputs)
     check_region_types(op, op.comparator, [elem(v.type) for v in op.inputs for _ in range(2)])

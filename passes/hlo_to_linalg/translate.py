@@ -1,7 +1,8 @@
 """The translation driver: rebuilds each `func.func` body op by op.
 
 A `Lowerer` keeps a map old value -> new value; lowering functions (registered
-per mnemonic with `@lowering`) read operands through `lw.v(old)` and their
+per op class with `@lowering(hlo.AddOp, ...)`, so `stablehlo.*` twins find them
+too) read operands through `lw.v(old)` and their
 original hlo types from the old op, emit into `lw.e`, and return the new
 results. Non-hlo ops are cloned with remapped operands. Nested regions
 (while/if/case bodies) are translated recursively into new blocks.
@@ -15,21 +16,40 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from minixla.dialects.hlo_ops.base import RAW_OPS
 from minixla.passes.hlo_to_linalg.common import Emitter, empty, signless, unsupported
 
 LowerFn = Callable[["Lowerer", Operation], Sequence[SSAValue]]
 
-#: hlo mnemonic -> lowering function
-LOWERINGS: dict[str, LowerFn] = {}
+#: op class -> lowering function; keyed by the raw op class that `hlo.X` and its twin `stablehlo.X` share
+LOWERINGS: dict[type[Operation], LowerFn] = {}
 
 
-def lowering(*mnemonics: str) -> Callable[[LowerFn], LowerFn]:
+def _raw(op_class: type[Operation]) -> type[Operation]:
+    return RAW_OPS.get(op_class.name.partition(".")[2], op_class)
+
+
+def lowering(*op_classes: type[Operation]) -> Callable[[LowerFn], LowerFn]:
+    """Register `fn` as the lowering of these op classes (e.g. `@lowering(hlo.AddOp)`)."""
     def register(fn: LowerFn) -> LowerFn:
-        for m in mnemonics:
-            LOWERINGS[m] = fn
+        for cls in op_classes:
+            LOWERINGS[_raw(cls)] = fn
         return fn
 
     return register
+
+
+def lowering_for(op: Operation) -> LowerFn | None:
+    """The lowering of `op`'s class (found through its base classes)."""
+    for klass in type(op).__mro__:
+        fn = LOWERINGS.get(klass)
+        if fn is not None:
+            return fn
+    return None
+
+
+#: ops that compute through their regions even when every result is empty
+_CONTROL_FLOW = (RAW_OPS["while"], RAW_OPS["if"], RAW_OPS["case"])
 
 
 def mnemonic(op: Operation) -> str | None:
@@ -62,10 +82,10 @@ class Lowerer:
         if m is None:
             self._clone(op)
             return
-        fn = LOWERINGS.get(m)
+        fn = lowering_for(op)
         if fn is None:
             raise unsupported(op, "no lowering to linalg exists for this op")
-        if _all_empty(op) and m not in ("while", "if", "case"):
+        if _all_empty(op) and not isinstance(op, _CONTROL_FLOW):
             # nothing to compute (and some lowerings, e.g. a convolution's window
             # loops, would build ill-formed generics for a 0-size output)
             new = [empty(self.e, r.type.get_shape(), signless(r.type).element_type) for r in op.results]

@@ -1,4 +1,4 @@
-"""`convert-scf-to-cf`: structured control flow to blocks and branches.
+"""`lower-scf-to-cf`: structured control flow to blocks and branches.
 
 Replaces xDSL's pass of the same name (which knows only `scf.for`, `scf.if`
 and `scf.index_switch`, whose patterns we reuse) and adds `scf.while`,
@@ -139,7 +139,7 @@ class ParallelToForNest(RewritePattern):
 class ConvertScfToCf(ModulePass):
     """Lower scf.{for,if,index_switch,while,parallel,execute_region} to cf."""
 
-    name = "convert-scf-to-cf"
+    name = "lower-scf-to-cf"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PatternRewriteWalker(ParallelToForNest()).rewrite_module(op)

@@ -1,7 +1,7 @@
 """Threads for the CPU pipeline (issue 5 item 3): two passes.
 
 `convert-parallel-loops-to-threads{min_work=131072 chunks=64}` (scf level,
-before `convert-scf-to-cf`):
+before `lower-scf-to-cf`):
   1. a top-level reduction nest (`scf.for` carrying accumulators, outside any
      parallel loop, each accumulator folded by one associative op: add, mul,
      max, min, and/or/xor) is split into `chunks` fixed chunks of its outer

@@ -1,6 +1,6 @@
 """A tiny numpy-backed evaluator for loop-level IR (scf/memref/arith/math/func
 on static memrefs), used by the tests to check `hlo-to-linalg` + `bufferize`
-+ `convert-linalg-to-loops` numerically before the LLVM path exists.
++ `lower-linalg-to-loops` numerically before the LLVM path exists.
 Per-element Python: keep shapes tiny."""
 
 from __future__ import annotations

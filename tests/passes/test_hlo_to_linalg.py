@@ -1,4 +1,4 @@
-"""Numerical tests of convert-hlo-to-linalg (+ bufferize + convert-linalg-to-loops):
+"""Numerical tests of convert-hlo-to-linalg (+ bufferize + lower-linalg-to-loops):
 each small hlo program is lowered to loops, evaluated with the numpy loop
 evaluator and compared with the hlo interpreter on random inputs."""
 
@@ -13,7 +13,7 @@ from minixla.passes.pipelines import PASSES
 
 from tests.passes.loop_ir_eval import LoopEvaluator
 
-STAGES = ["convert-hlo-to-linalg", "bufferize", "convert-linalg-to-loops"]
+STAGES = ["convert-hlo-to-linalg", "bufferize", "lower-linalg-to-loops"]
 
 
 def lower(text: str, stages=STAGES):

@@ -1,7 +1,7 @@
 """Numerical tests of the indexing/ordering lowerings of convert-hlo-to-linalg
 (gather, scatter, sort, select_and_scatter, rng_bit_generator, batch-grouped
 and reversed convolution, resizing bitcast_convert): each program is lowered
-to loops (+ bufferize + convert-linalg-to-loops), run with the numpy loop
+to loops (+ bufferize + lower-linalg-to-loops), run with the numpy loop
 evaluator and compared *bit for bit* with the hlo interpreter, on random
 inputs and edge cases (out-of-bounds indices, duplicate scatter targets,
 NaNs under FLOAT and TOTALORDER comparators, stability)."""

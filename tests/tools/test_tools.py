@@ -302,3 +302,7 @@ def test_universe_has_no_name_clash_with_xdsl():
     from minixla.tools.universe import MINIXLA_UNIVERSE
 
     assert not set(MINIXLA_UNIVERSE.all_passes) & set(upstream())
+    from minixla.passes import get_all_passes
+
+    clashes = set(get_all_passes()) & set(upstream())
+    assert not clashes, f"our passes named like xDSL's own: {sorted(clashes)}"

@@ -1,4 +1,4 @@
-// RUN: minixla-opt %s -p convert-scf-to-cf,convert-memref-to-llvm,convert-math-to-llvm,convert-index-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts | filecheck %s
+// RUN: minixla-opt %s -p lower-scf-to-cf,convert-memref-to-llvm,convert-math-to-llvm,convert-index-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts | filecheck %s
 
 // The whole lowering leaves only llvm ops: no casts, no source dialects.
 // CHECK-LABEL: llvm.func @scale(%a: !llvm.ptr, %out: !llvm.ptr)

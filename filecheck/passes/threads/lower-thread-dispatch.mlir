@@ -1,4 +1,4 @@
-// RUN: minixla-opt %s -p 'convert-parallel-loops-to-threads,convert-scf-to-cf,convert-memref-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,lower-thread-dispatch' | filecheck %s
+// RUN: minixla-opt %s -p 'convert-parallel-loops-to-threads,lower-scf-to-cf,convert-memref-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts,lower-thread-dispatch' | filecheck %s
 
 // The call becomes: captures stored into 8-byte slots (an alloca in the entry
 // block), then minixla_parallel_for(@task, ctx, lo, hi); the task loads them

@@ -212,7 +212,7 @@ def test_fallback_to_loops(no_blas):
 
 
 def test_pipeline_has_blas_when_available():
-    assert "bufferize,convert-linalg-to-blas,convert-linalg-to-loops" in blas.cpu_pipeline()
+    assert "bufferize,convert-linalg-to-blas,lower-linalg-to-loops" in blas.cpu_pipeline()
     assert "convert-linalg-to-blas" not in hlo_to_cpu()  # the named pipeline is target-independent
     assert "convert-linalg-to-blas" in hlo_to_cpu(blas=True)
 

@@ -75,10 +75,10 @@ def lowered() -> ModuleOp:
 
 
 def test_pass_table_and_pipeline():
-    assert set(PASSES) == {"arith-emulate-bf16", "convert-scf-to-cf", "convert-arith-to-llvm", "convert-math-to-llvm",
+    assert set(PASSES) == {"arith-emulate-bf16", "lower-scf-to-cf", "convert-arith-to-llvm", "convert-math-to-llvm",
                            "convert-index-to-llvm", "convert-memref-to-llvm", "convert-func-to-llvm",
                            "convert-cf-to-llvm"}
-    assert LOWER_TO_LLVM_PIPELINE.split(",")[:2] == ["arith-emulate-bf16", "convert-scf-to-cf"]
+    assert LOWER_TO_LLVM_PIPELINE.split(",")[:2] == ["arith-emulate-bf16", "lower-scf-to-cf"]
     assert LOWER_TO_LLVM_PIPELINE.endswith("reconcile-unrealized-casts")
     for cls in PASSES.values():
         assert cls.__dataclass_params__.frozen
@@ -128,7 +128,7 @@ def test_i1_is_a_byte_in_memory(lowered):
 def test_each_pass_alone_touches_only_its_dialect():
     for name in PASSES:
         module = run_passes(parse(PROGRAM), name)
-        dialect = {"convert-scf-to-cf": "scf", "convert-arith-to-llvm": "arith", "convert-math-to-llvm": "math",
+        dialect = {"lower-scf-to-cf": "scf", "convert-arith-to-llvm": "arith", "convert-math-to-llvm": "math",
                    "convert-memref-to-llvm": "memref", "convert-func-to-llvm": "func",
                    "convert-cf-to-llvm": "cf", "convert-index-to-llvm": None, "arith-emulate-bf16": None}[name]
         if dialect is not None:

@@ -1,4 +1,4 @@
-"""Structure of the GPU passes: the nvvm dialect, what gpu-map-parallel-loops
+"""Structure of the GPU passes: the nvvm dialect, what map-parallel-loops-to-gpu
 chooses for each kind of loop, outlining's captures, and the NVVM lowering."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_nvvm_roundtrip_and_verifier():
     bad.verify()  # i32 is fine too
 
 
-def mapped(case: str, upto: str = "gpu-map-parallel-loops"):
+def mapped(case: str, upto: str = "map-parallel-loops-to-gpu"):
     from minixla.passes.pipelines import HLO_TO_LOOPS
 
     return run_pipeline(parse(CASES[case][0]), f"{HLO_TO_LOOPS},{upto}")
@@ -58,7 +58,7 @@ def test_mapping_choices():
 
 
 def test_host_keeps_only_allocation_constants_and_launches():
-    m = mapped("running_example", "gpu-map-parallel-loops,gpu-kernel-outlining")
+    m = mapped("running_example", "map-parallel-loops-to-gpu,gpu-kernel-outlining")
     host = next(op for op in m.ops if op.name == "func.func")
     names = {op.name for op in host.body.block.ops}
     assert names <= {"arith.constant", "memref.alloc", "memref.dealloc", "memref.get_global", "gpu.launch_func",
@@ -70,7 +70,7 @@ def test_host_keeps_only_allocation_constants_and_launches():
 
 
 def test_device_lowering_leaves_llvm_with_kernels_tagged():
-    m = mapped("reduce_argmax_rows", "gpu-map-parallel-loops,canonicalize,cse,gpu-kernel-outlining,"
+    m = mapped("reduce_argmax_rows", "map-parallel-loops-to-gpu,canonicalize,cse,gpu-kernel-outlining,"
                "convert-gpu-to-nvvm,convert-nvvm-to-llvm")
     kmod = next(op for op in m.ops if isinstance(op, gpu.ModuleOp))
     dialects = {o.dialect_name() for op in kmod.body.block.ops for o in op.walk()}
@@ -93,6 +93,6 @@ def test_loop_level_input_and_copy_become_kernels():
 
 
 def test_cross_kernel_scalars_are_spilled():
-    m = mapped("while", "gpu-map-parallel-loops,gpu-kernel-outlining")
+    m = mapped("while", "map-parallel-loops-to-gpu,gpu-kernel-outlining")
     host = next(op for op in m.ops if op.name == "func.func")
     assert not any(op.name.startswith(("scf.", "arith.addf", "memref.load")) for op in host.body.block.ops)

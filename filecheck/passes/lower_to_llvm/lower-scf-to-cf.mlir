@@ -1,4 +1,4 @@
-// RUN: minixla-opt %s -p convert-scf-to-cf | filecheck %s
+// RUN: minixla-opt %s -p lower-scf-to-cf | filecheck %s
 
 // scf.while: the "before" region becomes the loop header ending in cond_br,
 // the "after" region the body branching back.

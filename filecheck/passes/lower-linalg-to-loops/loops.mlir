@@ -1,4 +1,4 @@
-// RUN: minixla-opt %s --split-input-file -p convert-hlo-to-linalg,bufferize,convert-linalg-to-loops | filecheck %s
+// RUN: minixla-opt %s --split-input-file -p convert-hlo-to-linalg,bufferize,lower-linalg-to-loops | filecheck %s
 
 // Parallel dims -> one scf.parallel; reductions -> scf.for with the
 // accumulator in iter_args (one load before, one store after).

@@ -1,4 +1,4 @@
-// RUN: minixla-opt %s --split-input-file -p gpu-map-parallel-loops | filecheck %s
+// RUN: minixla-opt %s --split-input-file -p map-parallel-loops-to-gpu | filecheck %s
 
 // An elementwise scf.parallel: the 4x8 space is flattened and walked by a
 // grid-stride loop (one 32-thread block suffices), delinearized with rem/div.
