@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 
 from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
@@ -62,7 +62,10 @@ class CpuBackend:
             raise ValueError(f"no function @{name} in the module")
         if has_collectives(module):  # native segments with MPI collectives between them
             return compile_with_collectives(self.compile, module, name)
-        high_level = any(op.name.startswith(_HIGH_LEVEL) for op in module.walk())
+        # hlo ops, or tensors in a signature (a function that only returns its arguments has no ops)
+        high_level = any(op.name.startswith(_HIGH_LEVEL) for op in module.walk()) or any(
+            isinstance(t, TensorType) for f in module.ops if isinstance(f, func.FuncOp)
+            for t in (*f.function_type.inputs.data, *f.function_type.outputs.data))
         hlo_type = fn.function_type
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
         prefix_symbols(module)

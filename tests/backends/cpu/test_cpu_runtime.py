@@ -453,3 +453,21 @@ def test_reentrant_from_threads():
     with ThreadPoolExecutor(4) as pool:
         sums = list(pool.map(lambda x: float(f(x)[0]), xs))
     assert sums == [8.0 * k for k in range(64)]
+
+
+def test_function_that_only_returns_its_arguments():
+    """Found by the fuzzer: no hlo op at all, tensors only in the signature (was taken for lowered IR)."""
+    from xdsl.parser import Parser
+
+    from minixla.backends import get_backend
+    from minixla.dialects import load_all
+
+    module = Parser(load_all(), """func.func @main(%a: tensor<5x5xi32>, %b: tensor<2xf32>) -> (tensor<2xf32>, tensor<5x5xi32>) {
+      func.return %b, %a : tensor<2xf32>, tensor<5x5xi32>
+    }""").parse_module()
+    a, b = np.arange(25, dtype=np.int32).reshape(5, 5), np.array([1.5, -2.0], np.float32)
+    out_b, out_a = get_backend("cpu").compile(module, "main")(a, b)
+    np.testing.assert_array_equal(out_a, a)
+    np.testing.assert_array_equal(out_b, b)
+    out_a[0, 0] = 99
+    assert a[0, 0] == 0  # the result is a copy, not the argument's buffer
