@@ -33,7 +33,31 @@ def load_all(ctx: Context | None = None) -> Context:
             ctx.register_dialect(name, factory)
     if "nvvm" not in ctx.registered_dialect_names:  # ours (dialects/nvvm.py): xDSL has none
         ctx.register_dialect("nvvm", _nvvm)
+    for name, factory in plugin_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
     return ctx
+
+
+ENTRY_POINT_GROUP = "minixla.dialects"
+
+
+def plugin_dialects() -> dict:
+    """Dialects of installed plugins (entry-point group `minixla.dialects`: name -> a Dialect or a
+    function returning one), loaded when first used; a broken plugin warns instead of failing."""
+    from importlib.metadata import entry_points
+
+    def factory(ep):
+        def load():
+            try:
+                target = ep.load()
+                return target() if callable(target) and not hasattr(target, "operations") else target
+            except Exception as err:  # noqa: BLE001 -- reported with the plugin's name
+                raise ValueError(f"plugin dialect '{ep.name}' ({ep.value}) cannot be loaded: {err}") from err
+
+        return load
+
+    return {ep.name: factory(ep) for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def _nvvm():

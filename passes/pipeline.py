@@ -25,8 +25,40 @@ def register(name: str, target: str) -> None:
     _PASSES[name] = factory
 
 
+ENTRY_POINT_GROUP = "minixla.passes"
+#: pass name -> distribution that provides it, for the passes that plugins add
+PLUGIN_PASSES: dict[str, str] = {}
+_plugins_loaded = False
+
+
+def _load_plugin_passes() -> None:
+    """Passes of installed plugins (entry-point group `minixla.passes`: name = "module:Class"),
+    registered once and imported only when used; a broken plugin warns and is skipped."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    import warnings
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name in _PASSES:
+            warnings.warn(f"plugin pass '{ep.name}' ({ep.value}) is named like one of ours; ignored", stacklevel=2)
+            continue
+
+        def factory(ep=ep) -> type[ModulePass]:
+            try:
+                return ep.load()
+            except Exception as err:  # noqa: BLE001 -- a plugin's failure is reported, not raised from deep inside
+                raise ValueError(f"plugin pass '{ep.name}' ({ep.value}) cannot be loaded: {err}") from err
+
+        _PASSES[ep.name] = factory
+        PLUGIN_PASSES[ep.name] = ep.dist.name if ep.dist is not None else ep.value
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """name -> factory returning the pass class (xDSL's registry convention)."""
+    """name -> factory returning the pass class (xDSL's registry convention); ours and plugins'."""
+    _load_plugin_passes()
     return dict(_PASSES)
 
 

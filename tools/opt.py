@@ -60,6 +60,10 @@ class MinixlaOptMain(xDSLOptMain):
                                 help="print the IR after every pass to stderr (MLIR's spelling)")
         arg_parser.add_argument("--print-ir-after-all", dest="mlir_print_ir_after_all",
                                 action="store_true", help=argparse.SUPPRESS)
+        arg_parser.add_argument("--list-passes", action="store_true",
+                                help="list every pass and named pipeline (ours, plugins', xDSL's) and exit")
+        arg_parser.add_argument("--list-dialects", action="store_true",
+                                help="list every dialect this tool reads (ours, plugins', xDSL's) and exit")
 
     def setup_pipeline(self) -> None:
         from minixla.passes import build_pipeline
@@ -85,6 +89,11 @@ class MinixlaOptMain(xDSLOptMain):
 
     def run(self) -> int:  # type: ignore[override]
         """Process every chunk; report diagnostics; return the exit code."""
+        if self.args.list_passes or self.args.list_dialects:
+            from minixla.tools.listing import list_dialects, list_passes
+
+            print(list_passes() if self.args.list_passes else list_dialects(self.ctx))
+            return 0
         name = self.get_input_name()
         stream, _ = self.get_input_stream()
         try:
