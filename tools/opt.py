@@ -4,6 +4,7 @@ input.
 
     minixla-opt in.mlir -p stablehlo-legalize-to-hlo,canonicalize
     minixla-opt tests.mlir --split-input-file --verify-diagnostics
+    minixla-opt in.mlir -p hlo-to-cpu --bisect [--inputs x.npz]  # tools/bisect.py
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ class MinixlaOptMain(xDSLOptMain):
                                 help="print the IR after every pass to stderr (MLIR's spelling)")
         arg_parser.add_argument("--print-ir-after-all", dest="mlir_print_ir_after_all",
                                 action="store_true", help=argparse.SUPPRESS)
+        from minixla.tools import bisect
+
+        arg_parser.add_argument("--bisect", action="store_true", help="evaluate the IR after every pass of -p "
+                                "on the same inputs; report the first pass that changes results (exit 1)")
+        arg_parser.add_argument("--bisect-entry", default=None, help="bisect: function to run (default @main)")
+        bisect.add_arguments(arg_parser)
 
     def setup_pipeline(self) -> None:
         from minixla.passes import build_pipeline
@@ -106,6 +113,8 @@ class MinixlaOptMain(xDSLOptMain):
     def _process(self, chunk: Chunk, name: str, out: IO[str]) -> bool:
         try:
             module = parse_and_verify(chunk.text, name, self.ctx, chunk.line_offset)
+            if self.args.bisect:
+                return self._bisect(module, out)
             self.apply_passes(module)
             out.write(self.output_resulting_program(module))
             return True
@@ -114,6 +123,16 @@ class MinixlaOptMain(xDSLOptMain):
         except Exception as err:  # noqa: BLE001 -- a failing pass reports, it does not crash
             self._report(f"{name}: error: {type(err).__name__}: {err}".split("\n\n", 1)[0])
         return False
+
+    def _bisect(self, module: ModuleOp, out: IO[str]) -> bool:
+        from minixla.tools.bisect import BisectError, run_cli
+
+        a = self.args
+        try:
+            return run_cli(module, a.passes, a.inputs_npz, a.bisect_entry, a.seed, a.rtol, a.atol, out)
+        except (BisectError, ValueError, OSError) as err:
+            self._report(f"{self.get_input_name()}: error: {err}")
+            return False
 
     def _report(self, message: str) -> None:
         expect_errors = self.args.verify_diagnostics or self.args.parsing_diagnostics

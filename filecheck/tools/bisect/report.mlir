@@ -1,0 +1,22 @@
+// A correct pipeline: every stage an evaluator covers matches the input (exit 0);
+// the stages none covers say why.
+// RUN: minixla-opt %s -p hlo-optimize,hlo-to-cpu --bisect --seed 3 | filecheck %s
+
+// CHECK:      // bisect @main: 1 input(s), {{[0-9]+}} pass(es)
+// CHECK:      (input) {{ *}}interpreter {{ *}}0 {{ *}}0 {{ *}}reference
+// CHECK:      hlo-fusion {{ *}}interpreter {{.*}} ok
+// CHECK:      convert-hlo-to-linalg {{ *}}interpreter {{.*}} skipped: no evaluator for tensor-level linalg
+// CHECK:      bufferize {{ *}}loop-ir {{.*}} ok
+// CHECK:      convert-linalg-to-loops {{ *}}loop-ir {{.*}} ok
+// CHECK:      convert-scf-to-cf {{ *}}loop-ir {{.*}} skipped: loop-IR evaluator lacks cf
+// CHECK:      convert-func-to-llvm {{ *}}cpu-jit {{.*}} skipped: partially lowered (unrealized casts)
+// CHECK:      reconcile-unrealized-casts {{ *}}cpu-jit {{.*}} ok
+// CHECK:      bisect: all evaluated stages match the input
+func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = hlo.exponential %x : tensor<2x3xf32>
+  %1 = hlo.multiply %0, %x : tensor<2x3xf32>
+  func.return %1 : tensor<2x3xf32>
+}
+
+// RUN: not minixla-opt %s -p cse --bisect --inputs %s 2>&1 | filecheck %s --check-prefix=BADINPUT
+// BADINPUT: error: {{.*}}report.mlir: not an .npz archive
