@@ -201,28 +201,15 @@ def _compile_first(compiled: Compiled, order: list[str], reasons: list[str]) -> 
 
 
 def to_dot(module: ModuleOp) -> str:
-    """Graphviz text of the entry function's dataflow (stage 'optimized_hlo_dot')."""
-    f = next(op for op in module.ops if isinstance(op, func.FuncOp))
-    lines = [f'digraph "{f.sym_name.data}" {{', "  rankdir=TB;", "  node [shape=box];"]
-    ids: dict = {}
-    for i, arg in enumerate(f.body.block.args):
-        ids[arg] = f"arg{i}"
-        lines.append(f'  arg{i} [label="parameter({i})\\n{arg.type}", shape=ellipse];')
-    for k, op in enumerate(f.body.block.ops):
-        node = f"n{k}"
-        label = op.name.replace("func.return", "ROOT")
-        types = ", ".join(str(r.type) for r in op.results)
-        lines.append(f'  {node} [label="{label}\\n{types}"];')
-        for o in op.operands:
-            if o in ids:
-                lines.append(f"  {ids[o]} -> {node};")
-        for r in op.results:
-            ids[r] = node
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    """Graphviz text of the module's dataflow, fusions as clusters (passes/hlo_dot.py)."""
+    from minixla.passes.hlo_dot import module_to_dot
+
+    return module_to_dot(module)
 
 
 def stage_text(compiled: Compiled, stage: str):
+    if stage == "hlo_dot":  # minixla's addition; TF's error text lists only its own stages
+        return to_dot(compiled.hlo)
     if stage not in STAGES and stage != "hlo_no_metadata":
         raise ValueError(f"Invalid stage selected: '{stage}'. Valid values are: "
                          + ", ".join(f"'{s}'" for s in STAGES))

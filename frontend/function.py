@@ -310,7 +310,7 @@ class Function:
         cf = self.get_concrete_function(*args, **kwargs)
 
         def compiler_ir(stage: str = "hlo", device_name=None, platform_name=None):
-            if stage not in STAGES and stage != "hlo_no_metadata":
+            if stage not in STAGES and stage not in ("hlo_no_metadata", "hlo_dot"):
                 stage_text(None, stage)  # raises TF's ValueError
             try:
                 compiled = cf.lower()
