@@ -125,7 +125,7 @@ def render_svg(dot_text: str) -> str:
     """SVG of `dot_text` through the `dot` binary (or the `graphviz` package)."""
     exe = shutil.which("dot")
     if exe is not None:
-        done = subprocess.run([exe, "-Tsvg"], input=dot_text, capture_output=True, text=True, timeout=120)
+        done = subprocess.run([exe, "-Tsvg"], check=False, input=dot_text, capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
             raise DotRenderError(f"dot -Tsvg failed: {done.stderr.strip()}")
         return done.stdout

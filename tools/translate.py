@@ -79,9 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from xdsl.utils.exceptions import ParseError
 
     from minixla.backends.cpu.aot import AotError
-    from minixla.passes.hlo_dot import DotRenderError
     from minixla.backends.cpu.translate import TranslationError, translate_to_llvm_ir
     from minixla.dialects import load_all
+    from minixla.passes.hlo_dot import DotRenderError, module_to_dot, render_svg
 
     name = "<stdin>" if args.input == "-" else args.input
     try:
@@ -90,8 +90,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if aot_mode:
             return _aot(module, args)
         if args.hlo_to_dot or args.hlo_to_svg:
-            from minixla.passes.hlo_dot import module_to_dot, render_svg
-
             text = module_to_dot(module)
             text = render_svg(text) if args.hlo_to_svg else text
         elif args.mlir_to_ptx or args.mlir_to_nvptx_llvmir:
