@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.printer import Printer
 
 from minixla.passes.pipeline import verify_each_pass
+from minixla.passes.trace_events import span
 
 from minixla.frontend.legalize import legalize_module
 
@@ -143,7 +144,8 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
         pairs = list(zip(tf_ops(module), tf_ops(mod)[len(const_values):]))
         stacks = {new: (stacks or {}).get(old, []) for old, new in pairs}
         names = {new: (names or {}).get(old, old.name[3:]) for old, new in pairs}
-    legalize_module(mod, stacks, names)
+    with span("tf-legalize-to-hlo", "compile", function=name):
+        legalize_module(mod, stacks, names)
     verify = verify_each_pass()
     if verify:
         mod.verify()
@@ -152,7 +154,8 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
     directory = _dump_dir()
     dumper = PassDumper(directory, _dump_counter[0], name) if directory else None
     try:
-        _optimize(optimized, dumper, verify)
+        with span("hlo-optimize", "compile", function=name):
+            _optimize(optimized, dumper, verify)
         dump("optimized", name, optimized)
     except Exception as err:  # noqa: BLE001 -- optimization is best effort, but never silent
         if verify:  # the test suite: an optimizer crash is a bug to see, not to hide
@@ -179,7 +182,8 @@ def pick_backend(compiled: Compiled) -> None:
         dumper = compiled.dumper
         token = AFTER_PASS.set(lambda pass_name, module: dumper("cpu", pass_name, module))
     try:
-        _compile_first(compiled, order, reasons)
+        with span("backend-compile", "compile", function=compiled.name):
+            _compile_first(compiled, order, reasons)
     finally:
         if token is not None:
             AFTER_PASS.reset(token)

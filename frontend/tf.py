@@ -108,3 +108,6 @@ from minixla.frontend.api.tensor_array import TensorArray  # noqa: F401,E402
 from minixla.frontend.api.control_flow import OutOfRangeError as _OutOfRangeError, Module, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501,I001
 from minixla.frontend.autodiff.custom_gradient import custom_gradient, gradients  # noqa: F401,E402  (also GradientTape.jacobian)
 errors.OutOfRangeError = _OutOfRangeError  # noqa: E305
+from minixla.frontend import profiler as _profiler  # noqa: E402
+profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
+errors.AlreadyExistsError, errors.UnavailableError = _profiler.AlreadyExistsError, _profiler.UnavailableError

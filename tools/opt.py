@@ -141,6 +141,9 @@ class MinixlaOptMain(xDSLOptMain):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `minixla-opt`; returns the exit code."""
+    from minixla.passes.trace_events import start_from_env
+
+    start_from_env()  # MINIXLA_TRACE=path: a Chrome trace of the passes (docs/tools.md)
     try:
         tool = MinixlaOptMain(description="minixla modular optimizer driver", args=argv)
     except ValueError as err:  # unknown pass, bad pass option, unknown target

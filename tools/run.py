@@ -90,7 +90,12 @@ def run_program(text: str, filename: str, backend_name: str, entry: str | None, 
     if len(inputs) != len(expected):
         raise ValueError(f"@{name} takes {len(expected)} argument(s), got {len(inputs)} input file(s)")
     args = [np.load(p, allow_pickle=False) for p in inputs]
-    results = _backend(backend_name).compile(module, name)(*args)
+    from minixla.passes.trace_events import span
+
+    with span("backend-compile", "compile", backend=backend_name):
+        executable = _backend(backend_name).compile(module, name)
+    with span(f"@{name}", "call"):
+        results = executable(*args)
     for value, t in zip(results, fn.function_type.outputs.data):
         print(format_result(value, str(t)))
     return 0
@@ -98,6 +103,9 @@ def run_program(text: str, filename: str, backend_name: str, entry: str | None, 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `minixla-run`; returns the exit code."""
+    from minixla.passes.trace_events import start_from_env
+
+    start_from_env()  # MINIXLA_TRACE=path: a Chrome trace of compile and run (docs/tools.md)
     args = _arg_parser().parse_args(argv)
     filename = "<stdin>" if args.file == "-" else args.file
     try:

@@ -32,6 +32,9 @@ def _read(path: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from minixla.passes.trace_events import start_from_env
+
+    start_from_env()  # MINIXLA_TRACE=path: a Chrome trace (docs/tools.md)
     parser = argparse.ArgumentParser(prog="minixla-translate", description=__doc__.splitlines()[0])
     parser.add_argument("input", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
     mode = parser.add_mutually_exclusive_group(required=True)
