@@ -112,8 +112,11 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
         outs = graph.add_node(opdef, tensors, attrs)
     else:
         arrays = [[t._value for t in x] if isinstance(x, list) else x._value for x in tensors]
-        with _trace_events.span(name, "eager-op"):
+        if _trace_events.ACTIVE is None:  # the hot path pays one attribute read
             outs = [Tensor(r) for r in run_eager(opdef, arrays, attrs)]
+        else:
+            with _trace_events.span(name, "eager-op"):
+                outs = [Tensor(r) for r in run_eager(opdef, arrays, attrs)]
     if not outs:
         return None
     single = len(outs) == 1 and name not in _MULTI_OUTPUT

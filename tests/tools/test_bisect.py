@@ -120,6 +120,21 @@ def test_compare_tolerances():
     assert compare([nan], [nan], None, None)[2] and not compare([a[:1]], [nan], None, None)[2]
 
 
+def test_integers_compare_exactly_beyond_float64():
+    big = np.array([2**62], np.int64)
+    assert not compare([big + 1], [big], None, None)[2]
+    assert compare([big], [big], None, None)[2]
+
+
+def test_big_buffers_skip_the_loop_ir_evaluator(monkeypatch, module):
+    from minixla.tools import bisect as bisect_module
+
+    monkeypatch.setattr(bisect_module, "LOOP_IR_MAX_ELEMENTS", 16)  # the program's buffers hold 32
+    report = bisect(module, "convert-hlo-to-linalg,bufferize,test-addf-to-subf,convert-linalg-to-loops")
+    assert all(s.status.startswith("skipped: a 32-element buffer") for s in report.stages[2:])
+    assert report.first_failure is None
+
+
 def test_random_inputs_are_seeded(module):
     fn = next(iter(module.ops))
     a, b = random_inputs(fn, 3), random_inputs(fn, 3)
