@@ -51,6 +51,9 @@ def _width(t) -> int:
     return 64 if isinstance(t, IndexType) else t.width.data
 
 
+#: the CBLAS calls of `convert-linalg-to-blas`, evaluated with numpy
+_GEMMS = {"minixla_sgemm": np.float32, "minixla_dgemm": np.float64}
+_ROW_MAJOR, _TRANS = 101, 112
 _LINALG_IVS = "linalg-ivs"  # env key: the iteration point of the enclosing linalg op
 
 
@@ -66,6 +69,7 @@ class LoopEvaluator:
         self.module = module
         self.funcs = {o.sym_name.data: o for o in module.ops if o.name == "func.func"}
         self.globals = {o.sym_name.data: o for o in module.ops if o.name == "memref.global"}
+        self.buffers: dict[int, np.ndarray] = {}  # address -> buffer, of those whose pointer was taken
 
     def run(self, name: str, *inputs: np.ndarray) -> list[np.ndarray]:
         fn = self.funcs[name]
@@ -116,6 +120,9 @@ class LoopEvaluator:
             callee = op.callee.string_value()
             if callee == "fmod":
                 return [np.float64(pymath.fmod(float(a[0]), float(a[1]))) if a[1] != 0 else np.float64("nan")]
+            if callee in _GEMMS:
+                self.gemm(np.dtype(_GEMMS[callee]), *a)
+                return []
             return self.call(self.funcs[callee], a)
         if name.startswith("arith."):
             return [self.arith(name[6:], op, a, t)]
@@ -151,6 +158,27 @@ class LoopEvaluator:
             for k, v in enumerate(outs):
                 self._store(a[n_in + k], idx[n_in + k], v, operands[n_in + k].type.element_type)
         return []
+
+    def matrix(self, address: int, rows: int, cols: int, ld: int, dtype: np.dtype) -> np.ndarray:
+        """A row-major view of `rows x cols` at `address`, checked to lie in a known buffer."""
+        extent = ((rows - 1) * ld + cols) * dtype.itemsize if rows and cols else 0
+        for start, buf in self.buffers.items():
+            if start <= address and address + extent <= start + buf.nbytes and buf.dtype == dtype:
+                flat = buf.reshape(-1)
+                first = (address - start) // dtype.itemsize
+                return np.lib.stride_tricks.as_strided(flat[first:], (rows, cols), (ld * dtype.itemsize,
+                                                                                    dtype.itemsize))
+        raise NotImplementedError(f"gemm operand at {address:#x} ({rows}x{cols}, ld {ld}) outside every buffer")
+
+    def gemm(self, dtype, order, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) -> None:
+        """CBLAS `?gemm` (row-major) in numpy: the calls `convert-linalg-to-blas` makes."""
+        if order != _ROW_MAJOR:
+            raise NotImplementedError(f"gemm order {order}")
+        am = self.matrix(a, *((k, m) if ta == _TRANS else (m, k)), lda, dtype)
+        bm = self.matrix(b, *((n, k) if tb == _TRANS else (k, n)), ldb, dtype)
+        cm = self.matrix(c, m, n, ldc, dtype)
+        product = (am.T if ta == _TRANS else am).astype(np.float64) @ (bm.T if tb == _TRANS else bm)
+        cm[...] = (alpha * product + (beta * cm if beta else 0.0)).astype(dtype)
 
     @staticmethod
     def _load(arr, idx, et):
@@ -306,6 +334,13 @@ class LoopEvaluator:
         if m == "store":
             self._store(a[1], tuple(a[2:]), a[0], op.operands[1].type.element_type)
             return None
+        if m == "extract_aligned_pointer_as_index":
+            root = a[0]
+            while isinstance(root.base, np.ndarray):
+                root = root.base
+            address = root.__array_interface__["data"][0]
+            self.buffers[address] = root
+            return [address]
         if m == "copy":
             a[1][...] = a[0]
             return None

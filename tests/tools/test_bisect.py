@@ -120,6 +120,40 @@ def test_compare_tolerances():
     assert compare([nan], [nan], None, None)[2] and not compare([a[:1]], [nan], None, None)[2]
 
 
+MATMUL = """func.func @main(%x: tensor<3x8xf32>, %w: tensor<8x5xf32>) -> tensor<3x5xf32> {
+  %0 = hlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<3x8xf32>, tensor<8x5xf32>) -> tensor<3x5xf32>
+  %1 = hlo.tanh %0 : tensor<3x5xf32>
+  func.return %1 : tensor<3x5xf32>
+}
+"""
+
+
+class DoubleGemmAlpha(ModulePass):
+    """Deliberately wrong: every gemm call computes 2 * a @ b."""
+
+    name = "test-double-gemm-alpha"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from xdsl.dialects import arith
+        from xdsl.dialects.builtin import FloatAttr
+
+        for call in [o for o in op.walk() if o.name == "func.call" and "gemm" in o.callee.string_value()]:
+            two = arith.ConstantOp(FloatAttr(2.0, call.operands[6].type))
+            call.parent_block().insert_op_before(two, call)
+            call.operands[6] = two.result
+
+
+def test_gemm_calls_are_evaluated_and_a_broken_one_is_named(monkeypatch):
+    monkeypatch.setitem(pass_registry._PASSES, DoubleGemmAlpha.name, lambda: DoubleGemmAlpha)
+    module = parse_and_verify(MATMUL, "matmul.mlir", load_all())
+    spec = "convert-hlo-to-linalg,bufferize,convert-linalg-to-blas,test-double-gemm-alpha,convert-linalg-to-loops"
+    report = bisect(module, spec)
+    statuses = {s.pass_name: s.status for s in report.stages}
+    assert statuses["convert-linalg-to-blas"] == "ok"  # the gemm call ran (numpy), and matched
+    assert report.first_failure.pass_name == "test-double-gemm-alpha"
+    assert report.suspects() == ["test-double-gemm-alpha"]
+
+
 def test_integers_compare_exactly_beyond_float64():
     big = np.array([2**62], np.int64)
     assert not compare([big + 1], [big], None, None)[2]
