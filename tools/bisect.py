@@ -4,10 +4,11 @@ and name the first pass whose results differ from the input's beyond
 tolerance. One implementation behind `minixla-opt --bisect` and
 `minixla-run --check-each-pass`.
 
-Evaluators: hlo/stablehlo on tensors -> the reference interpreter; loop IR
-on memrefs (scf/memref/arith/math) -> `backends/interpreter/loop_ir.py`;
-the llvm dialect -> the CPU JIT. Stages no evaluator covers (tensor-level
-linalg, cf blocks, partially lowered llvm) are reported as skipped, and a
+Evaluators: hlo/stablehlo on tensors -> the reference interpreter; linalg
+on tensors and loop IR on memrefs (scf/memref/arith/math/linalg, gemm calls)
+-> `backends/interpreter/loop_ir.py`; the llvm dialect -> the CPU JIT.
+Stages no evaluator covers (cf blocks, partially lowered llvm, unsupported
+ops) are reported as skipped, and a
 failure after skipped stages says which passes it could have been.
 """
 
@@ -168,8 +169,11 @@ class _StageEvaluator:
             return "-", f"no function @{self.entry}"
         params = fn.function_type.inputs.data
         if any(isinstance(t, TensorType) for t in params) or not params:
-            covered = not dialects & {"linalg", "tensor", "bufferization", "memref", "scf"}
-            return "interpreter", None if covered else "no evaluator for tensor-level linalg"
+            if "bufferization" in dialects:
+                return "-", "no evaluator for bufferization ops"
+            if dialects & {"linalg", "tensor", "memref", "scf"}:
+                return "loop-ir", None  # tensor-level linalg, with value semantics
+            return "interpreter", None
         from minixla.backends.cpu.runtime import Signature
 
         self.signature = Signature.of(fn, self.num_outputs)
@@ -219,7 +223,8 @@ def compare(got: Sequence[np.ndarray], want: Sequence[np.ndarray],
                 max_abs = max(max_abs, float(np.abs(g.astype(np.float64) - w.astype(np.float64)).max()))
             continue
         r, a = tolerance(w.dtype, rtol, atol)
-        g64, w64 = g.astype(np.float64), w.astype(np.float64)
+        wide = np.complex128 if "c" in (g.dtype.kind, w.dtype.kind) else np.float64
+        g64, w64 = g.astype(wide), w.astype(wide)
         both_nan = np.isnan(g64) & np.isnan(w64)
         diff = np.where(both_nan, 0.0, np.abs(g64 - w64))
         diff = np.where(np.isnan(diff), np.inf, diff)
@@ -235,6 +240,7 @@ def bisect(module: ModuleOp, spec: str, inputs: Sequence[np.ndarray] | None = No
            ctx: Context | None = None) -> BisectReport:
     """Run `spec` on a clone of `module` pass by pass and evaluate every stage
     on the same inputs; see BisectReport.first_failure."""
+    from minixla.backends.cpu.runtime import ArgumentError
     from minixla.backends.cpu.translate import TranslationError
     from minixla.backends.interpreter import (
         InterpreterError,
@@ -270,6 +276,9 @@ def bisect(module: ModuleOp, spec: str, inputs: Sequence[np.ndarray] | None = No
             return
         except TranslationError as err:  # llvm dialect mixed with not-yet-lowered types
             report.stages.append(Stage(pass_name, kind, f"skipped: not translatable yet: {err}"))
+            return
+        except ArgumentError as err:  # e.g. strided memref parameters: dense inputs do not fit the ABI
+            report.stages.append(Stage(pass_name, kind, f"skipped: inputs do not fit: {err}"))
             return
         except Exception as err:  # noqa: BLE001 -- a stage that cannot run is a finding, not a crash
             report.stages.append(Stage(pass_name, kind, f"error: {type(err).__name__}: {err}".split("\n")[0]))

@@ -1,8 +1,9 @@
 """A tiny numpy-backed evaluator for loop-level IR (scf/memref/arith/math/func
-on static memrefs): the oracle for the stages between `bufferize` and the llvm
-dialect, used by `minixla-opt --bisect` (tools/bisect.py) and by the tests of
-`hlo-to-linalg` + `bufferize` + `convert-linalg-to-loops`. Per-element
-Python: keep shapes tiny. An op it does not know raises NotImplementedError."""
+on static memrefs, structured linalg on memrefs or tensors, tensor ops with
+value semantics, gemm calls): the oracle for the stages between
+`convert-hlo-to-linalg` and the llvm dialect, used by `minixla-opt --bisect`
+(tools/bisect.py) and by the tests of `hlo-to-linalg` + `bufferize` +
+`convert-linalg-to-loops`. Per-element Python: keep shapes tiny. An op it does not know raises NotImplementedError."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntegerType,
-    MemRefType,
     ModuleOp,
+    TensorType,
 )
 from xdsl.ir import Block, Operation
 
@@ -78,8 +79,8 @@ class LoopEvaluator:
         args = [np.array(x).astype(np_dtype(t.element_type), copy=True) if np.asarray(x).dtype != np_dtype(t.element_type)
                 else np.array(x, copy=True) for x, t in zip(inputs, ft.inputs.data[:n_in])]
         outs = [np.zeros(t.get_shape(), dtype=np_dtype(t.element_type)) for t in ft.inputs.data[n_in:]]
-        self.call(fn, args + outs)
-        return outs
+        results = self.call(fn, args + outs)
+        return outs if outs or not ft.outputs.data else [np.asarray(r) for r in results]
 
     def call(self, fn, args):
         env = dict(zip(fn.body.block.args, args))
@@ -132,6 +133,8 @@ class LoopEvaluator:
             return self.memref(name[7:], op, a, t, env)
         if name.startswith("scf."):
             return self.scf(name[4:], op, a, env)
+        if name.startswith("tensor."):
+            return [self.tensor(name[7:], op, a, t)]
         if name == "linalg.index":
             return [env[_LINALG_IVS][op.dim.value.data]]
         if name.startswith("linalg.") and hasattr(op, "get_indexing_maps"):
@@ -143,8 +146,9 @@ class LoopEvaluator:
         order of its iteration space (so reductions accumulate in order)."""
         maps = [m.data for m in op.get_indexing_maps()]
         n_in, operands = len(op.inputs), list(op.inputs) + list(op.outputs)
-        if any(not isinstance(v.type, MemRefType) for v in operands):
-            raise NotImplementedError(f"{op.name} on tensors")
+        on_tensors = bool(op.results)
+        if on_tensors:  # value semantics: the results are updated copies of the inits
+            a = a[:n_in] + [np.array(x, copy=True) for x in a[n_in:]]
         bounds = [None] * len(op.get_iterator_types())
         for m, arr in zip(maps, a):
             for r, size in zip(m.results, arr.shape):
@@ -157,7 +161,37 @@ class LoopEvaluator:
             outs = self.region_run(block, {**env, _LINALG_IVS: ivs}, vals, "linalg.yield")
             for k, v in enumerate(outs):
                 self._store(a[n_in + k], idx[n_in + k], v, operands[n_in + k].type.element_type)
-        return []
+        return a[n_in:] if on_tensors else []
+
+    def tensor(self, m, op, a, t):
+        """tensor ops with value semantics (static shapes, static slices)."""
+        if m == "empty":
+            return np.zeros(t.get_shape(), np_dtype(t.element_type))
+        if m == "extract":
+            return self._load(a[0], tuple(a[1:]), op.operands[0].type.element_type)
+        if m == "insert":
+            dest = np.array(a[1], copy=True)
+            self._store(dest, tuple(a[2:]), a[0], t.element_type)
+            return dest
+        if m in ("collapse_shape", "expand_shape"):
+            return np.array(a[0], copy=True).reshape(t.get_shape())
+        if m == "from_elements":
+            out = np.zeros(t.get_shape(), np_dtype(t.element_type))
+            for i, v in zip(np.ndindex(*out.shape), a):
+                self._store(out, i, v, t.element_type)
+            return out
+        if m in ("extract_slice", "insert_slice"):
+            if op.offsets or op.sizes or op.strides:
+                raise NotImplementedError(f"tensor.{m} with dynamic offsets/sizes/strides")
+            off, size, step = (op.static_offsets.get_values(), op.static_sizes.get_values(),
+                               op.static_strides.get_values())
+            sl = tuple(slice(o, o + (n - 1) * k + 1 if n else o, k) for o, n, k in zip(off, size, step))
+            if m == "extract_slice":
+                return np.array(a[0][sl], copy=True).reshape(t.get_shape())
+            dest = np.array(a[1], copy=True)
+            dest[sl] = np.asarray(a[0]).reshape(dest[sl].shape)
+            return dest
+        raise NotImplementedError(f"tensor.{m}")
 
     def matrix(self, address: int, rows: int, cols: int, ld: int, dtype: np.dtype) -> np.ndarray:
         """A row-major view of `rows x cols` at `address`, checked to lie in a known buffer."""
@@ -197,6 +231,10 @@ class LoopEvaluator:
     def arith(self, m, op, a, t):
         if m == "constant":
             v = op.value
+            if isinstance(t, TensorType):
+                from minixla.backends.interpreter.dtypes import dense_attr_to_numpy
+
+                return dense_attr_to_numpy(v, t)
             if isinstance(t, (IntegerType, IndexType)):
                 return _wrap(v.value.data, _width(t)) if isinstance(t, IntegerType) else v.value.data
             return np_dtype(t).type(v.value.data)
@@ -328,7 +366,10 @@ class LoopEvaluator:
             g = self.globals[op.name_.root_reference.data]
             val = g.initial_value
             arr = np.array([v.value.data if hasattr(v, "value") else v for v in val.get_values()])
-            return [arr.astype(np_dtype(t.element_type)).reshape(t.get_shape())]
+            arr = arr.astype(np_dtype(t.element_type))
+            if arr.size == 1:  # a splat
+                return [np.full(t.get_shape(), arr.reshape(()), arr.dtype)]
+            return [arr.reshape(t.get_shape())]
         if m == "load":
             return [self._load(a[0], tuple(a[1:]), op.operands[0].type.element_type)]
         if m == "store":

@@ -92,12 +92,22 @@ def test_names_the_broken_pass(module, pipeline, broken):
 
 
 def test_failure_after_unevaluated_stages_lists_them(module):
-    # the break happens at tensor-level linalg, which no evaluator runs: bufferize is named,
-    # hlo-to-linalg and the broken pass are listed as suspects too
+    # the break happens in cf form, which no evaluator runs: the first evaluated stage after it
+    # (the fully lowered llvm on the JIT) is named, and every unevaluated pass before is a suspect
+    llvm = ("convert-memref-to-llvm,convert-math-to-llvm,convert-index-to-llvm,convert-arith-to-llvm,"
+            "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts")
+    spec = f"convert-hlo-to-linalg,bufferize,convert-linalg-to-loops,convert-scf-to-cf,test-addf-to-subf,{llvm}"
+    report = bisect(module, spec)
+    assert report.first_failure.pass_name == "reconcile-unrealized-casts"
+    assert report.suspects() == ["convert-scf-to-cf", "test-addf-to-subf", *llvm.split(",")]
+    assert "also suspect: convert-scf-to-cf, test-addf-to-subf, convert-memref-to-llvm" in report.format()
+
+
+def test_tensor_level_linalg_is_evaluated(module):
     report = bisect(module, "convert-hlo-to-linalg,test-addf-to-subf,bufferize")
-    assert report.first_failure.pass_name == "bufferize"
-    assert report.suspects() == ["convert-hlo-to-linalg", "test-addf-to-subf", "bufferize"]
-    assert "also suspect: convert-hlo-to-linalg, test-addf-to-subf" in report.format()
+    assert [(s.pass_name, s.evaluator) for s in report.stages[1:]] == [
+        ("convert-hlo-to-linalg", "loop-ir"), ("test-addf-to-subf", "loop-ir"), ("bufferize", "loop-ir")]
+    assert report.first_failure.pass_name == "test-addf-to-subf"
 
 
 def test_reference_is_the_interpreter_on_the_given_inputs(module):

@@ -5,7 +5,7 @@
 // CHECK:      // bisect @main: 1 input(s), {{[0-9]+}} pass(es)
 // CHECK:      (input) {{ *}}interpreter {{ *}}0 {{ *}}0 {{ *}}reference
 // CHECK:      hlo-fusion {{ *}}interpreter {{.*}} ok
-// CHECK:      convert-hlo-to-linalg {{ *}}interpreter {{.*}} skipped: no evaluator for tensor-level linalg
+// CHECK:      convert-hlo-to-linalg {{ *}}loop-ir {{.*}} ok
 // CHECK:      bufferize {{ *}}loop-ir {{.*}} ok
 // CHECK:      convert-linalg-to-loops {{ *}}loop-ir {{.*}} ok
 // CHECK:      convert-scf-to-cf {{ *}}loop-ir {{.*}} skipped: loop-IR evaluator lacks cf
