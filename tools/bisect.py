@@ -7,7 +7,7 @@ tolerance. One implementation behind `minixla-opt --bisect` and
 Evaluators: hlo/stablehlo on tensors -> the reference interpreter; linalg
 on tensors and loop IR on memrefs (scf/memref/arith/math/linalg, gemm calls)
 -> `backends/interpreter/loop_ir.py`; the llvm dialect -> the CPU JIT.
-Stages no evaluator covers (cf blocks, partially lowered llvm, unsupported
+Stages no evaluator covers (partially lowered llvm, unsupported
 ops) are reported as skipped, and a
 failure after skipped stages says which passes it could have been.
 """
@@ -177,7 +177,7 @@ class _StageEvaluator:
         from minixla.backends.cpu.runtime import Signature
 
         self.signature = Signature.of(fn, self.num_outputs)
-        gaps = sorted(dialects & {"cf", "llvm", "gpu", "omp"})
+        gaps = sorted(dialects & {"llvm", "gpu", "omp"})
         if gaps:
             return "loop-ir", f"loop-IR evaluator lacks {', '.join(gaps)}"
         values = [v for op in module.walk() for v in (*op.results, *(a for r in op.regions for b in r.blocks

@@ -1,6 +1,6 @@
-"""A tiny numpy-backed evaluator for loop-level IR (scf/memref/arith/math/func
-on static memrefs, structured linalg on memrefs or tensors, tensor ops with
-value semantics, gemm calls): the oracle for the stages between
+"""A tiny numpy-backed evaluator for loop-level IR (scf/cf/memref/arith/math/
+func on static memrefs, structured linalg on memrefs or tensors, tensor ops
+with value semantics, gemm calls): the oracle for the stages between
 `convert-hlo-to-linalg` and the llvm dialect, used by `minixla-opt --bisect`
 (tools/bisect.py) and by the tests of `hlo-to-linalg` + `bufferize` +
 `convert-linalg-to-loops`. Per-element Python: keep shapes tiny. An op it does not know raises NotImplementedError."""
@@ -55,6 +55,7 @@ def _width(t) -> int:
 #: the CBLAS calls of `convert-linalg-to-blas`, evaluated with numpy
 _GEMMS = {"minixla_sgemm": np.float32, "minixla_dgemm": np.float64}
 _ROW_MAJOR, _TRANS = 101, 112
+_BRANCHES = ("cf.br", "cf.cond_br", "cf.switch")
 _LINALG_IVS = "linalg-ivs"  # env key: the iteration point of the enclosing linalg op
 
 
@@ -83,15 +84,40 @@ class LoopEvaluator:
         return outs if outs or not ft.outputs.data else [np.asarray(r) for r in results]
 
     def call(self, fn, args):
-        env = dict(zip(fn.body.block.args, args))
+        env: dict = {}
         try:
-            self.block(fn.body.block, env)
+            self.cfg(fn.body.blocks[0], env, args)
         except Return as r:
             return r.args[0]
         return []
 
+    def cfg(self, block: Block, env: dict, args) -> None:
+        """Run a function body that may have several blocks (cf.br/cf.cond_br/cf.switch)."""
+        while block is not None:
+            env.update(zip(block.args, args))
+            block, args = self.block(block, env) or (None, [])
+
+    def branch(self, op: Operation, env: dict):
+        """(successor, its arguments) of a cf terminator."""
+        if op.name == "cf.br":
+            return op.successor, [env[v] for v in op.arguments]
+        if op.name == "cf.cond_br":
+            if env[op.cond]:
+                return op.then_block, [env[v] for v in op.then_arguments]
+            return op.else_block, [env[v] for v in op.else_arguments]
+        flag = env[op.flag]  # cf.switch
+        cases = [int(v) for v in op.case_values.get_values()] if op.case_values else []
+        if flag not in cases:
+            return op.default_block, [env[v] for v in op.default_operands]
+        k = cases.index(flag)
+        sizes = op.case_operand_segments.get_values()
+        start = sum(sizes[:k])
+        return op.case_blocks[k], [env[v] for v in op.case_operands[start:start + sizes[k]]]
+
     def block(self, block: Block, env: dict):
         for op in block.ops:
+            if op.name in _BRANCHES:
+                return self.branch(op, env)
             res = self.op(op, env)
             if res is not None:
                 for r, v in zip(op.results, res):

@@ -8,7 +8,8 @@
 // CHECK:      convert-hlo-to-linalg {{ *}}loop-ir {{.*}} ok
 // CHECK:      bufferize {{ *}}loop-ir {{.*}} ok
 // CHECK:      convert-linalg-to-loops {{ *}}loop-ir {{.*}} ok
-// CHECK:      convert-scf-to-cf {{ *}}loop-ir {{.*}} skipped: loop-IR evaluator lacks cf
+// CHECK:      convert-scf-to-cf {{ *}}loop-ir {{.*}} ok
+// CHECK:      convert-memref-to-llvm {{ *}}loop-ir {{.*}} skipped: loop-IR evaluator lacks llvm
 // CHECK:      convert-func-to-llvm {{ *}}cpu-jit {{.*}} skipped: partially lowered (unrealized casts)
 // CHECK:      reconcile-unrealized-casts {{ *}}cpu-jit {{.*}} ok
 // CHECK:      bisect: all evaluated stages match the input
