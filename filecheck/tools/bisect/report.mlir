@@ -21,3 +21,9 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // RUN: not minixla-opt %s -p cse --bisect --inputs %s 2>&1 | filecheck %s --check-prefix=BADINPUT
 // BADINPUT: error: {{.*}}report.mlir: not an .npz archive
+
+// minixla-run shares the implementation
+// RUN: minixla-run %s --check-each-pass -p hlo-to-cpu | filecheck %s --check-prefix=RUNTOOL
+// RUNTOOL: // bisect @main: 1 input(s), {{[0-9]+}} pass(es)
+// RUNTOOL: reconcile-unrealized-casts {{ *}}cpu-jit {{.*}} ok
+// RUNTOOL: bisect: all evaluated stages match the input
