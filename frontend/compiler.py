@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.printer import Printer
 
 from minixla.passes.pipeline import verify_each_pass
+from minixla.passes.trace_events import span
 
 from minixla.frontend.legalize import legalize_module
 
@@ -143,7 +144,8 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
         pairs = list(zip(tf_ops(module), tf_ops(mod)[len(const_values):]))
         stacks = {new: (stacks or {}).get(old, []) for old, new in pairs}
         names = {new: (names or {}).get(old, old.name[3:]) for old, new in pairs}
-    legalize_module(mod, stacks, names)
+    with span("tf-legalize-to-hlo", "compile", function=name):
+        legalize_module(mod, stacks, names)
     verify = verify_each_pass()
     if verify:
         mod.verify()
@@ -152,7 +154,8 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
     directory = _dump_dir()
     dumper = PassDumper(directory, _dump_counter[0], name) if directory else None
     try:
-        _optimize(optimized, dumper, verify)
+        with span("hlo-optimize", "compile", function=name):
+            _optimize(optimized, dumper, verify)
         dump("optimized", name, optimized)
     except Exception as err:  # noqa: BLE001 -- optimization is best effort, but never silent
         if verify:  # the test suite: an optimizer crash is a bug to see, not to hide
@@ -179,7 +182,8 @@ def pick_backend(compiled: Compiled) -> None:
         dumper = compiled.dumper
         token = AFTER_PASS.set(lambda pass_name, module: dumper("cpu", pass_name, module))
     try:
-        _compile_first(compiled, order, reasons)
+        with span("backend-compile", "compile", function=compiled.name):
+            _compile_first(compiled, order, reasons)
     finally:
         if token is not None:
             AFTER_PASS.reset(token)
@@ -201,28 +205,15 @@ def _compile_first(compiled: Compiled, order: list[str], reasons: list[str]) -> 
 
 
 def to_dot(module: ModuleOp) -> str:
-    """Graphviz text of the entry function's dataflow (stage 'optimized_hlo_dot')."""
-    f = next(op for op in module.ops if isinstance(op, func.FuncOp))
-    lines = [f'digraph "{f.sym_name.data}" {{', "  rankdir=TB;", "  node [shape=box];"]
-    ids: dict = {}
-    for i, arg in enumerate(f.body.block.args):
-        ids[arg] = f"arg{i}"
-        lines.append(f'  arg{i} [label="parameter({i})\\n{arg.type}", shape=ellipse];')
-    for k, op in enumerate(f.body.block.ops):
-        node = f"n{k}"
-        label = op.name.replace("func.return", "ROOT")
-        types = ", ".join(str(r.type) for r in op.results)
-        lines.append(f'  {node} [label="{label}\\n{types}"];')
-        for o in op.operands:
-            if o in ids:
-                lines.append(f"  {ids[o]} -> {node};")
-        for r in op.results:
-            ids[r] = node
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    """Graphviz text of the module's dataflow, fusions as clusters (passes/hlo_dot.py)."""
+    from minixla.passes.hlo_dot import module_to_dot
+
+    return module_to_dot(module)
 
 
 def stage_text(compiled: Compiled, stage: str):
+    if stage == "hlo_dot":  # minixla's addition; TF's error text lists only its own stages
+        return to_dot(compiled.hlo)
     if stage not in STAGES and stage != "hlo_no_metadata":
         raise ValueError(f"Invalid stage selected: '{stage}'. Valid values are: "
                          + ", ".join(f"'{s}'" for s in STAGES))

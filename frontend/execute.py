@@ -20,6 +20,7 @@ from minixla.frontend.errors import InvalidArgumentError, at_user_line
 from minixla.frontend.graph import Graph, current_graph
 from minixla.frontend.ops.registry import OpDef, get
 from minixla.frontend.tensor import Tensor, to_array
+from minixla.passes import trace_events as _trace_events
 
 
 def _is_tensor_like(x) -> bool:
@@ -111,7 +112,11 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
         outs = graph.add_node(opdef, tensors, attrs)
     else:
         arrays = [[t._value for t in x] if isinstance(x, list) else x._value for x in tensors]
-        outs = [Tensor(r) for r in run_eager(opdef, arrays, attrs)]
+        if _trace_events.ACTIVE is None:  # the hot path pays one attribute read
+            outs = [Tensor(r) for r in run_eager(opdef, arrays, attrs)]
+        else:
+            with _trace_events.span(name, "eager-op"):
+                outs = [Tensor(r) for r in run_eager(opdef, arrays, attrs)]
     if not outs:
         return None
     single = len(outs) == 1 and name not in _MULTI_OUTPUT

@@ -29,6 +29,7 @@ from minixla.frontend.execute import run_graph
 from minixla.frontend.graph import _STACK, Graph, NeedsConstant, tracing
 from minixla.frontend.nest import flatten, is_tensor, rebuild
 from minixla.frontend.tensor import Tensor
+from minixla.passes import trace_events as _trace_events
 
 _counter = itertools.count(1)
 
@@ -180,7 +181,8 @@ class Function:
     def _trace(self, structure, leaves) -> ConcreteFunction:
         while True:
             try:
-                return self._trace_once(structure, leaves)
+                with _trace_events.span("trace", "compile", function=self._name):
+                    return self._trace_once(structure, leaves)
             except NeedsConstant as need:
                 if need.arg_index in self._specialized:
                     raise
@@ -267,13 +269,17 @@ class Function:
                 key = plan = None
             if plan is not None:
                 self._why = "cache hit"
-                return plan(arrays)
+                if _trace_events.ACTIVE is None:
+                    return plan(arrays)
+                with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile)):
+                    return plan(arrays)
         cf, leaves = self._concrete(args, kwargs, count_call=True)
         values = []
         for v in filter(is_tensor, leaves):
             t = v._variable_value() if hasattr(v, "_variable_value") else v
             values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
-        results = cf.run(values, self._jit_compile)
+        with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile), first_call=True):
+            results = cf.run(values, self._jit_compile)
         if key is not None:
             self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
         return rebuild(cf.structure, [Tensor(r) for r in results])
@@ -311,7 +317,7 @@ class Function:
         cf = self.get_concrete_function(*args, **kwargs)
 
         def compiler_ir(stage: str = "hlo", device_name=None, platform_name=None):
-            if stage not in STAGES and stage != "hlo_no_metadata":
+            if stage not in STAGES and stage not in ("hlo_no_metadata", "hlo_dot"):
                 stage_text(None, stage)  # raises TF's ValueError
             try:
                 compiled = cf.lower()

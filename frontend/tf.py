@@ -119,3 +119,6 @@ def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the
 
         return raw_ops()
     raise AttributeError(f"module 'tf' has no attribute {name!r}")
+from minixla.frontend import profiler as _profiler  # noqa: E402
+profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
+errors.AlreadyExistsError, errors.UnavailableError = _profiler.AlreadyExistsError, _profiler.UnavailableError

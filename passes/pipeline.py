@@ -102,8 +102,10 @@ def build_pipeline(spec: str, callback: PassPipelineCallbackType | None = None) 
     """Parse a pipeline spec; unknown passes or bad options raise ValueError."""
     from xdsl.utils.exceptions import ArgSpecParseError
 
-    try:
-        return PassPipeline.parse_spec(available_passes(), expand_spec(spec), callback)
+    from minixla.passes.trace_events import traced_pipeline_callback
+
+    try:  # each pass is a span of the active trace (passes/trace_events.py), if any
+        return PassPipeline.parse_spec(available_passes(), expand_spec(spec), traced_pipeline_callback(callback))
     except ArgSpecParseError as err:  # a BaseException in xDSL: make it catchable
         raise ValueError(str(err)) from None
 

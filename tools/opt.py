@@ -4,6 +4,7 @@ input.
 
     minixla-opt in.mlir -p stablehlo-legalize-to-hlo,canonicalize
     minixla-opt tests.mlir --split-input-file --verify-diagnostics
+    minixla-opt in.mlir -p hlo-to-cpu --bisect [--inputs x.npz]  # tools/bisect.py
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class MinixlaOptMain(xDSLOptMain):
                                 help="list every pass and named pipeline (ours, plugins', xDSL's) and exit")
         arg_parser.add_argument("--list-dialects", action="store_true",
                                 help="list every dialect this tool reads (ours, plugins', xDSL's) and exit")
+        from minixla.tools import bisect
+
+        arg_parser.add_argument("--bisect", action="store_true", help="evaluate the IR after every pass of -p "
+                                "on the same inputs; report the first pass that changes results (exit 1)")
+        arg_parser.add_argument("--bisect-entry", default=None, help="bisect: function to run (default @main)")
+        bisect.add_arguments(arg_parser)
 
     def setup_pipeline(self) -> None:
         from minixla.passes import build_pipeline
@@ -118,6 +125,8 @@ class MinixlaOptMain(xDSLOptMain):
     def _process(self, chunk: Chunk, name: str, out: IO[str]) -> bool:
         try:
             module = parse_and_verify(chunk.text, name, self.ctx, chunk.line_offset)
+            if self.args.bisect:
+                return self._bisect(module, out)
             self.apply_passes(module)
             out.write(self.output_resulting_program(module))
             return True
@@ -127,6 +136,16 @@ class MinixlaOptMain(xDSLOptMain):
             self._report(f"{name}: error: {type(err).__name__}: {err}".split("\n\n", 1)[0])
         return False
 
+    def _bisect(self, module: ModuleOp, out: IO[str]) -> bool:
+        from minixla.tools.bisect import BisectError, run_cli
+
+        a = self.args
+        try:
+            return run_cli(module, a.passes, a.inputs_npz, a.bisect_entry, a.seed, a.rtol, a.atol, out)
+        except (BisectError, ValueError, OSError) as err:
+            self._report(f"{self.get_input_name()}: error: {err}")
+            return False
+
     def _report(self, message: str) -> None:
         expect_errors = self.args.verify_diagnostics or self.args.parsing_diagnostics
         print(message, file=sys.stdout if expect_errors else sys.stderr)
@@ -134,6 +153,9 @@ class MinixlaOptMain(xDSLOptMain):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `minixla-opt`; returns the exit code."""
+    from minixla.passes.trace_events import start_from_env
+
+    start_from_env()  # MINIXLA_TRACE=path: a Chrome trace of the passes (docs/tools.md)
     try:
         tool = MinixlaOptMain(description="minixla modular optimizer driver", args=argv)
     except ValueError as err:  # unknown pass, bad pass option, unknown target

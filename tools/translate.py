@@ -5,6 +5,7 @@
     minixla-opt in.mlir -p hlo-to-gpu | minixla-translate --mlir-to-ptx --gpu-arch sm_90 -
     minixla-translate --mlir-to-shared-library f.mlir -o libf.so --emit-header f.h   # AOT
     minixla-opt f.mlir -p hlo-to-cpu | minixla-translate --mlir-to-object - -o f.o
+    minixla-opt f.mlir -p hlo-optimize | minixla-translate --hlo-to-dot -   # --hlo-to-svg: via Graphviz
 
 The LLVM IR targets the host (triple and data layout); `--mlir-to-ptx`
 translates the device code (the `gpu.module` left by `hlo-to-gpu`) for
@@ -31,6 +32,9 @@ def _read(path: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from minixla.passes.trace_events import start_from_env
+
+    start_from_env()  # MINIXLA_TRACE=path: a Chrome trace (docs/tools.md)
     parser = argparse.ArgumentParser(prog="minixla-translate", description=__doc__.splitlines()[0])
     parser.add_argument("input", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -46,6 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="AOT: a shared library (.so) linked with the system C compiler")
     mode.add_argument("--mlir-to-c-header", action="store_true",
                       help="AOT: only the C header declaring the entry points")
+    mode.add_argument("--hlo-to-dot", action="store_true",
+                      help="Graphviz DOT of the dataflow, hlo.fusion bodies as clusters")
+    mode.add_argument("--hlo-to-svg", action="store_true", help="the DOT graph rendered to SVG by Graphviz")
     aot = parser.add_argument_group("AOT options (docs/cpu-pipeline.md)")
     aot.add_argument("--emit-header", metavar="FILE", default=None,
                      help="also write the C header of the object/library to FILE")
@@ -77,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from minixla.backends.cpu.aot import AotError
     from minixla.backends.cpu.translate import TranslationError, translate_to_llvm_ir
     from minixla.dialects import load_all
+    from minixla.passes.hlo_dot import DotRenderError, module_to_dot, render_svg
 
     name = "<stdin>" if args.input == "-" else args.input
     try:
@@ -84,14 +92,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.verify()
         if aot_mode:
             return _aot(module, args)
-        if args.mlir_to_ptx or args.mlir_to_nvptx_llvmir:
+        if args.hlo_to_dot or args.hlo_to_svg:
+            text = module_to_dot(module)
+            text = render_svg(text) if args.hlo_to_svg else text
+        elif args.mlir_to_ptx or args.mlir_to_nvptx_llvmir:
             from minixla.backends.gpu.translate import translate_to_nvptx_ir, translate_to_ptx
 
             text = (translate_to_ptx(module, args.gpu_arch) if args.mlir_to_ptx
                     else translate_to_nvptx_ir(module))
         else:
             text = translate_to_llvm_ir(module, triple=args.target_triple, data_layout=args.data_layout)
-    except (ParseError, TranslationError, AotError, OSError) as err:
+    except (ParseError, TranslationError, AotError, OSError, DotRenderError) as err:
         print(f"{name}: error: {err}", file=sys.stderr)
         return 1
     except Exception as err:  # noqa: BLE001 -- report verifier and lowering errors without a traceback

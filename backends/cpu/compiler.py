@@ -19,6 +19,7 @@ from xdsl.passes import ModulePass, PassPipeline
 
 from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
 from minixla.passes.pipeline import verify_each_pass
+from minixla.passes.trace_events import span, traced_pipeline_callback
 
 from minixla.backends.cpu.jit import JitModule, jit_compile
 from minixla.backends.cpu.runtime import PY_PREFIX, CompiledFunction, Signature, add_python_entry
@@ -83,7 +84,7 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)
 
-    build_pipeline(spec, step).apply(_context(), module)
+    build_pipeline(spec, traced_pipeline_callback(step, "cpu-pass")).apply(_context(), module)
     if verify_each:
         module.verify()
     return signatures
@@ -146,10 +147,13 @@ def compile_module(module: ModuleOp, *, num_outputs: Mapping[str, int] | None = 
 def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_level: int = 3) -> CompiledModule:
     """Translate the llvm-dialect `module` and JIT it (the JIT reuses the native
     code of an identical LLVM module; each call gets its own signatures)."""
-    ir_module = translate_module(module)
-    entries = [add_python_entry(ir_module, sig) for sig in signatures.values()]  # adds each one
+    with span("translate-to-llvm-ir", "llvm"):
+        ir_module = translate_module(module)
+        entries = [add_python_entry(ir_module, sig) for sig in signatures.values()]  # adds each one
     by_object = all(entries)
-    return CompiledModule(jit_compile(str(ir_module), opt_level), signatures, by_object)
+    with span("llvm-optimize-and-jit", "llvm", opt_level=opt_level):
+        jit = jit_compile(str(ir_module), opt_level)
+    return CompiledModule(jit, signatures, by_object)
 
 
 def clear_cache() -> None:
