@@ -258,7 +258,7 @@ class LoopEvaluator:
         if m == "constant":
             v = op.value
             if isinstance(t, TensorType):
-                from minixla.backends.interpreter.dtypes import dense_attr_to_numpy
+                from minixla.dialects.numpy_types import dense_attr_to_numpy
 
                 return dense_attr_to_numpy(v, t)
             if isinstance(t, (IntegerType, IndexType)):

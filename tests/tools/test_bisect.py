@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from minixla import passes as pass_registry
+from minixla.passes import pipeline as pass_registry
 
 PROGRAM = """func.func @main(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4xf32> {
   %0 = hlo.add %x, %y : tensor<4x8xf32>
