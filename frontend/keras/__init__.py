@@ -8,8 +8,18 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from minixla.frontend.keras import activations, callbacks, initializers, losses, metrics, optimizers, regularizers
-from minixla.frontend.keras import layers, random, schedules
+from minixla.frontend.keras import (
+           activations,
+           callbacks,
+           initializers,
+           layers,
+           losses,
+           metrics,
+           optimizers,
+           random,
+           regularizers,
+           schedules,
+)
 from minixla.frontend.keras.functional import Input, KerasTensor
 from minixla.frontend.keras.layers.base import Layer, clear_session
 from minixla.frontend.keras.models import Model, Sequential

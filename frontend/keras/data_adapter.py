@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.variables import Variable
 
@@ -72,7 +71,7 @@ def train_validation_split(arrays, validation_split: float):
                          f"{type(arrays[0]).__name__}")
     arrays = tuple(_as_array(a) for a in arrays)
     n = len(_leaves(arrays[0])[0])
-    split = int(math.floor(n * (1.0 - validation_split)))
+    split = math.floor(n * (1.0 - validation_split))
     if split == 0 or split == n:
         raise ValueError(f"Training data contains {n} samples, which is not sufficient to split it into a "
                          f"validation and training set as specified by `validation_split={validation_split}`.")
@@ -114,7 +113,7 @@ class DataHandler:
         self.n = sizes.pop()
         self.batch_size = int(batch_size or 32)
         self.shuffle = shuffle
-        full = int(math.ceil(self.n / self.batch_size))
+        full = math.ceil(self.n / self.batch_size)
         self.steps = min(steps, full) if steps is not None else full
 
     def epoch(self):

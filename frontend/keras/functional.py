@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-
 from minixla.frontend import dtypes
 from minixla.frontend.keras.layers.base import Layer, unique_name
 
@@ -192,7 +191,8 @@ class FunctionalGraph:
         flat_in = _flat(inputs)
         for t in flat_in + _flat(outputs):
             if not isinstance(t, KerasTensor):
-                raise ValueError(f"All `inputs` and `outputs` of a functional Model must be KerasTensors "
+                raise ValueError(  # noqa: TRY004 (Keras' type)
+                f"All `inputs` and `outputs` of a functional Model must be KerasTensors "
                                  f"(from `keras.Input` and layer calls). Received: {t!r}")
         known = {id(t) for t in flat_in}
         self.nodes: list[Node] = []

@@ -9,7 +9,6 @@ values).
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import nn as api_nn
 

@@ -8,13 +8,12 @@ compiled training step; `result()` reads them; `reset_state()` zeroes them
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import indexing
 from minixla.frontend.graph import init_scope
-from minixla.frontend.variables import Variable
 from minixla.frontend.keras import losses as L
 from minixla.frontend.keras.layers.base import snake_case
+from minixla.frontend.variables import Variable
 
 
 class Metric:

@@ -12,7 +12,12 @@ weight files and `summary()` are in `saving`.
 from __future__ import annotations
 
 from minixla.frontend.keras import saving
-from minixla.frontend.keras.functional import FunctionalGraph, InputLayer, KerasTensor, _flat
+from minixla.frontend.keras.functional import (
+    FunctionalGraph,
+    InputLayer,
+    KerasTensor,
+    _flat,
+)
 from minixla.frontend.keras.layers.base import Layer
 from minixla.frontend.keras.training import TrainingMixin
 
@@ -80,7 +85,8 @@ class Model(TrainingMixin, Layer):
             import numpy as np
 
             shape = tuple(1 if d is None else d for d in input_shape)
-            self(np.zeros(shape, np.float32))
+            self.call(np.zeros(shape, np.float32))  # sublayers build on this eager call
+            self._clear_losses()
 
     def _sublayers_built(self) -> bool:
         return bool(self._sublayers) and all(s.built for s in self._sublayers)
@@ -111,7 +117,8 @@ class Sequential(Model):
         if isinstance(layer, KerasTensor) and layer.node is not None and isinstance(layer.node.layer, InputLayer):
             layer = layer.node.layer
         if not isinstance(layer, Layer):
-            raise ValueError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: "
+            raise ValueError(  # noqa: TRY004 (Keras' type)
+                f"Only instances of `keras.Layer` can be added to a Sequential model. Received: "
                              f"{layer!r} (of type {type(layer)})")
         if isinstance(layer, InputLayer):
             if self._seq or self._input_layer is not None:

@@ -8,7 +8,6 @@ executable updates) and a fixed seed gives a reproducible sequence.
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import random_stateless
 from minixla.frontend.graph import init_scope

@@ -10,12 +10,13 @@ back. `run_eagerly=True` runs the same Python step op by op.
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.autodiff import GradientTape
 from minixla.frontend.function import function as tf_function
 from minixla.frontend.keras import callbacks as callbacks_module
-from minixla.frontend.keras import data_adapter, losses as losses_module, metrics as metrics_module
+from minixla.frontend.keras import data_adapter
+from minixla.frontend.keras import losses as losses_module
+from minixla.frontend.keras import metrics as metrics_module
 from minixla.frontend.keras import optimizers as optimizers_module
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-import tensorflow as tf  # noqa: E402
+import tensorflow as tf
 
 keras = tf.keras
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,7 +187,7 @@ def record_schedules() -> None:
 def record_training() -> None:
     """The examples' small-size training curves, from weights stored in the example's init file."""
     sys.path.insert(0, str(ROOT / "tests" / "frontend" / "keras"))
-    import keras_training_cases as training  # noqa: PLC0415
+    import keras_training_cases as training
 
     for name in training.CASES:
         out = training.record(name, keras, np)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import nn as api_nn
 from minixla.frontend.api.indexing import einsum

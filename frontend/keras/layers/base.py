@@ -15,12 +15,11 @@ import re
 import threading
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.graph import init_scope
+from minixla.frontend.keras import initializers, regularizers
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.variables import Variable
-from minixla.frontend.keras import initializers, regularizers
 
 _NAME_COUNTS: collections.Counter = collections.Counter()
 _CONTEXT = threading.local()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import indexing
-from minixla.frontend.keras import activations, initializers, random as krandom
+from minixla.frontend.keras import activations, initializers
+from minixla.frontend.keras import random as krandom
 from minixla.frontend.keras.layers.base import Layer, _dims
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.keras.layers.base import Layer, _dims
 

@@ -5,7 +5,6 @@ inference), LayerNormalization, GroupNormalization, UnitNormalization.
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.keras.layers.base import Layer, _dims
 

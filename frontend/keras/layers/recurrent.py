@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api.control_flow import scan
 from minixla.frontend.keras import activations
@@ -183,7 +182,8 @@ class Bidirectional(Layer):
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kw):
         super().__init__(**kw)
         if not isinstance(layer, _RNN):
-            raise ValueError(f"Please initialize `Bidirectional` layer with a `keras.layers.RNN` instance. "
+            raise ValueError(  # noqa: TRY004 (Keras' type)
+                f"Please initialize `Bidirectional` layer with a `keras.layers.RNN` instance. "
                              f"Received: layer={layer}")
         if merge_mode not in ("sum", "mul", "ave", "concat", None):
             raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from minixla.frontend import tf
 
 Dataset = tf.data.Dataset
