@@ -3,6 +3,7 @@
 Run with a TensorFlow install (not needed by the tests):
     python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu
     /tmp/tfvenv/bin/python tests/golden/record_keras_goldens.py [layers|losses|metrics|optimizers|schedules|training]
+    /tmp/tfvenv/bin/python tests/golden/record_keras_goldens.py layers=lstm,gru   # only these layer cases
 
 Each case's inputs and weights are drawn here (numpy, seeded by the case name) and stored beside
 the results, so the tests replay exactly these numbers through minixla and never need TF.
@@ -59,12 +60,14 @@ def call_layer(layer, xs, training=None):
     return layer(xs[0], training=training)
 
 
-def record_layers() -> None:
+def record_layers(only=None) -> None:
     for name, cls, kwargs, shape, kind in cases.LAYERS:
+        if only and name not in only:
+            continue
         rng = rng_for(name)
         shapes = shape if isinstance(shape, list) else [shape]
         xs = [draw_input(rng, s, kind) for s in shapes]
-        layer = getattr(keras.layers, cls)(**kwargs)
+        layer = cases.make_layer(keras.layers, cls, kwargs)
         call_layer(layer, [tf.constant(x) for x in xs])
         weights = [draw_weight(rng, w) for w in layer.weights]
         layer.set_weights(weights)
@@ -199,4 +202,5 @@ if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
     which = sys.argv[1:] or ["layers", "losses", "metrics", "optimizers", "schedules"]
     for part in which:
-        globals()[f"record_{part}"]()
+        kind, _, names = part.partition("=")
+        globals()[f"record_{kind}"](*([names.split(",")] if names else []))

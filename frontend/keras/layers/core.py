@@ -171,7 +171,7 @@ class GaussianNoise(Layer):
     def call(self, x, training=None):
         if not training:
             return x
-        return api.add(x, krandom.normal(api.shape(x), 0.0, self.stddev, x.dtype, self.seed_generator))
+        return api.add(x, krandom.normal(krandom.static_shape(x), 0.0, self.stddev, x.dtype, self.seed_generator))
 
 
 class Embedding(Layer):

@@ -81,9 +81,23 @@ LAYERS = [
     ("gru", "GRU", {"units": 3}, (2, 5, 2), "float"),
     ("gru_seq_noreset", "GRU", {"units": 2, "return_sequences": True, "reset_after": False}, (2, 4, 3),
      "float"),
+    ("bidirectional_lstm", "Bidirectional", {"layer": ("LSTM", {"units": 2, "return_sequences": True})},
+     (2, 4, 3), "float"),
+    ("bidirectional_gru_sum", "Bidirectional", {"layer": ("GRU", {"units": 3}), "merge_mode": "sum"}, (2, 5, 2),
+     "float"),
+    ("mha_value_dim_output_shape", "MultiHeadAttention", {"num_heads": 2, "key_dim": 2, "value_dim": 3,
+                                                           "output_shape": 4}, [(2, 4, 5), (2, 4, 5)], "float"),
     ("mha", "MultiHeadAttention", {"num_heads": 2, "key_dim": 3}, [(2, 4, 5), (2, 3, 5)], "float"),
     ("attention", "Attention", {}, [(2, 4, 3), (2, 5, 3)], "float"),
 ]
+
+
+
+def make_layer(layers, cls: str, kwargs: dict):
+    """Build a case's layer from a `keras.layers` namespace (a wrapped layer is given as (class, kwargs))."""
+    kwargs = {k: make_layer(layers, *v) if k == "layer" else v for k, v in kwargs.items()}
+    return getattr(layers, cls)(**kwargs)
+
 
 # layers whose output depends on training=True and is deterministic (recorded both ways)
 TRAINING_LAYERS = {"batchnorm_train"}

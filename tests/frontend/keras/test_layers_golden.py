@@ -43,7 +43,7 @@ def test_layer_matches_keras(case, jit):
     name, cls, kwargs, shape, _ = case
     g = load("layer", name)
     xs = [g[f"x{i}"] for i in range(len(shape) if isinstance(shape, list) else 1)]
-    layer = getattr(keras.layers, cls)(**kwargs)
+    layer = cases.make_layer(keras.layers, cls, kwargs)
     _call(layer, [tf.constant(x) for x in xs], False)
     n_weights = sum(1 for k in g if k.startswith("w") and k[1:].isdigit())
     weights = [g[f"w{i}"] for i in range(n_weights)]
