@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from minixla.frontend import tf
 
 keras = tf.keras
@@ -91,7 +90,7 @@ def test_lstm_return_state_matches_numpy():
     seq, h, c = layer(x)
     k, rk, b = (w.numpy() for w in layer.weights)
     hh, cc = np.zeros((3, 2)), np.zeros((3, 2))
-    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    sig = lambda v: 1 / (1 + np.exp(-v))
     for t in range(4):
         z = x[:, t] @ k + hh @ rk + b
         i, f, g, o = np.split(z, 4, axis=1)
