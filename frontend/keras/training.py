@@ -97,6 +97,10 @@ class TrainingMixin:
                 out[m.name] = r
         return out
 
+    def _ordered(self, logs: dict) -> dict:
+        names = [n for n in self.metrics_names if n in logs]
+        return {n: logs[n] for n in names + [n for n in logs if n not in names]}
+
     def _batch_size(self, x):
         first = x[0] if isinstance(x, (list, tuple)) else next(iter(x.values())) if isinstance(x, dict) else x
         return api.cast(api.shape(first)[0], "float32")
@@ -178,7 +182,7 @@ class TrainingMixin:
                 if step == 0:
                     self._build_before_tracing(batch)
                 cbs.on_train_batch_begin(step)
-                logs = {k: _to_float(v) for k, v in train_function(batch).items()}
+                logs = self._ordered({k: _to_float(v) for k, v in train_function(batch).items()})
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -213,9 +217,11 @@ class TrainingMixin:
         if verbose and not _in_fit:
             callbacks_module.Progbar(data.steps, verbose=verbose).update(data.steps or 0, logs, finalize=True)
         cbs.on_test_end(logs)
+        order = [n for n in self.metrics_names if n in logs] + [n for n in logs if n not in self.metrics_names]
+        logs = {n: logs[n] for n in order}  # Keras' order: loss first, then the compiled metrics
         if return_dict:
             return logs
-        values = [logs[n] for n in logs]
+        values = list(logs.values())
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):

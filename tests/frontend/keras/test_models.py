@@ -293,3 +293,17 @@ def test_errors_are_keras_style():
     with pytest.raises(ValueError, match=r'layer "dense_in" is incompatible with the layer: expected axis -1 of '
                                          r"input shape to have value 4, but received input with shape"):
         head(hidden)
+
+
+def test_evaluate_returns_loss_then_metrics_in_compile_order():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(3)])
+    model.compile("sgd", keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy", keras.metrics.SparseCategoricalCrossentropy(from_logits=True)])
+    x = R.normal(size=(6, 2)).astype(np.float32)
+    y = R.integers(0, 3, 6)
+    loss, acc, xent = model.evaluate(x, y, verbose=0)
+    logits = model.predict(x, verbose=0)
+    np.testing.assert_allclose(acc, (logits.argmax(1) == y).mean(), rtol=1e-6)
+    lsm = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+    np.testing.assert_allclose([loss, xent], [-lsm[np.arange(6), y].mean()] * 2, rtol=1e-5)
+    assert model.metrics_names == ["loss", "accuracy", "sparse_categorical_crossentropy"]
