@@ -44,7 +44,8 @@ def test_model_checkpoint_best_only_and_csv_logger(tmp_path):
     other.load_weights(tmp_path / "best.weights.npz")
     for a, b in zip(model.get_weights(), other.get_weights()):
         np.testing.assert_array_equal(a, b)  # the loss fell every epoch: the last is the best
-    rows = list(csv.DictReader(open(tmp_path / "log.csv")))
+    with open(tmp_path / "log.csv") as f:
+        rows = list(csv.DictReader(f))
     assert [int(r["epoch"]) for r in rows] == [0, 1, 2]
     np.testing.assert_allclose([float(r["loss"]) for r in rows], hist.history["loss"], rtol=1e-6)
 
