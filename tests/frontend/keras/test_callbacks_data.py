@@ -80,3 +80,32 @@ def test_multi_input_functional_model_fits_lists_and_datasets():
     np.testing.assert_allclose(model.predict(ds, verbose=0), np.c_[xa, xb] @ k + bias, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(model.evaluate(ds, verbose=0),
                                ((np.c_[xa, xb] @ k + bias - y) ** 2).mean(), rtol=1e-5)
+
+
+def test_two_output_model_with_losses_weights_and_metrics_by_name():
+    inp = keras.Input((3,))
+    h = keras.layers.Dense(4, activation="tanh", name="trunk")(inp)
+    reg = keras.layers.Dense(1, name="value")(h)
+    cls = keras.layers.Dense(2, name="label")(h)
+    model = keras.Model(inp, [reg, cls])
+    model.compile(keras.optimizers.SGD(0.0),
+                  loss={"value": "mse", "label": keras.losses.SparseCategoricalCrossentropy(from_logits=True)},
+                  loss_weights={"value": 0.5, "label": 2.0}, metrics={"label": ["accuracy"]})
+    x = R.normal(size=(8, 3)).astype(np.float32)
+    y_reg = R.normal(size=(8, 1)).astype(np.float32)
+    y_cls = R.integers(0, 2, 8)
+    logs = model.evaluate(x, {"value": y_reg, "label": y_cls}, verbose=0, return_dict=True)
+    p_reg, p_cls = model.predict(x, verbose=0)
+    mse = ((p_reg - y_reg) ** 2).mean()
+    lsm = p_cls - np.log(np.exp(p_cls).sum(1, keepdims=True))
+    xent = -lsm[np.arange(8), y_cls].mean()
+    np.testing.assert_allclose(logs["value_loss"], mse, rtol=1e-5)
+    np.testing.assert_allclose(logs["label_loss"], xent, rtol=1e-5)
+    np.testing.assert_allclose(logs["loss"], 0.5 * mse + 2.0 * xent, rtol=1e-5)
+    np.testing.assert_allclose(logs["label_accuracy"], (p_cls.argmax(1) == y_cls).mean(), rtol=1e-6)
+    hist = model.fit(x, [y_reg, y_cls], epochs=1, verbose=0)
+    assert sorted(hist.history) == ["label_accuracy", "label_loss", "loss", "value_loss"]
+    import pytest
+
+    with pytest.raises(ValueError, match="key 'valu' does not correspond to any model output"):
+        model.compile("sgd", loss={"valu": "mse"})
