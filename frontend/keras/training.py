@@ -70,7 +70,7 @@ class TrainingMixin:
             if isinstance(spec, dict):
                 unknown = set(spec) - set(names)
                 if unknown:
-                    raise ValueError(f"In the dict argument `{what}`, key '{sorted(unknown)[0]}' does not "
+                    raise ValueError(f"In the dict argument `{what}`, key '{min(unknown)}' does not "
                                      f"correspond to any model output. Received:\n{what}={spec}")
                 return [spec.get(n) for n in names]
             spec = list(spec)
