@@ -106,3 +106,14 @@ def test_rnn_rejects_non_sequence_input():
     with pytest.raises(ValueError, match=r'layer "gru" is incompatible with the layer: expected ndim=3, found '
                                          r"ndim=2"):
         keras.layers.GRU(2, name="gru")(np.ones((2, 3), np.float32))
+
+
+@pytest.mark.parametrize("cls", ["SimpleRNN", "LSTM", "GRU"])
+def test_recurrent_layer_compiles_to_one_hlo_while(cls):
+    layer = getattr(keras.layers, cls)(4, return_sequences=True)
+    x = np.ones((2, 7, 3), np.float32)
+    layer(x)
+    f = tf.function(lambda x: layer(x), jit_compile=True)
+    hlo = f.experimental_get_compiler_ir(x)(stage="hlo")
+    assert hlo.count("hlo.while") == 1  # the whole sequence is one loop, not 7 unrolled steps
+    np.testing.assert_allclose(f(x).numpy(), layer(x).numpy(), rtol=1e-5, atol=1e-6)
