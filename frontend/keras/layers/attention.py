@@ -62,8 +62,13 @@ class MultiHeadAttention(Layer):
     def _build_for(self, inputs) -> None:
         self.build(*[tuple(_dims(t)) for t in inputs])
 
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        return mask[0] if isinstance(mask, (list, tuple)) else None
+
     def call(self, inputs, attention_mask=None, return_attention_scores=False, training=None,
-             use_causal_mask=False):
+             use_causal_mask=False, mask=None):
         query, value = inputs[0], inputs[1]
         key = inputs[2] if len(inputs) > 2 else value
 
@@ -76,7 +81,10 @@ class MultiHeadAttention(Layer):
         v = project(value, self.value_kernel, self.value_bias)
         q = api.multiply(q, np.float32(1.0 / math.sqrt(self.key_dim)))
         scores = einsum("aecd,abcd->acbe", k, q)
-        mask = _causal(query, key) if use_causal_mask else None
+        mask = _padding_mask(mask)
+        if use_causal_mask:
+            causal = _causal(query, key)
+            mask = causal if mask is None else api.logical_and(mask, causal)
         if attention_mask is not None:
             am = api.cast(api.expand_dims(attention_mask, 1), "bool")
             mask = am if mask is None else api.logical_and(mask, am)
@@ -90,6 +98,22 @@ class MultiHeadAttention(Layer):
         if self.output_bias is not None:
             y = api.add(y, self.output_bias)
         return (y, probs) if return_attention_scores else y
+
+
+def _padding_mask(masks):
+    """(batch, 1, Tq, Tk) from the query's and value's `_keras_mask`s (Keras' automatic attention mask)."""
+    if not isinstance(masks, (list, tuple)):
+        return None
+    query_mask, value_mask = masks[0], masks[1] if len(masks) > 1 else None
+    key_mask = masks[2] if len(masks) > 2 else None
+    out = None
+    if query_mask is not None:
+        out = api.expand_dims(api.cast(query_mask, "bool"), -1)
+    for m in (value_mask, key_mask):
+        if m is not None:
+            m = api.expand_dims(api.cast(m, "bool"), -2)
+            out = m if out is None else api.logical_and(out, m)
+    return None if out is None else api.expand_dims(out, 1)
 
 
 def _causal(query, key):

@@ -150,6 +150,22 @@ class Layer:
     def compute_output_shape(self, input_shape):
         return None
 
+    supports_masking = False
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the output (Keras' `_keras_mask`): the input's, for layers that keep the time axis."""
+        if not self.supports_masking or mask is None:
+            return None
+        if isinstance(mask, (list, tuple)):
+            masks = [m for m in mask if m is not None]
+            if not masks:
+                return None
+            out = masks[0]
+            for m in masks[1:]:
+                out = api.logical_and(out, m)
+            return out
+        return mask
+
     # ---- calling ------------------------------------------------------------
     def _accepts(self, arg: str) -> bool:
         params = inspect.signature(self.call).parameters
@@ -177,12 +193,18 @@ class Layer:
             training = current_training()
         if self._accepts("training"):
             kwargs["training"] = training
+        mask = kwargs.pop("mask") if "mask" in kwargs else mask_of(inputs)
+        if mask is not None and self._accepts("mask"):
+            kwargs["mask"] = mask
         outer = current_training()
         _CONTEXT.training = training
         try:
             out = self.call(inputs, *args, **kwargs)
         finally:
             _CONTEXT.training = outer
+        out_mask = self.compute_mask(inputs, mask)
+        if out_mask is not None and isinstance(out, Tensor):
+            out._keras_mask = out_mask
         if self.activity_regularizer is not None:
             self._added_losses.append(self.activity_regularizer(out))
         if self._output_shape is None and isinstance(out, (Tensor, Variable)):
@@ -274,6 +296,14 @@ class Layer:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def mask_of(inputs):
+    """The `_keras_mask` an earlier layer attached to `inputs` (a list for a list of inputs)."""
+    if isinstance(inputs, (list, tuple)):
+        masks = [getattr(t, "_keras_mask", None) for t in inputs]
+        return masks if any(m is not None for m in masks) else None
+    return getattr(inputs, "_keras_mask", None)
 
 
 def _dedupe(vs):

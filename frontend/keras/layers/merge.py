@@ -11,6 +11,8 @@ from minixla.frontend.keras.layers.base import Layer, _dims
 
 
 class _Merge(Layer):
+    supports_masking = True
+
     def _check_input(self, inputs) -> None:
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
             raise ValueError(f"A merge layer should be called on a list of at least 2 inputs. Got "

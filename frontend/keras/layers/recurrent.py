@@ -79,13 +79,29 @@ class _RNN(Layer):
         if self.go_backwards:
             xs = api.reverse(xs, [0])
         projected = self._project_inputs(xs)
-        outs = scan(lambda acc, xt: self.step(xt, acc), projected, initializer=tuple(states))
+        if mask is None:
+            outs = scan(lambda acc, xt: self.step(xt, acc), projected, initializer=tuple(states))
+        else:  # a masked step keeps the previous state (and so repeats the previous output)
+            keep = api.transpose(api.cast(mask, x.dtype), [1, 0])
+            if self.go_backwards:
+                keep = api.reverse(keep, [0])
+
+            def masked_step(acc, elems):
+                zx, m = elems
+                m = api.expand_dims(m, -1)
+                return tuple(api.add(api.multiply(m, new), api.multiply(api.subtract(1.0, m), old))
+                             for new, old in zip(self.step(zx, acc), acc))
+
+            outs = scan(masked_step, (projected, keep), initializer=tuple(states))
         hs = outs[0]
         final = [o[-1] for o in outs]
         y = api.transpose(hs, [1, 0, 2]) if self.return_sequences else final[0]
         if self.return_state:
             return [y] + final
         return y
+
+    def compute_mask(self, inputs, mask=None):
+        return mask if self.return_sequences and not self.return_state else None
 
     def _project_inputs(self, xs):
         """x @ kernel (+ bias) for every time step at once, outside the loop."""

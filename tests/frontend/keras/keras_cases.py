@@ -188,3 +188,46 @@ SCHEDULES = [
 ]
 SCHEDULE_STEPS = [0, 1, 2, 3, 4, 5, 6, 7, 9]
 OPTIMIZER_STEPS = 3
+
+
+# ---- small models whose layers pass masks along (Embedding(mask_zero) / Masking -> consumers) ----
+def _embed(keras, inp):
+    return keras.layers.Embedding(7, 3, mask_zero=True)(inp)
+
+
+def masked_embed_lstm(keras):
+    inp = keras.Input((6,), dtype="int32")
+    return keras.Model(inp, keras.layers.LSTM(2)(_embed(keras, inp)))
+
+
+def masked_embed_gru_seq_pool(keras):
+    inp = keras.Input((6,), dtype="int32")
+    h = keras.layers.GRU(3, return_sequences=True)(_embed(keras, inp))
+    h = keras.layers.Dense(2, activation="tanh")(h)
+    return keras.Model(inp, keras.layers.GlobalAveragePooling1D()(h))
+
+
+def masked_embed_bidirectional(keras):
+    inp = keras.Input((6,), dtype="int32")
+    return keras.Model(inp, keras.layers.Bidirectional(keras.layers.SimpleRNN(2))(_embed(keras, inp)))
+
+
+def masked_embed_attention(keras):
+    inp = keras.Input((6,), dtype="int32")
+    h = _embed(keras, inp)
+    h = keras.layers.MultiHeadAttention(num_heads=1, key_dim=2)(h, h)
+    return keras.Model(inp, keras.layers.GlobalAveragePooling1D()(h))
+
+
+def masking_simple_rnn(keras):
+    inp = keras.Input((5, 2))
+    return keras.Model(inp, keras.layers.SimpleRNN(3)(keras.layers.Masking(0.0)(inp)))
+
+
+MASKED_MODELS = {
+    "embed_lstm": (masked_embed_lstm, "ids"),
+    "embed_gru_seq_pool": (masked_embed_gru_seq_pool, "ids"),
+    "embed_bidirectional": (masked_embed_bidirectional, "ids"),
+    "embed_attention": (masked_embed_attention, "ids"),
+    "masking_simple_rnn": (masking_simple_rnn, "padded"),
+}
