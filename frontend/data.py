@@ -16,6 +16,8 @@ from types import SimpleNamespace
 
 import numpy as np
 from minixla.frontend import dtypes
+from minixla.frontend.errors import InvalidArgumentError
+from minixla.frontend.function import function
 from minixla.frontend.tensor import Tensor, TensorShape
 from minixla.frontend.variables import Variable
 
@@ -253,8 +255,6 @@ class Dataset:
         return Dataset(source, self._cardinality, self._spec)
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None) -> Dataset:
-        from minixla.frontend.function import function
-
         traced = function(lambda *args: map_func(*args))
 
         def apply(e):
@@ -368,8 +368,6 @@ def _stack(chunk):
 
 
 def _invalid(message: str):
-    from minixla.frontend.errors import InvalidArgumentError
-
     return InvalidArgumentError(message)
 
 

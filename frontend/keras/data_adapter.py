@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from minixla.frontend.keras.initializers import rng
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.variables import Variable
 
@@ -125,8 +126,6 @@ class DataHandler:
             return
         order = np.arange(self.n)
         if self.shuffle:
-            from minixla.frontend.keras.initializers import rng
-
             order = rng().permutation(self.n)
         for step in range(self.steps):
             index = order[step * self.batch_size:(step + 1) * self.batch_size]

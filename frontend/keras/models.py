@@ -11,6 +11,7 @@ weight files and `summary()` are in `saving`.
 
 from __future__ import annotations
 
+import numpy as np
 from minixla.frontend.keras import saving
 from minixla.frontend.keras.functional import (
     FunctionalGraph,
@@ -82,8 +83,6 @@ class Model(TrainingMixin, Layer):
         if self._graph is None and type(self).call is Model.call:
             raise ValueError("You must provide `inputs`/`outputs` or subclass `Model` with a `call` method.")
         if self._graph is None and input_shape is not None and not self._sublayers_built():
-            import numpy as np
-
             shape = tuple(1 if d is None else d for d in input_shape)
             self.call(np.zeros(shape, np.float32))  # sublayers build on this eager call
             self._clear_losses()

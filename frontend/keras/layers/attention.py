@@ -10,6 +10,7 @@ from minixla.frontend.api import nn as api_nn
 from minixla.frontend.api.indexing import einsum
 from minixla.frontend.keras import random as krandom
 from minixla.frontend.keras.layers.base import Layer, _dims
+from minixla.frontend.keras.symbolic import KerasTensor, call_symbolic
 
 
 class MultiHeadAttention(Layer):
@@ -48,8 +49,6 @@ class MultiHeadAttention(Layer):
         self.output_kernel, self.output_bias = dense("attention_output", (h, v, out), (out,))
 
     def __call__(self, query, value=None, key=None, **kwargs):
-        from minixla.frontend.keras.functional import KerasTensor, call_symbolic
-
         if value is None and isinstance(query, (list, tuple)) and len(query) in (2, 3):
             query, value, key = query[0], query[1], (query[2] if len(query) > 2 else None)
         if value is None:

@@ -18,6 +18,7 @@ import numpy as np
 from minixla.frontend.api import core as api
 from minixla.frontend.graph import init_scope
 from minixla.frontend.keras import initializers, regularizers
+from minixla.frontend.keras.symbolic import KerasTensor, call_symbolic
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.variables import Variable
 
@@ -179,8 +180,6 @@ class Layer:
                           f"but received input with shape {tuple(shape)}")
 
     def __call__(self, inputs, *args, **kwargs):
-        from minixla.frontend.keras.functional import KerasTensor, call_symbolic
-
         leaves = inputs if isinstance(inputs, (list, tuple)) else [inputs]
         if any(isinstance(v, KerasTensor) for v in leaves):
             return call_symbolic(self, inputs, args, kwargs)

@@ -8,6 +8,7 @@ from minixla.frontend.api import indexing
 from minixla.frontend.keras import activations, initializers
 from minixla.frontend.keras import random as krandom
 from minixla.frontend.keras.layers.base import Layer, _dims
+from minixla.frontend.keras.regularizers import L1L2
 
 
 def check_rank(layer: Layer, x, min_ndim=None, ndim=None, axis_value=None) -> None:
@@ -257,8 +258,6 @@ class Rescaling(Layer):
 
 class ActivityRegularization(Layer):
     def __init__(self, l1=0.0, l2=0.0, **kw):
-        from minixla.frontend.keras.regularizers import L1L2
-
         super().__init__(activity_regularizer=L1L2(l1, l2), **kw)
 
     def call(self, x):

@@ -12,7 +12,7 @@ import copy
 import numpy as np
 from minixla.frontend.api import core as api
 from minixla.frontend.api.control_flow import scan
-from minixla.frontend.keras import activations
+from minixla.frontend.keras import activations, initializers
 from minixla.frontend.keras.layers.base import Layer, _dims
 
 
@@ -134,8 +134,6 @@ class LSTM(_RNN):
     def _bias_init(self):
         if not self.unit_forget_bias:
             return self.inits[2]
-        from minixla.frontend.keras import initializers
-
         base = initializers.get(self.inits[2])
         u = self.units
 
