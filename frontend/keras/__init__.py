@@ -19,6 +19,7 @@ from minixla.frontend.keras import (
            random,
            regularizers,
            schedules,
+           utils,
 )
 from minixla.frontend.keras.functional import Input, KerasTensor
 from minixla.frontend.keras.layers.base import Layer, clear_session
@@ -26,7 +27,6 @@ from minixla.frontend.keras.models import Model, Sequential
 
 optimizers.schedules = schedules
 models = SimpleNamespace(Model=Model, Sequential=Sequential)
-utils = SimpleNamespace(set_random_seed=initializers.set_random_seed)
 backend = SimpleNamespace(clear_session=clear_session, epsilon=lambda: losses.EPSILON, floatx=lambda: "float32")
 
 __all__ = ["Input", "KerasTensor", "Layer", "Model", "Sequential", "activations", "backend", "callbacks",

@@ -4,6 +4,7 @@ shuffled each epoch), `tf.data.Dataset`s (already batched), and Python generator
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -96,6 +97,10 @@ class DataHandler:
                                  "Received input: a tf.data.Dataset")
             self.dataset = x
             self.steps = steps if steps is not None else _cardinality(x)
+            self._iterator = None  # an infinite dataset is read on across epochs, as Keras does
+            if steps is None and _cardinality(x) is None and getattr(x, "_cardinality", None) == -1:
+                raise ValueError("When passing an infinitely repeating dataset, please specify a `steps_per_epoch` "
+                                 "value so that epoch level callbacks continue to work.")
             return
         self.x, self.y, self.sw = _as_array(x), _as_array(y), _as_array(sample_weight)
         leaves = _leaves(self.x) + _leaves(self.y) + _leaves(self.sw)
@@ -119,8 +124,14 @@ class DataHandler:
 
     def epoch(self):
         if self.dataset is not None:
-            for step, element in enumerate(self.dataset):
+            infinite = getattr(self.dataset, "_cardinality", None) == -1
+            if self._iterator is None or not infinite:
+                self._iterator = iter(self.dataset)
+            for step in itertools.count():
                 if self.steps is not None and step >= self.steps:
+                    break
+                element = next(self._iterator, None)
+                if element is None:
                     break
                 yield step, _as_array(element)
             return

@@ -109,3 +109,10 @@ def test_two_output_model_with_losses_weights_and_metrics_by_name():
 
     with pytest.raises(ValueError, match="key 'valu' does not correspond to any model output"):
         model.compile("sgd", loss={"valu": "mse"})
+
+
+def test_utils_to_categorical_and_normalize():
+    np.testing.assert_array_equal(keras.utils.to_categorical([[2], [0]], 3), [[0, 0, 1], [1, 0, 0]])
+    assert keras.utils.to_categorical(np.array([1, 3])).shape == (2, 4)
+    x = np.array([[3.0, 4.0], [0.0, 0.0]])
+    np.testing.assert_allclose(keras.utils.normalize(x), [[0.6, 0.8], [0.0, 0.0]])
