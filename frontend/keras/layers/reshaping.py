@@ -40,8 +40,8 @@ class Reshape(Layer):
         return api.reshape(x, [-1] + target)
 
     def _error(self, dims):
-        return ValueError(f"The total size of the tensor must be unchanged. Received: input_shape={tuple(dims)}, "
-                          f"target_shape={self.target_shape}")
+        return ValueError(f"The total size of the tensor must be unchanged. Received: input_shape="
+                          f"{tuple(dims[1:])}, target_shape={self.target_shape}")
 
 
 class Permute(Layer):

@@ -307,3 +307,10 @@ def test_evaluate_returns_loss_then_metrics_in_compile_order():
     lsm = logits - np.log(np.exp(logits).sum(1, keepdims=True))
     np.testing.assert_allclose([loss, xent], [-lsm[np.arange(6), y].mean()] * 2, rtol=1e-5)
     assert model.metrics_names == ["loss", "accuracy", "sparse_categorical_crossentropy"]
+
+
+def test_functional_reshape_error_is_keras_text():
+    inp = keras.Input((4,))
+    with pytest.raises(ValueError, match=r"The total size of the tensor must be unchanged. Received: "
+                                         r"input_shape=\(4,\), target_shape=\(3, 1\)"):
+        keras.layers.Reshape((3, 1))(inp)
