@@ -140,7 +140,7 @@ class Conv1DTranspose(Conv2DTranspose):
         super().__init__(filters, kernel_size, strides, padding, output_padding, **kw)
 
     def _convolve(self, x):
-        n, w, c = _dims(x)
+        _, w, _ = _dims(x)
         x2 = api.expand_dims(x, 1)
         out_w = _deconv_len(w, self.kernel_size[0], self.strides[0], self.dilation_rate[0], self.padding)
         sizes = api.concat([api.cast(api.shape(x)[0:1], "int32"), np.asarray([1, out_w, self.filters], np.int32)], 0)
