@@ -286,6 +286,8 @@ FalseNegatives = _count_metric("FalseNegatives", 3, "false_negatives")
 class Precision(_Confusion):
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(thresholds, name or "precision", dtype)
+        if top_k is not None:
+            raise NotImplementedError(f"{type(self).__name__}(top_k=...) is not supported")
         self.class_id = class_id
         self.tp = self.add_variable((len(self.thresholds),), name="true_positives")
         self.other = self.add_variable((len(self.thresholds),), name="false_positives")

@@ -31,6 +31,8 @@ class _RNN(Layer):
         if units <= 0:
             raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got "
                              f"{units}.")
+        if stateful:
+            raise NotImplementedError(f"{type(self).__name__}: stateful=True is not supported")
         if dropout or recurrent_dropout:
             raise NotImplementedError(f"{type(self).__name__}: dropout/recurrent_dropout are not supported yet")
         self.units = int(units)

@@ -17,6 +17,9 @@ LAYERS = [
     ("conv2d", "Conv2D", {"filters": 3, "kernel_size": 3, "activation": "relu"}, (2, 6, 6, 2), "float"),
     ("conv2d_same_stride", "Conv2D", {"filters": 4, "kernel_size": (3, 2), "strides": 2, "padding": "same"},
      (2, 7, 6, 3), "float"),
+    ("conv2d_groups", "Conv2D", {"filters": 4, "kernel_size": 2, "groups": 2}, (2, 4, 4, 4), "float"),
+    ("conv1d_groups_same", "Conv1D", {"filters": 6, "kernel_size": 3, "groups": 3, "padding": "same"}, (2, 5, 3),
+     "float"),
     ("conv2d_dilated", "Conv2D", {"filters": 2, "kernel_size": 2, "dilation_rate": 2}, (1, 6, 6, 2), "float"),
     ("conv3d", "Conv3D", {"filters": 2, "kernel_size": 2}, (1, 4, 4, 4, 2), "float"),
     ("conv2d_transpose", "Conv2DTranspose", {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same"},
@@ -92,6 +95,8 @@ LAYERS = [
                                                            "output_shape": 4}, [(2, 4, 5), (2, 4, 5)], "float"),
     ("mha", "MultiHeadAttention", {"num_heads": 2, "key_dim": 3}, [(2, 4, 5), (2, 3, 5)], "float"),
     ("attention", "Attention", {}, [(2, 4, 3), (2, 5, 3)], "float"),
+    ("attention_scaled_with_key", "Attention", {"use_scale": True}, [(2, 4, 3), (2, 5, 3), (2, 5, 3)], "float"),
+    ("attention_concat", "Attention", {"score_mode": "concat"}, [(2, 3, 2), (2, 4, 2)], "float"),
 ]
 
 
