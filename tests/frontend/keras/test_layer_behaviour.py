@@ -117,3 +117,21 @@ def test_recurrent_layer_compiles_to_one_hlo_while(cls):
     hlo = f.experimental_get_compiler_ir(x)(stage="hlo")
     assert hlo.count("hlo.while") == 1  # the whole sequence is one loop, not 7 unrolled steps
     np.testing.assert_allclose(f(x).numpy(), layer(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("cls", ["SimpleRNN", "LSTM", "GRU"])
+def test_rnn_dropout_only_in_training_and_fresh_per_compiled_call(cls):
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(4, 5, 3)).astype(np.float32)
+    with_dropout = getattr(keras.layers, cls)(6, dropout=0.5, recurrent_dropout=0.5, seed=1)
+    plain = getattr(keras.layers, cls)(6)
+    with_dropout(x)
+    plain(x)
+    plain.set_weights(with_dropout.get_weights())
+    np.testing.assert_allclose(with_dropout(x).numpy(), plain(x).numpy(), rtol=1e-6)  # inference: no dropout
+    step = tf.function(lambda x: with_dropout(x, training=True), jit_compile=True)
+    a, b = step(x).numpy(), step(x).numpy()
+    assert not np.allclose(a, plain(x).numpy()) and not np.allclose(a, b)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(with_dropout(x, training=True))
+    assert all(g is not None for g in tape.gradient(loss, with_dropout.trainable_weights))
