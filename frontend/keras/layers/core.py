@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from minixla.frontend.api import core as api
 from minixla.frontend.api import indexing
-from minixla.frontend.keras import activations, initializers
+from minixla.frontend.keras import activations
 from minixla.frontend.keras import random as krandom
 from minixla.frontend.keras.layers.base import Layer, _dims
 from minixla.frontend.keras.regularizers import L1L2
@@ -263,6 +263,3 @@ class ActivityRegularization(Layer):
     def call(self, x):
         return x
 
-
-def initializer_of(name):
-    return initializers.get(name)
