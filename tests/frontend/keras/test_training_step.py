@@ -1,4 +1,4 @@
-"""Minimal Keras: layers against numpy, losses, SGD/Adam against hand-computed
+"""The first Keras-lite cases: Dense vs numpy, a conv model's shapes, sparse cross-entropy, SGD and Adam
 updates, and a compiled training step that agrees with the eager one."""
 
 from __future__ import annotations
