@@ -38,8 +38,8 @@ def unique_name(base: str) -> str:
 
 
 def snake_case(name: str) -> str:
-    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    s = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)  # Keras' to_snake_case
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 def current_training():

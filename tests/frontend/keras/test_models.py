@@ -314,3 +314,12 @@ def test_functional_reshape_error_is_keras_text():
     with pytest.raises(ValueError, match=r"The total size of the tensor must be unchanged. Received: "
                                          r"input_shape=\(4,\), target_shape=\(3, 1\)"):
         keras.layers.Reshape((3, 1))(inp)
+
+
+def test_default_layer_names_follow_keras():
+    keras.backend.clear_session()
+    names = [keras.layers.GlobalAveragePooling1D().name, keras.layers.Conv2DTranspose(1, 1).name,
+             keras.layers.LSTM(1).name, keras.layers.Dense(1).name, keras.layers.Dense(1).name,
+             keras.layers.MultiHeadAttention(1, 1).name, keras.layers.BatchNormalization().name]
+    assert names == ["global_average_pooling1d", "conv2d_transpose", "lstm", "dense", "dense_1",
+                     "multi_head_attention", "batch_normalization"]
