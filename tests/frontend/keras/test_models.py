@@ -323,3 +323,22 @@ def test_default_layer_names_follow_keras():
              keras.layers.MultiHeadAttention(1, 1).name, keras.layers.BatchNormalization().name]
     assert names == ["global_average_pooling1d", "conv2d_transpose", "lstm", "dense", "dense_1",
                      "multi_head_attention", "batch_normalization"]
+
+
+def test_sequential_add_pop_get_layer_and_errors():
+    model = keras.Sequential(name="stack")
+    model.add(keras.Input((3,)))
+    model.add(keras.layers.Dense(4, name="hidden"))
+    model.add(keras.layers.Dense(2, name="out"))
+    assert [lay.name for lay in model.layers] == ["hidden", "out"]
+    assert model.output_shape == (None, 2) and model.get_layer("hidden").units == 4
+    assert model.get_layer(index=1).name == "out"
+    assert model.pop().name == "out" and model.output_shape == (None, 4)
+    with pytest.raises(ValueError, match="No such layer: nope"):
+        model.get_layer("nope")
+    with pytest.raises(ValueError, match='"hidden" is already the name of a layer in this model'):
+        model.add(keras.layers.Dense(1, name="hidden"))
+    with pytest.raises(ValueError, match="Only instances of `keras.Layer` can be added"):
+        model.add("dense")
+    with pytest.raises(ValueError, match="Graph disconnected"):
+        keras.Model(keras.Input((2,)), keras.layers.Dense(1)(keras.Input((2,))))
