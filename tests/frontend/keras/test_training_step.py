@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from minixla.frontend import tf
 
 R = np.random.default_rng(11)
