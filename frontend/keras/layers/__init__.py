@@ -18,5 +18,6 @@ from minixla.frontend.keras.layers.merge import (  # noqa: F401
 )
 from minixla.frontend.keras.layers.normalization import *
 from minixla.frontend.keras.layers.pooling import *
+from minixla.frontend.keras.layers.preprocessing import Normalization  # noqa: F401
 from minixla.frontend.keras.layers.recurrent import GRU, LSTM, Bidirectional, SimpleRNN  # noqa: F401
 from minixla.frontend.keras.layers.reshaping import *

@@ -135,3 +135,17 @@ def test_rnn_dropout_only_in_training_and_fresh_per_compiled_call(cls):
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum(with_dropout(x, training=True))
     assert all(g is not None for g in tape.gradient(loss, with_dropout.trainable_weights))
+
+
+def test_normalization_adapt_matches_numpy_and_inverts():
+    rng = np.random.default_rng(3)
+    data = (rng.normal(size=(50, 3)) * [1.0, 10.0, 0.1] + [0.0, 5.0, -2.0]).astype(np.float32)
+    norm = keras.layers.Normalization()
+    norm.adapt(tf.data.Dataset.from_tensor_slices(data).batch(16))
+    np.testing.assert_allclose(norm(data).numpy(), (data - data.mean(0)) / data.std(0), rtol=1e-4, atol=1e-5)
+    assert [w.name.split("/")[-1].split(":")[0] for w in norm.weights] == ["mean", "variance", "count"]
+    assert int(norm.count.numpy()) == 50
+    inverse = keras.layers.Normalization(mean=data.mean(0), variance=data.var(0), invert=True)
+    np.testing.assert_allclose(inverse(norm(data)).numpy(), data, rtol=1e-4, atol=1e-4)
+    model = keras.Sequential([keras.Input((3,)), norm, keras.layers.Dense(1)])
+    assert model(data).shape == (50, 1)
