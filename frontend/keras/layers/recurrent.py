@@ -233,6 +233,9 @@ class Bidirectional(Layer):
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
 
+    def compute_mask(self, inputs, mask=None):
+        return mask if self.return_sequences and self.merge_mode is not None else None
+
     def call(self, x, training=None):
         fw = self.forward_layer(x)
         bw = self.backward_layer(x)

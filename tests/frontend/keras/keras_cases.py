@@ -220,6 +220,12 @@ def masked_embed_bidirectional(keras):
     return keras.Model(inp, keras.layers.Bidirectional(keras.layers.SimpleRNN(2))(_embed(keras, inp)))
 
 
+def masked_embed_bidirectional_seq(keras):
+    inp = keras.Input((6,), dtype="int32")
+    h = keras.layers.Bidirectional(keras.layers.LSTM(2, return_sequences=True))(_embed(keras, inp))
+    return keras.Model(inp, keras.layers.GlobalAveragePooling1D()(h))
+
+
 def masked_embed_attention(keras):
     inp = keras.Input((6,), dtype="int32")
     h = _embed(keras, inp)
@@ -236,6 +242,7 @@ MASKED_MODELS = {
     "embed_lstm": (masked_embed_lstm, "ids"),
     "embed_gru_seq_pool": (masked_embed_gru_seq_pool, "ids"),
     "embed_bidirectional": (masked_embed_bidirectional, "ids"),
+    "embed_bidirectional_seq": (masked_embed_bidirectional_seq, "ids"),
     "embed_attention": (masked_embed_attention, "ids"),
     "masking_simple_rnn": (masking_simple_rnn, "padded"),
 }
