@@ -70,7 +70,7 @@ class Model(TrainingMixin, Layer):
         return self._graph.run(inputs, training)
 
     def _check_input(self, inputs) -> None:
-        if self._graph is None:
+        if self._graph is None or isinstance(inputs, dict):
             return
         for t, x in zip(self.inputs, inputs if isinstance(inputs, (list, tuple)) else [inputs]):
             shape = list(x.shape.as_list()) if hasattr(x.shape, "as_list") else list(x.shape)

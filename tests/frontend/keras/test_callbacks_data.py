@@ -116,3 +116,10 @@ def test_utils_to_categorical_and_normalize():
     assert keras.utils.to_categorical(np.array([1, 3])).shape == (2, 4)
     x = np.array([[3.0, 4.0], [0.0, 0.0]])
     np.testing.assert_allclose(keras.utils.normalize(x), [[0.6, 0.8], [0.0, 0.0]])
+
+
+def test_functional_model_with_dict_inputs():
+    a, b = keras.Input((2,), name="a"), keras.Input((1,), name="b")
+    model = keras.Model({"a": a, "b": b}, keras.layers.Concatenate()([a, b]))
+    xa, xb = np.ones((3, 2), np.float32), np.zeros((3, 1), np.float32)
+    np.testing.assert_array_equal(model({"a": xa, "b": xb}).numpy(), np.c_[xa, xb])
