@@ -183,7 +183,7 @@ class Layer:
         leaves = inputs if isinstance(inputs, (list, tuple)) else [inputs]
         if any(isinstance(v, KerasTensor) for v in leaves):
             return call_symbolic(self, inputs, args, kwargs)
-        inputs = _convert(inputs)
+        inputs = _convert(inputs, self.dtype)
         self._check_input(inputs)
         if not self.built:
             self._build_for(inputs)
@@ -314,11 +314,16 @@ def _dedupe(vs):
     return out
 
 
-def _convert(x):
+def _convert(x, dtype: str):
+    """Tensors of the inputs; floating ones in the layer's dtype (Keras' autocast of float64 numpy data)."""
     if isinstance(x, (list, tuple)):
-        return type(x)(_convert(v) for v in x)
+        return type(x)(_convert(v, dtype) for v in x)
     if isinstance(x, dict):
-        return {k: _convert(v) for k, v in x.items()}
-    if isinstance(x, (Tensor, Variable)):
-        return x
-    return api.convert_to_tensor(x)
+        return {k: _convert(v, dtype) for k, v in x.items()}
+    t = x if isinstance(x, (Tensor, Variable)) else api.convert_to_tensor(x)
+    if t.dtype.is_floating and t.dtype.name != dtype:
+        cast = api.cast(t, dtype)
+        if hasattr(t, "_keras_mask"):
+            cast._keras_mask = t._keras_mask
+        return cast
+    return t

@@ -342,3 +342,11 @@ def test_sequential_add_pop_get_layer_and_errors():
         model.add("dense")
     with pytest.raises(ValueError, match="Graph disconnected"):
         keras.Model(keras.Input((2,)), keras.layers.Dense(1)(keras.Input((2,))))
+
+
+def test_float64_inputs_are_cast_to_the_layer_dtype():
+    layer = keras.layers.Dense(2)
+    x = np.ones((1, 3))  # float64, as numpy makes it
+    y = layer(x)
+    assert y.dtype == tf.float32
+    np.testing.assert_allclose(y.numpy(), x @ layer.kernel.numpy(), rtol=1e-6)
