@@ -112,6 +112,9 @@ class Layer:
     # ---- tracking -----------------------------------------------------------
     def __setattr__(self, key, value):
         subs = self.__dict__.get("_sublayers")
+        if subs is None and isinstance(value, Layer):
+            raise RuntimeError(f"It looks like you are subclassing `{type(self).__name__}` and you forgot to call "
+                               "`super().__init__()`. Always start with this line.")
         if subs is not None and not key.startswith("_"):
             items = value if isinstance(value, (list, tuple)) else [value]
             for v in items:

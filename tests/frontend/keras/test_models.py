@@ -350,3 +350,12 @@ def test_float64_inputs_are_cast_to_the_layer_dtype():
     y = layer(x)
     assert y.dtype == tf.float32
     np.testing.assert_allclose(y.numpy(), x @ layer.kernel.numpy(), rtol=1e-6)
+
+
+def test_forgetting_super_init_is_a_clear_error():
+    class Broken(keras.Model):
+        def __init__(self):
+            self.dense = keras.layers.Dense(1)
+
+    with pytest.raises(RuntimeError, match="forgot to call `super\\(\\).__init__\\(\\)`"):
+        Broken()
