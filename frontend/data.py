@@ -15,8 +15,9 @@ import itertools
 from types import SimpleNamespace
 
 import numpy as np
-
 from minixla.frontend import dtypes
+from minixla.frontend.errors import InvalidArgumentError
+from minixla.frontend.function import function
 from minixla.frontend.tensor import Tensor, TensorShape
 from minixla.frontend.variables import Variable
 
@@ -98,7 +99,7 @@ class Dataset:
 
     # ---- sources ------------------------------------------------------------
     @staticmethod
-    def from_tensor_slices(tensors, name=None) -> "Dataset":
+    def from_tensor_slices(tensors, name=None) -> Dataset:
         arrays = _map_structure(_to_numpy, tensors)
         leaves = _leaves(arrays)
         if not leaves or any(a.ndim == 0 for a in leaves):
@@ -112,19 +113,19 @@ class Dataset:
         return Dataset(lambda: (_map_structure(lambda a, i=i: a[i], arrays) for i in range(n)), n, spec)
 
     @staticmethod
-    def from_tensors(tensors, name=None) -> "Dataset":
+    def from_tensors(tensors, name=None) -> Dataset:
         element = _map_structure(_to_numpy, tensors)
         return Dataset(lambda: iter([element]), 1, _spec_of(element))
 
     @staticmethod
-    def range(*args, dtype="int64", name=None) -> "Dataset":
+    def range(*args, dtype="int64", name=None) -> Dataset:
         r = range(*args)
         dt = dtypes.as_dtype(dtype).np
         return Dataset(lambda: (np.asarray(i, dt) for i in r), len(r), TensorSpec((), dt))
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
-                       name=None) -> "Dataset":
+                       name=None) -> Dataset:
         if not callable(generator):
             raise TypeError("`generator` must be a Python callable.")
         if output_signature is None and output_types is None:
@@ -138,12 +139,12 @@ class Dataset:
         def check(element):
             def one(value, s):
                 arr = np.asarray(value, dtype=s.dtype.np)
-                want = s.shape.as_list() if s.shape.rank is not None else None
-                if want is not None and output_shapes is not None or output_signature is not None:
-                    if want is not None and (len(want) != arr.ndim or any(
-                            w is not None and w != d for w, d in zip(want, arr.shape))):
-                        raise _invalid(f"`generator` yielded an element of shape {arr.shape} where an element "
-                                       f"of shape {tuple(want)} was expected.")
+                shape_given = output_shapes is not None or output_signature is not None
+                want = s.shape.as_list()
+                if shape_given and (len(want) != arr.ndim or any(w is not None and w != d
+                                                                 for w, d in zip(want, arr.shape))):
+                    raise _invalid(f"`generator` yielded an element of shape {arr.shape} where an element of "
+                                   f"shape {tuple(want)} was expected.")
                 return arr
             return _zip_structure(one, element, spec)
 
@@ -151,7 +152,7 @@ class Dataset:
         return Dataset(lambda: (check(e) for e in generator(*call_args)), UNKNOWN_CARDINALITY, spec)
 
     @staticmethod
-    def zip(*datasets, name=None) -> "Dataset":
+    def zip(*datasets, name=None) -> Dataset:
         if len(datasets) == 1 and isinstance(datasets[0], (tuple, list, dict)):
             datasets = datasets[0]
         structure = datasets
@@ -164,8 +165,7 @@ class Dataset:
         def source():
             iters = [iter(d._source()) for d in flat]
             for items in zip(*iters):
-                it = iter(items)
-                yield _map_structure(lambda _: next(it), structure)
+                yield _fill(structure, iter(items))
 
         return Dataset(source, card, _map_structure(lambda d: d.element_spec, structure))
 
@@ -198,7 +198,7 @@ class Dataset:
 
     # ---- transformations ----------------------------------------------------
     def batch(self, batch_size, drop_remainder: bool = False, num_parallel_calls=None, deterministic=None,
-              name=None) -> "Dataset":
+              name=None) -> Dataset:
         batch_size = int(batch_size)
         if batch_size <= 0:
             raise _invalid(f"batch_size must be greater than zero, but got {batch_size}")
@@ -220,7 +220,7 @@ class Dataset:
                                                        + s.shape.as_list(), s.dtype), self._spec)
         return Dataset(source, card, spec)
 
-    def unbatch(self, name=None) -> "Dataset":
+    def unbatch(self, name=None) -> Dataset:
         def source():
             for e in self._source():
                 n = len(_leaves(e)[0])
@@ -229,7 +229,7 @@ class Dataset:
 
         return Dataset(source, UNKNOWN_CARDINALITY)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration: bool = True, name=None) -> "Dataset":
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration: bool = True, name=None) -> Dataset:
         """Buffered shuffle (TF's algorithm: a random slot of a `buffer_size` buffer is emitted and refilled)."""
         buffer_size = int(buffer_size)
         if buffer_size <= 0 and buffer_size != AUTOTUNE:
@@ -254,9 +254,7 @@ class Dataset:
 
         return Dataset(source, self._cardinality, self._spec)
 
-    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None) -> "Dataset":
-        from minixla.frontend.function import function
-
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None) -> Dataset:
         traced = function(lambda *args: map_func(*args))
 
         def apply(e):
@@ -266,14 +264,14 @@ class Dataset:
 
         return Dataset(lambda: (apply(e) for e in self._source()), self._cardinality)
 
-    def filter(self, predicate, name=None) -> "Dataset":
+    def filter(self, predicate, name=None) -> Dataset:
         def keep(e):
             args = e if isinstance(e, tuple) else (e,)
             return bool(np.asarray(_to_numpy(predicate(*[_map_structure(_to_tensor, a) for a in args]))))
 
         return Dataset(lambda: (e for e in self._source() if keep(e)), UNKNOWN_CARDINALITY, self._spec)
 
-    def repeat(self, count=None, name=None) -> "Dataset":
+    def repeat(self, count=None, name=None) -> Dataset:
         count = None if count is None or int(count) < 0 else int(count)
 
         def source():
@@ -287,7 +285,7 @@ class Dataset:
             card *= count
         return Dataset(source, card, self._spec)
 
-    def take(self, count, name=None) -> "Dataset":
+    def take(self, count, name=None) -> Dataset:
         count = int(count)
         card = self._cardinality if count < 0 else (count if self._cardinality < 0 and self._cardinality
                                                     == INFINITE_CARDINALITY else
@@ -295,17 +293,17 @@ class Dataset:
                                                     else UNKNOWN_CARDINALITY)
         return Dataset(lambda: itertools.islice(self._source(), None if count < 0 else count), card, self._spec)
 
-    def skip(self, count, name=None) -> "Dataset":
+    def skip(self, count, name=None) -> Dataset:
         count = int(count)
         card = self._cardinality
         if card >= 0:
             card = max(card - count, 0) if count >= 0 else 0
         return Dataset(lambda: itertools.islice(self._source(), max(count, 0), None), card, self._spec)
 
-    def prefetch(self, buffer_size=None, name=None) -> "Dataset":
+    def prefetch(self, buffer_size=None, name=None) -> Dataset:
         return self
 
-    def cache(self, filename: str = "", name=None) -> "Dataset":
+    def cache(self, filename: str = "", name=None) -> Dataset:
         """Keep the elements of the first complete pass in memory (a file name is ignored)."""
         store: list = []
         done = [False]
@@ -322,11 +320,11 @@ class Dataset:
 
         return Dataset(source, self._cardinality, self._spec)
 
-    def enumerate(self, start=0, name=None) -> "Dataset":
+    def enumerate(self, start=0, name=None) -> Dataset:
         return Dataset(lambda: ((np.asarray(i, np.int64), e) for i, e in enumerate(self._source(), start)),
                        self._cardinality)
 
-    def concatenate(self, dataset, name=None) -> "Dataset":
+    def concatenate(self, dataset, name=None) -> Dataset:
         card = (self._cardinality + dataset._cardinality if self._cardinality >= 0 and dataset._cardinality >= 0
                 else UNKNOWN_CARDINALITY)
         return Dataset(lambda: itertools.chain(self._source(), dataset._source()), card, self._spec)
@@ -337,8 +335,13 @@ class Dataset:
             state = reduce_func(state, e)
         return state
 
-    def apply(self, transformation_func) -> "Dataset":
+    def apply(self, transformation_func) -> Dataset:
         return transformation_func(self)
+
+
+def _fill(structure, values):
+    """`structure` with its leaves replaced, in order, by the next items of `values`."""
+    return _map_structure(lambda _: next(values), structure)
 
 
 def _zip_structure(fn, a, b):
@@ -365,8 +368,6 @@ def _stack(chunk):
 
 
 def _invalid(message: str):
-    from minixla.frontend.errors import InvalidArgumentError
-
     return InvalidArgumentError(message)
 
 

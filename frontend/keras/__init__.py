@@ -8,15 +8,25 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from minixla.frontend.keras import activations, callbacks, initializers, losses, metrics, optimizers, regularizers
-from minixla.frontend.keras import layers, random, schedules
+from minixla.frontend.keras import (
+           activations,
+           callbacks,
+           initializers,
+           layers,
+           losses,
+           metrics,
+           optimizers,
+           random,
+           regularizers,
+           schedules,
+           utils,
+)
 from minixla.frontend.keras.functional import Input, KerasTensor
 from minixla.frontend.keras.layers.base import Layer, clear_session
 from minixla.frontend.keras.models import Model, Sequential
 
 optimizers.schedules = schedules
 models = SimpleNamespace(Model=Model, Sequential=Sequential)
-utils = SimpleNamespace(set_random_seed=initializers.set_random_seed)
 backend = SimpleNamespace(clear_session=clear_session, epsilon=lambda: losses.EPSILON, floatx=lambda: "float32")
 
 __all__ = ["Input", "KerasTensor", "Layer", "Model", "Sequential", "activations", "backend", "callbacks",

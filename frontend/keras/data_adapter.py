@@ -4,10 +4,11 @@ shuffled each epoch), `tf.data.Dataset`s (already batched), and Python generator
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
-
+from minixla.frontend.keras.initializers import rng
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.variables import Variable
 
@@ -72,7 +73,7 @@ def train_validation_split(arrays, validation_split: float):
                          f"{type(arrays[0]).__name__}")
     arrays = tuple(_as_array(a) for a in arrays)
     n = len(_leaves(arrays[0])[0])
-    split = int(math.floor(n * (1.0 - validation_split)))
+    split = math.floor(n * (1.0 - validation_split))
     if split == 0 or split == n:
         raise ValueError(f"Training data contains {n} samples, which is not sufficient to split it into a "
                          f"validation and training set as specified by `validation_split={validation_split}`.")
@@ -96,6 +97,10 @@ class DataHandler:
                                  "Received input: a tf.data.Dataset")
             self.dataset = x
             self.steps = steps if steps is not None else _cardinality(x)
+            self._iterator = None  # an infinite dataset is read on across epochs, as Keras does
+            if steps is None and _cardinality(x) is None and getattr(x, "_cardinality", None) == -1:
+                raise ValueError("When passing an infinitely repeating dataset, please specify a `steps_per_epoch` "
+                                 "value so that epoch level callbacks continue to work.")
             return
         self.x, self.y, self.sw = _as_array(x), _as_array(y), _as_array(sample_weight)
         leaves = _leaves(self.x) + _leaves(self.y) + _leaves(self.sw)
@@ -114,20 +119,24 @@ class DataHandler:
         self.n = sizes.pop()
         self.batch_size = int(batch_size or 32)
         self.shuffle = shuffle
-        full = int(math.ceil(self.n / self.batch_size))
+        full = math.ceil(self.n / self.batch_size)
         self.steps = min(steps, full) if steps is not None else full
 
     def epoch(self):
         if self.dataset is not None:
-            for step, element in enumerate(self.dataset):
+            infinite = getattr(self.dataset, "_cardinality", None) == -1
+            if self._iterator is None or not infinite:
+                self._iterator = iter(self.dataset)
+            for step in itertools.count():
                 if self.steps is not None and step >= self.steps:
+                    break
+                element = next(self._iterator, None)
+                if element is None:
                     break
                 yield step, _as_array(element)
             return
         order = np.arange(self.n)
         if self.shuffle:
-            from minixla.frontend.keras.initializers import rng
-
             order = rng().permutation(self.n)
         for step in range(self.steps):
             index = order[step * self.batch_size:(step + 1) * self.batch_size]

@@ -10,14 +10,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from minixla.frontend.keras import random as _random
 
 _RNG = [np.random.default_rng(0)]
 
 
 def set_random_seed(seed: int) -> None:
     _RNG[0] = np.random.default_rng(seed)
-    from minixla.frontend.keras import random as _random
-
     _random.reset_global_seed(seed)
 
 

@@ -9,9 +9,9 @@ values).
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import nn as api_nn
+from minixla.frontend.keras.layers.base import snake_case
 
 EPSILON = 1e-7
 
@@ -260,8 +260,6 @@ class Loss:
 
 
 def _snake(name: str) -> str:
-    from minixla.frontend.keras.layers.base import snake_case
-
     return snake_case(name)
 
 

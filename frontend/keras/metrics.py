@@ -8,13 +8,12 @@ compiled training step; `result()` reads them; `reset_state()` zeroes them
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import indexing
 from minixla.frontend.graph import init_scope
-from minixla.frontend.variables import Variable
 from minixla.frontend.keras import losses as L
 from minixla.frontend.keras.layers.base import snake_case
+from minixla.frontend.variables import Variable
 
 
 class Metric:
@@ -287,6 +286,8 @@ FalseNegatives = _count_metric("FalseNegatives", 3, "false_negatives")
 class Precision(_Confusion):
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(thresholds, name or "precision", dtype)
+        if top_k is not None:
+            raise NotImplementedError(f"{type(self).__name__}(top_k=...) is not supported")
         self.class_id = class_id
         self.tp = self.add_variable((len(self.thresholds),), name="true_positives")
         self.other = self.add_variable((len(self.thresholds),), name="false_positives")

@@ -11,8 +11,14 @@ weight files and `summary()` are in `saving`.
 
 from __future__ import annotations
 
+import numpy as np
 from minixla.frontend.keras import saving
-from minixla.frontend.keras.functional import FunctionalGraph, InputLayer, KerasTensor, _flat
+from minixla.frontend.keras.functional import (
+    FunctionalGraph,
+    InputLayer,
+    KerasTensor,
+    _flat,
+)
 from minixla.frontend.keras.layers.base import Layer
 from minixla.frontend.keras.training import TrainingMixin
 
@@ -64,7 +70,7 @@ class Model(TrainingMixin, Layer):
         return self._graph.run(inputs, training)
 
     def _check_input(self, inputs) -> None:
-        if self._graph is None:
+        if self._graph is None or isinstance(inputs, dict):
             return
         for t, x in zip(self.inputs, inputs if isinstance(inputs, (list, tuple)) else [inputs]):
             shape = list(x.shape.as_list()) if hasattr(x.shape, "as_list") else list(x.shape)
@@ -77,10 +83,9 @@ class Model(TrainingMixin, Layer):
         if self._graph is None and type(self).call is Model.call:
             raise ValueError("You must provide `inputs`/`outputs` or subclass `Model` with a `call` method.")
         if self._graph is None and input_shape is not None and not self._sublayers_built():
-            import numpy as np
-
             shape = tuple(1 if d is None else d for d in input_shape)
-            self(np.zeros(shape, np.float32))
+            self.call(np.zeros(shape, np.float32))  # sublayers build on this eager call
+            self._clear_losses()
 
     def _sublayers_built(self) -> bool:
         return bool(self._sublayers) and all(s.built for s in self._sublayers)
@@ -111,7 +116,8 @@ class Sequential(Model):
         if isinstance(layer, KerasTensor) and layer.node is not None and isinstance(layer.node.layer, InputLayer):
             layer = layer.node.layer
         if not isinstance(layer, Layer):
-            raise ValueError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: "
+            raise ValueError(  # noqa: TRY004 (Keras' type)
+                f"Only instances of `keras.Layer` can be added to a Sequential model. Received: "
                              f"{layer!r} (of type {type(layer)})")
         if isinstance(layer, InputLayer):
             if self._seq or self._input_layer is not None:

@@ -11,11 +11,10 @@ counter are created eagerly (`init_scope`) on first use.
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.graph import init_scope
-from minixla.frontend.variables import Variable
 from minixla.frontend.keras import schedules
+from minixla.frontend.variables import Variable
 
 
 def _c(value, var):

@@ -8,7 +8,6 @@ executable updates) and a fixed seed gives a reproducible sequence.
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import random_stateless
 from minixla.frontend.graph import init_scope
@@ -51,8 +50,14 @@ def normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None):
     return random_stateless.stateless_normal(shape, gen.next(), mean, stddev, dtype)
 
 
+def static_shape(x):
+    """The shape as Python ints when known (XLA needs a constant shape for random ops)."""
+    dims = x.shape.as_list()
+    return dims if all(d is not None for d in dims) else api.shape(x)
+
+
 def dropout(x, rate: float, seed: SeedGenerator | None = None, noise_shape=None):
     x = api.convert_to_tensor(x)
-    shape = noise_shape if noise_shape is not None else api.shape(x)
+    shape = noise_shape if noise_shape is not None else static_shape(x)
     keep = api.greater_equal(uniform(shape, dtype=x.dtype, seed=seed), np.asarray(rate, x.dtype.np))
     return api.where(keep, api.divide(x, np.asarray(1.0 - rate, x.dtype.np)), api.zeros_like(x))

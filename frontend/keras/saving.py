@@ -20,7 +20,7 @@ FORMAT_VERSION = "1"
 
 def _path(filepath) -> str:
     path = os.fspath(filepath)
-    if path.endswith(".h5") or path.endswith(".keras"):
+    if path.endswith((".h5", ".keras")):
         raise ValueError(f"minixla saves weights as npz: the filename must end in `.weights.npz` (or `.npz`). "
                          f"Received: filepath={path}")
     return path if path.endswith(".npz") else path + ".weights.npz"

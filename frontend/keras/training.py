@@ -16,7 +16,9 @@ from minixla.frontend.api import core as api
 from minixla.frontend.autodiff import GradientTape
 from minixla.frontend.function import function as tf_function
 from minixla.frontend.keras import callbacks as callbacks_module
-from minixla.frontend.keras import data_adapter, losses as losses_module, metrics as metrics_module
+from minixla.frontend.keras import data_adapter
+from minixla.frontend.keras import losses as losses_module
+from minixla.frontend.keras import metrics as metrics_module
 from minixla.frontend.keras import optimizers as optimizers_module
 
 
@@ -64,9 +66,14 @@ class TrainingMixin:
                 run_eagerly: bool = False, steps_per_execution: int = 1, jit_compile="auto", **_) -> None:
         self.optimizer = optimizers_module.get(optimizer)
         self.loss = loss
-        self._loss_fn = losses_module.get(loss) if loss is not None else None
-        self._loss_weights = loss_weights
         self._loss_tracker = metrics_module.Mean(name="loss")
+        self._per_output = None
+        if isinstance(loss, (list, tuple, dict)):
+            self._loss_fn = None
+            self._compile_per_output(loss, loss_weights, metrics)
+            metrics = None
+        else:
+            self._loss_fn = losses_module.get(loss) if loss is not None else None
         self._compiled_metrics = [metrics_module.get(m, self._loss_fn) for m in _as_list(metrics)]
         self._weighted_metrics = [metrics_module.get(m, self._loss_fn) for m in _as_list(weighted_metrics)]
         self.run_eagerly = bool(run_eagerly)
@@ -78,9 +85,57 @@ class TrainingMixin:
         self.compiled = True
         self.train_function = self.test_function = self.predict_function = None
 
+    def _output_names(self) -> list[str]:
+        outputs = getattr(self, "outputs", None) or []
+        return [t.node.layer.name for t in outputs]
+
+    def _compile_per_output(self, loss, loss_weights, metrics) -> None:
+        """A loss (and metrics, loss weight) per output of a multi-output model, by position or name."""
+        names = self._output_names()
+        if not names:
+            raise ValueError("A list or dict of losses needs a functional model with named outputs.")
+
+        def per_name(spec, what):
+            if isinstance(spec, dict):
+                unknown = set(spec) - set(names)
+                if unknown:
+                    raise ValueError(f"In the dict argument `{what}`, key '{min(unknown)}' does not "
+                                     f"correspond to any model output. Received:\n{what}={spec}")
+                return [spec.get(n) for n in names]
+            spec = list(spec)
+            if len(spec) != len(names):
+                raise ValueError(f"For a model with multiple outputs, when providing the `{what}` argument as a "
+                                 f"list, it should have as many entries as the model has outputs. Received:\n"
+                                 f"{what}={spec}\nof length {len(spec)} whereas the model has {len(names)} "
+                                 "outputs.")
+            return spec
+
+        losses = [losses_module.get(x) if x is not None else None for x in per_name(loss, "loss")]
+        weights = per_name(loss_weights, "loss_weights") if loss_weights is not None else [1.0] * len(names)
+        metric_specs = per_name(metrics, "metrics") if isinstance(metrics, dict) or (
+            isinstance(metrics, (list, tuple)) and metrics and isinstance(metrics[0], (list, tuple))) \
+            else [metrics] * len(names) if metrics else [None] * len(names)
+        self._per_output = []
+        for i, (name, fn, weight, ms) in enumerate(zip(names, losses, weights, metric_specs)):
+            tracker = metrics_module.Mean(name=f"{name}_loss") if fn is not None else None
+            objs = []
+            for m in _as_list(ms):
+                obj = metrics_module.get(m, fn)
+                obj.name = f"{name}_{obj.name}"
+                objs.append(obj)
+            self._per_output.append((i, name, fn, float(weight if weight is not None else 1.0), tracker, objs))
+
+    @staticmethod
+    def _as_output_list(v, names):
+        if isinstance(v, dict):
+            return [v[n] for n in names]
+        return list(v) if isinstance(v, (list, tuple)) else [v]
+
     @property
     def metrics(self) -> list:
         out = [self._loss_tracker] if self._loss_tracker is not None else []
+        for _, _, _, _, tracker, objs in self._per_output or []:
+            out += ([tracker] if tracker is not None else []) + objs
         return out + self._compiled_metrics + self._weighted_metrics
 
     @property
@@ -97,10 +152,19 @@ class TrainingMixin:
 
     # ---- the steps a subclass may override ----------------------------------
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        if self._loss_fn is None:
-            losses = []
-        else:
+        losses = []
+        if self._loss_fn is not None:
             losses = [self._loss_fn(y, y_pred, sample_weight)]
+        elif getattr(self, "_per_output", None):
+            names = [p[1] for p in self._per_output]
+            ys, preds = self._as_output_list(y, names), self._as_output_list(y_pred, names)
+            for i, _, fn, weight, tracker, _ in self._per_output:
+                if fn is None:
+                    continue
+                value = fn(ys[i], preds[i], sample_weight)
+                if x is not None:
+                    tracker.update_state(value, sample_weight=self._batch_size(x))
+                losses.append(value if weight == 1.0 else api.multiply(value, weight))
         losses += [api.cast(v, "float32") for v in self.losses]
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
@@ -108,6 +172,12 @@ class TrainingMixin:
         return total
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        if getattr(self, "_per_output", None):
+            names = [p[1] for p in self._per_output]
+            ys, preds = self._as_output_list(y, names), self._as_output_list(y_pred, names)
+            for i, _, _, _, _, objs in self._per_output:
+                for m in objs:
+                    m.update_state(ys[i], preds[i])
         for m in self._compiled_metrics:
             m.update_state(y, y_pred)
         for m in self._weighted_metrics:
@@ -123,6 +193,10 @@ class TrainingMixin:
             else:
                 out[m.name] = r
         return out
+
+    def _ordered(self, logs: dict) -> dict:
+        names = [n for n in self.metrics_names if n in logs]
+        return {n: logs[n] for n in names + [n for n in logs if n not in names]}
 
     def _batch_size(self, x):
         first = x[0] if isinstance(x, (list, tuple)) else next(iter(x.values())) if isinstance(x, dict) else x
@@ -219,7 +293,7 @@ class TrainingMixin:
                     self._build_before_tracing(batch)
                 cbs.on_train_batch_begin(step)
                 batch = _shard(batch, self._replicas())
-                logs = _mean_over_replicas({k: _to_float(v) for k, v in train_function(batch).items()},
+                logs = _mean_over_replicas(self._ordered({k: _to_float(v) for k, v in train_function(batch).items()}),
                                            self._replicas())
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
@@ -255,9 +329,11 @@ class TrainingMixin:
         if verbose and not _in_fit:
             callbacks_module.Progbar(data.steps, verbose=verbose).update(data.steps or 0, logs, finalize=True)
         cbs.on_test_end(logs)
+        order = [n for n in self.metrics_names if n in logs] + [n for n in logs if n not in self.metrics_names]
+        logs = {n: logs[n] for n in order}  # Keras' order: loss first, then the compiled metrics
         if return_dict:
             return logs
-        values = [logs[n] for n in logs]
+        values = list(logs.values())
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):

@@ -2,7 +2,8 @@
 
 Run with a TensorFlow install (not needed by the tests):
     python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu
-    /tmp/tfvenv/bin/python tests/golden/record_keras_goldens.py [layers|losses|metrics|optimizers|schedules|training]
+    /tmp/tfvenv/bin/python tests/golden/record_keras_goldens.py [layers|losses|metrics|optimizers|schedules|masked|training]
+    /tmp/tfvenv/bin/python tests/golden/record_keras_goldens.py layers=lstm,gru   # only these layer cases
 
 Each case's inputs and weights are drawn here (numpy, seeded by the case name) and stored beside
 the results, so the tests replay exactly these numbers through minixla and never need TF.
@@ -21,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-import tensorflow as tf  # noqa: E402
+import tensorflow as tf
 
 keras = tf.keras
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,12 +60,14 @@ def call_layer(layer, xs, training=None):
     return layer(xs[0], training=training)
 
 
-def record_layers() -> None:
+def record_layers(only=None) -> None:
     for name, cls, kwargs, shape, kind in cases.LAYERS:
+        if only and name not in only:
+            continue
         rng = rng_for(name)
         shapes = shape if isinstance(shape, list) else [shape]
         xs = [draw_input(rng, s, kind) for s in shapes]
-        layer = getattr(keras.layers, cls)(**kwargs)
+        layer = cases.make_layer(keras.layers, cls, kwargs)
         call_layer(layer, [tf.constant(x) for x in xs])
         weights = [draw_weight(rng, w) for w in layer.weights]
         layer.set_weights(weights)
@@ -184,10 +187,45 @@ def record_schedules() -> None:
         print("schedule", name, values)
 
 
+def masked_input(name: str, kind: str):
+    """Id sequences padded with zeros at the end (ids) or float sequences with all-zero padding steps."""
+    rng = rng_for("masked_" + name)
+    lengths = [6, 3, 1, 4]
+    if kind == "ids":
+        x = rng.integers(1, 7, (4, 6)).astype(np.int32)
+        for row, n in zip(x, lengths):
+            row[n:] = 0
+        return x
+    x = rng.normal(size=(4, 5, 2)).astype(np.float32)
+    for row, n in zip(x, [5, 2, 1, 3]):
+        row[n:] = 0.0
+    return x
+
+
+def record_masked() -> None:
+    for name, (build, kind) in cases.MASKED_MODELS.items():
+        x = masked_input(name, kind)
+        model = build(keras)
+        model(x)
+        rng = rng_for("masked_w_" + name)
+        weights = [draw_weight(rng, w) for w in model.weights]
+        model.set_weights(weights)
+        with tf.GradientTape() as tape:
+            y = model(x)
+            r = rng_for("masked_r_" + name).normal(size=y.shape).astype(np.float32)
+            s = tf.reduce_sum(y * r)
+        grads = tape.gradient(s, model.trainable_weights)
+        out = {"x": x, "out": y.numpy(), "r": r}
+        out.update({f"w{i}": w for i, w in enumerate(weights)})
+        out.update({f"gw{i}": tf.convert_to_tensor(g).numpy() for i, g in enumerate(grads)})
+        np.savez(OUT / f"masked_{name}.npz", **out)
+        print("masked", name, y.shape)
+
+
 def record_training() -> None:
     """The examples' small-size training curves, from weights stored in the example's init file."""
     sys.path.insert(0, str(ROOT / "tests" / "frontend" / "keras"))
-    import keras_training_cases as training  # noqa: PLC0415
+    import keras_training_cases as training
 
     for name in training.CASES:
         out = training.record(name, keras, np)
@@ -197,6 +235,7 @@ def record_training() -> None:
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
-    which = sys.argv[1:] or ["layers", "losses", "metrics", "optimizers", "schedules"]
+    which = sys.argv[1:] or ["layers", "losses", "metrics", "optimizers", "schedules", "masked", "training"]
     for part in which:
-        globals()[f"record_{part}"]()
+        kind, _, names = part.partition("=")
+        globals()[f"record_{kind}"](*([names.split(",")] if names else []))

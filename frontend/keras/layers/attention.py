@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import nn as api_nn
 from minixla.frontend.api.indexing import einsum
 from minixla.frontend.keras import random as krandom
 from minixla.frontend.keras.layers.base import Layer, _dims
+from minixla.frontend.keras.symbolic import KerasTensor, call_symbolic
 
 
 class MultiHeadAttention(Layer):
@@ -49,8 +49,6 @@ class MultiHeadAttention(Layer):
         self.output_kernel, self.output_bias = dense("attention_output", (h, v, out), (out,))
 
     def __call__(self, query, value=None, key=None, **kwargs):
-        from minixla.frontend.keras.functional import KerasTensor, call_symbolic
-
         if value is None and isinstance(query, (list, tuple)) and len(query) in (2, 3):
             query, value, key = query[0], query[1], (query[2] if len(query) > 2 else None)
         if value is None:
@@ -63,8 +61,13 @@ class MultiHeadAttention(Layer):
     def _build_for(self, inputs) -> None:
         self.build(*[tuple(_dims(t)) for t in inputs])
 
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        return mask[0] if isinstance(mask, (list, tuple)) else None
+
     def call(self, inputs, attention_mask=None, return_attention_scores=False, training=None,
-             use_causal_mask=False):
+             use_causal_mask=False, mask=None):
         query, value = inputs[0], inputs[1]
         key = inputs[2] if len(inputs) > 2 else value
 
@@ -77,7 +80,10 @@ class MultiHeadAttention(Layer):
         v = project(value, self.value_kernel, self.value_bias)
         q = api.multiply(q, np.float32(1.0 / math.sqrt(self.key_dim)))
         scores = einsum("aecd,abcd->acbe", k, q)
-        mask = _causal(query, key) if use_causal_mask else None
+        mask = _padding_mask(mask)
+        if use_causal_mask:
+            causal = _causal(query, key)
+            mask = causal if mask is None else api.logical_and(mask, causal)
         if attention_mask is not None:
             am = api.cast(api.expand_dims(attention_mask, 1), "bool")
             mask = am if mask is None else api.logical_and(mask, am)
@@ -91,6 +97,22 @@ class MultiHeadAttention(Layer):
         if self.output_bias is not None:
             y = api.add(y, self.output_bias)
         return (y, probs) if return_attention_scores else y
+
+
+def _padding_mask(masks):
+    """(batch, 1, Tq, Tk) from the query's and value's `_keras_mask`s (Keras' automatic attention mask)."""
+    if not isinstance(masks, (list, tuple)):
+        return None
+    query_mask, value_mask = masks[0], masks[1] if len(masks) > 1 else None
+    key_mask = masks[2] if len(masks) > 2 else None
+    out = None
+    if query_mask is not None:
+        out = api.expand_dims(api.cast(query_mask, "bool"), -1)
+    for m in (value_mask, key_mask):
+        if m is not None:
+            m = api.expand_dims(api.cast(m, "bool"), -2)
+            out = m if out is None else api.logical_and(out, m)
+    return None if out is None else api.expand_dims(out, 1)
 
 
 def _causal(query, key):

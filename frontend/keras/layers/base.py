@@ -15,12 +15,12 @@ import re
 import threading
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.graph import init_scope
+from minixla.frontend.keras import initializers, regularizers
+from minixla.frontend.keras.symbolic import KerasTensor, call_symbolic
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.variables import Variable
-from minixla.frontend.keras import initializers, regularizers
 
 _NAME_COUNTS: collections.Counter = collections.Counter()
 _CONTEXT = threading.local()
@@ -38,8 +38,8 @@ def unique_name(base: str) -> str:
 
 
 def snake_case(name: str) -> str:
-    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    s = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)  # Keras' to_snake_case
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 def current_training():
@@ -77,10 +77,6 @@ def _wrap_build(build):
 _LAYER_KWARGS = {"trainable", "name", "dtype", "input_shape", "batch_input_shape", "batch_size",
                  "activity_regularizer", "input_dim", "input_length", "autocast", "dynamic"}
 
-#: (KerasTensor, call_symbolic) of the functional API, installed by frontend/keras/functional.py
-#: (which builds on Layer, so this module cannot import it)
-SYMBOLIC: list = [None]
-
 
 class Layer:
     """Base class of every layer and of `Model`."""
@@ -116,6 +112,9 @@ class Layer:
     # ---- tracking -----------------------------------------------------------
     def __setattr__(self, key, value):
         subs = self.__dict__.get("_sublayers")
+        if subs is None and isinstance(value, Layer):
+            raise RuntimeError(f"It looks like you are subclassing `{type(self).__name__}` and you forgot to call "
+                               "`super().__init__()`. Always start with this line.")
         if subs is not None and not key.startswith("_"):
             items = value if isinstance(value, (list, tuple)) else [value]
             for v in items:
@@ -155,6 +154,22 @@ class Layer:
     def compute_output_shape(self, input_shape):
         return None
 
+    supports_masking = False
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the output (Keras' `_keras_mask`): the input's, for layers that keep the time axis."""
+        if not self.supports_masking or mask is None:
+            return None
+        if isinstance(mask, (list, tuple)):
+            masks = [m for m in mask if m is not None]
+            if not masks:
+                return None
+            out = masks[0]
+            for m in masks[1:]:
+                out = api.logical_and(out, m)
+            return out
+        return mask
+
     # ---- calling ------------------------------------------------------------
     def _accepts(self, arg: str) -> bool:
         params = inspect.signature(self.call).parameters
@@ -169,11 +184,9 @@ class Layer:
 
     def __call__(self, inputs, *args, **kwargs):
         leaves = inputs if isinstance(inputs, (list, tuple)) else [inputs]
-        if SYMBOLIC[0] is not None:  # the functional API: a call on Keras tensors builds the graph
-            keras_tensor, call_symbolic = SYMBOLIC[0]
-            if any(isinstance(v, keras_tensor) for v in leaves):
-                return call_symbolic(self, inputs, args, kwargs)
-        inputs = _convert(inputs)
+        if any(isinstance(v, KerasTensor) for v in leaves):
+            return call_symbolic(self, inputs, args, kwargs)
+        inputs = _convert(inputs, self.dtype)
         self._check_input(inputs)
         if not self.built:
             self._build_for(inputs)
@@ -182,12 +195,18 @@ class Layer:
             training = current_training()
         if self._accepts("training"):
             kwargs["training"] = training
+        mask = kwargs.pop("mask") if "mask" in kwargs else mask_of(inputs)
+        if mask is not None and self._accepts("mask"):
+            kwargs["mask"] = mask
         outer = current_training()
         _CONTEXT.training = training
         try:
             out = self.call(inputs, *args, **kwargs)
         finally:
             _CONTEXT.training = outer
+        out_mask = self.compute_mask(inputs, mask)
+        if out_mask is not None and isinstance(out, Tensor):
+            out._keras_mask = out_mask
         if self.activity_regularizer is not None:
             self._added_losses.append(self.activity_regularizer(out))
         if self._output_shape is None and isinstance(out, (Tensor, Variable)):
@@ -281,6 +300,14 @@ class Layer:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
+def mask_of(inputs):
+    """The `_keras_mask` an earlier layer attached to `inputs` (a list for a list of inputs)."""
+    if isinstance(inputs, (list, tuple)):
+        masks = [getattr(t, "_keras_mask", None) for t in inputs]
+        return masks if any(m is not None for m in masks) else None
+    return getattr(inputs, "_keras_mask", None)
+
+
 def _dedupe(vs):
     seen, out = set(), []
     for v in vs:
@@ -290,11 +317,16 @@ def _dedupe(vs):
     return out
 
 
-def _convert(x):
+def _convert(x, dtype: str):
+    """Tensors of the inputs; floating ones in the layer's dtype (Keras' autocast of float64 numpy data)."""
     if isinstance(x, (list, tuple)):
-        return type(x)(_convert(v) for v in x)
+        return type(x)(_convert(v, dtype) for v in x)
     if isinstance(x, dict):
-        return {k: _convert(v) for k, v in x.items()}
-    if isinstance(x, (Tensor, Variable)):
-        return x
-    return api.convert_to_tensor(x)
+        return {k: _convert(v, dtype) for k, v in x.items()}
+    t = x if isinstance(x, (Tensor, Variable)) else api.convert_to_tensor(x)
+    if t.dtype.is_floating and t.dtype.name != dtype:
+        cast = api.cast(t, dtype)
+        if hasattr(t, "_keras_mask"):
+            cast._keras_mask = t._keras_mask
+        return cast
+    return t

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import nn as api_nn
 from minixla.frontend.api import nn_conv_image as api_conv
@@ -110,6 +109,8 @@ class Conv3D(Conv):
 
 
 class Conv2DTranspose(Conv):
+    """Transposed 2-D convolution (kernel (kh, kw, filters, in_channels), as Keras)."""
+
     rank = 2
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None, **kw):
@@ -128,6 +129,24 @@ class Conv2DTranspose(Conv):
         sizes = api.concat([api.cast(batch, "int32"), np.asarray(out + [self.filters], np.int32)], 0)
         return api_conv.conv2d_transpose(x, self.kernel, sizes, list(self.strides), self.padding,
                                          dilations=list(self.dilation_rate))
+
+
+class Conv1DTranspose(Conv2DTranspose):
+    """Transposed 1-D convolution: the 2-D one on a height-1 image (kernel (k, filters, in_channels))."""
+
+    rank = 1
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None, **kw):
+        super().__init__(filters, kernel_size, strides, padding, output_padding, **kw)
+
+    def _convolve(self, x):
+        _, w, _ = _dims(x)
+        x2 = api.expand_dims(x, 1)
+        out_w = _deconv_len(w, self.kernel_size[0], self.strides[0], self.dilation_rate[0], self.padding)
+        sizes = api.concat([api.cast(api.shape(x)[0:1], "int32"), np.asarray([1, out_w, self.filters], np.int32)], 0)
+        y = api_conv.conv2d_transpose(x2, api.expand_dims(self.kernel, 0), sizes, [1, self.strides[0]],
+                                      self.padding, dilations=[1, self.dilation_rate[0]])
+        return api.squeeze(y, [1])
 
 
 def _deconv_len(n, k, s, d, padding):
@@ -187,4 +206,4 @@ class SeparableConv2D(Conv):
 
 
 Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
-Conv2DTranspose.__doc__ = "Transposed 2-D convolution (kernel (kh, kw, filters, in_channels), as Keras)."
+Convolution1DTranspose, Convolution2DTranspose = Conv1DTranspose, Conv2DTranspose

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api import indexing
-from minixla.frontend.keras import activations, initializers, random as krandom
+from minixla.frontend.keras import activations
+from minixla.frontend.keras import random as krandom
 from minixla.frontend.keras.layers.base import Layer, _dims
+from minixla.frontend.keras.regularizers import L1L2
 
 
 def check_rank(layer: Layer, x, min_ndim=None, ndim=None, axis_value=None) -> None:
@@ -27,6 +28,8 @@ def check_rank(layer: Layer, x, min_ndim=None, ndim=None, axis_value=None) -> No
 
 
 class Dense(Layer):
+    supports_masking = True
+
     def __init__(self, units: int, activation=None, use_bias: bool = True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  bias_constraint=None, lora_rank=None, **kw):
@@ -66,6 +69,8 @@ class Dense(Layer):
 
 
 class Activation(Layer):
+    supports_masking = True
+
     def __init__(self, activation, **kw):
         super().__init__(**kw)
         self.activation = activations.get(activation)
@@ -75,6 +80,8 @@ class Activation(Layer):
 
 
 class ReLU(Layer):
+    supports_masking = True
+
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kw):
         super().__init__(**kw)
         self.max_value, self.negative_slope, self.threshold = max_value, negative_slope, threshold
@@ -84,6 +91,8 @@ class ReLU(Layer):
 
 
 class LeakyReLU(Layer):
+    supports_masking = True
+
     def __init__(self, negative_slope=0.3, **kw):
         kw.pop("alpha", None)
         super().__init__(**kw)
@@ -94,6 +103,8 @@ class LeakyReLU(Layer):
 
 
 class ELU(Layer):
+    supports_masking = True
+
     def __init__(self, alpha=1.0, **kw):
         super().__init__(**kw)
         self.alpha = alpha
@@ -103,6 +114,8 @@ class ELU(Layer):
 
 
 class Softmax(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, **kw):
         super().__init__(**kw)
         self.axis = axis
@@ -114,6 +127,8 @@ class Softmax(Layer):
 
 
 class PReLU(Layer):
+    supports_masking = True
+
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None, shared_axes=None, **kw):
         super().__init__(**kw)
         self.alpha_initializer, self.alpha_regularizer = alpha_initializer, alpha_regularizer
@@ -131,11 +146,15 @@ class PReLU(Layer):
 
 
 class Identity(Layer):
+    supports_masking = True
+
     def call(self, x):
         return x
 
 
 class Dropout(Layer):
+    supports_masking = True
+
     def __init__(self, rate: float, noise_shape=None, seed=None, **kw):
         super().__init__(**kw)
         if not 0 <= rate <= 1:
@@ -163,6 +182,8 @@ class SpatialDropout2D(Dropout):
 
 
 class GaussianNoise(Layer):
+    supports_masking = True
+
     def __init__(self, stddev, seed=None, **kw):
         super().__init__(**kw)
         self.stddev = stddev
@@ -171,7 +192,7 @@ class GaussianNoise(Layer):
     def call(self, x, training=None):
         if not training:
             return x
-        return api.add(x, krandom.normal(api.shape(x), 0.0, self.stddev, x.dtype, self.seed_generator))
+        return api.add(x, krandom.normal(krandom.static_shape(x), 0.0, self.stddev, x.dtype, self.seed_generator))
 
 
 class Embedding(Layer):
@@ -192,8 +213,25 @@ class Embedding(Layer):
             x = api.cast(x, "int32")
         return indexing.gather(self.embeddings, x)
 
-    def compute_mask(self, x):
-        return api.not_equal(x, 0) if self.mask_zero else None
+    def compute_mask(self, inputs, mask=None):
+        return api.not_equal(inputs, 0) if self.mask_zero else None
+
+
+class Masking(Layer):
+    """Marks time steps whose features all equal `mask_value` as masked (and zeroes them)."""
+
+    def __init__(self, mask_value=0.0, **kw):
+        super().__init__(**kw)
+        self.mask_value = mask_value
+
+    def _keep(self, x):
+        return api.reduce_any(api.not_equal(x, np.asarray(self.mask_value, x.dtype.np)), -1)
+
+    def call(self, x):
+        return api.multiply(x, api.expand_dims(api.cast(self._keep(x), x.dtype), -1))
+
+    def compute_mask(self, inputs, mask=None):
+        return self._keep(inputs)
 
 
 class Lambda(Layer):
@@ -206,6 +244,8 @@ class Lambda(Layer):
 
 
 class Rescaling(Layer):
+    supports_masking = True
+
     def __init__(self, scale, offset=0.0, **kw):
         super().__init__(**kw)
         self.scale, self.offset = scale, offset
@@ -218,13 +258,8 @@ class Rescaling(Layer):
 
 class ActivityRegularization(Layer):
     def __init__(self, l1=0.0, l2=0.0, **kw):
-        from minixla.frontend.keras.regularizers import L1L2
-
         super().__init__(activity_regularizer=L1L2(l1, l2), **kw)
 
     def call(self, x):
         return x
 
-
-def initializer_of(name):
-    return initializers.get(name)

@@ -6,12 +6,13 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.keras.layers.base import Layer, _dims
 
 
 class _Merge(Layer):
+    supports_masking = True
+
     def _check_input(self, inputs) -> None:
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
             raise ValueError(f"A merge layer should be called on a list of at least 2 inputs. Got "

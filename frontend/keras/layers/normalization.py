@@ -5,7 +5,6 @@ inference), LayerNormalization, GroupNormalization, UnitNormalization.
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.keras.layers.base import Layer, _dims
 
@@ -16,6 +15,8 @@ def _axes(axis, ndim):
 
 
 class BatchNormalization(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
                  beta_regularizer=None, gamma_regularizer=None, synchronized=False, **kw):
@@ -65,6 +66,8 @@ class BatchNormalization(Layer):
 
 
 class LayerNormalization(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False,
                  beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
                  **kw):
@@ -108,6 +111,8 @@ class LayerNormalization(Layer):
 
 
 class GroupNormalization(Layer):
+    supports_masking = True
+
     def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", **kw):
         for k in ("beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"):
@@ -145,6 +150,8 @@ class GroupNormalization(Layer):
 
 
 class UnitNormalization(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, **kw):
         super().__init__(**kw)
         self.axis = axis

@@ -63,8 +63,13 @@ class _GlobalPooling(Layer):
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
                              f"ndim={self.rank + 2}, found ndim={len(shape)}. Full shape received: {tuple(shape)}")
 
-    def call(self, x):
-        return type(self).reduce(x, list(range(1, self.rank + 1)), keepdims=self.keepdims)
+    def call(self, x, mask=None):
+        axes = list(range(1, self.rank + 1))
+        if mask is not None and type(self).reduce is api.reduce_mean and self.rank == 1:
+            m = api.expand_dims(api.cast(mask, x.dtype), 2)
+            return api.divide(api.reduce_sum(api.multiply(x, m), axes, keepdims=self.keepdims),
+                              api.reduce_sum(m, axes, keepdims=self.keepdims))
+        return type(self).reduce(x, axes, keepdims=self.keepdims)
 
 
 def _make_global(name, rank, reduce):

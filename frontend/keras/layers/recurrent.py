@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.api.control_flow import scan
-from minixla.frontend.keras import activations
+from minixla.frontend.keras import activations, initializers
+from minixla.frontend.keras import random as krandom
 from minixla.frontend.keras.layers.base import Layer, _dims
 
 
@@ -25,15 +25,24 @@ class _RNN(Layer):
                  kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
                  return_sequences: bool = False, return_state: bool = False, go_backwards: bool = False,
                  stateful: bool = False, unroll: bool = False, dropout=0.0, recurrent_dropout=0.0, **kw):
+        seed = kw.pop("seed", None)
         for k in ("activity_regularizer", "kernel_constraint", "recurrent_constraint", "bias_constraint",
-                  "seed", "unit_forget_bias", "reset_after", "use_cudnn", "time_major", "zero_output_for_mask"):
+                  "unit_forget_bias", "reset_after", "use_cudnn", "time_major", "zero_output_for_mask"):
             kw.pop(k, None)
         super().__init__(**kw)
         if units <= 0:
             raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got "
                              f"{units}.")
-        if dropout or recurrent_dropout:
-            raise NotImplementedError(f"{type(self).__name__}: dropout/recurrent_dropout are not supported yet")
+        if stateful:
+            raise NotImplementedError(f"{type(self).__name__}: stateful=True is not supported")
+        for what, rate in (("dropout", dropout), ("recurrent_dropout", recurrent_dropout)):
+            if not 0 <= rate < 1:
+                raise ValueError(f"Invalid value received for argument `{what}`. Expected a float value between 0 "
+                                 f"and 1. Received: {what}={rate}")
+        self.dropout, self.recurrent_dropout = float(dropout), float(recurrent_dropout)
+        self.seed_generator = krandom.SeedGenerator(seed, name=f"{self.name}/seed_generator") \
+            if dropout or recurrent_dropout else None
+        self._rec_mask = None
         self.units = int(units)
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
@@ -76,17 +85,44 @@ class _RNN(Layer):
     def call(self, inputs, initial_state=None, training=None, mask=None):
         x = inputs
         states = list(initial_state) if initial_state is not None else self._initial_states(x)
+        if training and self.dropout:  # one mask per sequence, the same at every step (Keras')
+            x = api.multiply(x, api.expand_dims(self._mask_like(x[:, 0, :], self.dropout), 1))
+        self._rec_mask = (self._mask_like(states[0], self.recurrent_dropout)
+                          if training and self.recurrent_dropout else None)
         xs = api.transpose(x, [1, 0, 2])  # time major
         if self.go_backwards:
             xs = api.reverse(xs, [0])
         projected = self._project_inputs(xs)
-        outs = scan(lambda acc, xt: self.step(xt, acc), projected, initializer=tuple(states))
+        if mask is None:
+            outs = scan(lambda acc, xt: self.step(xt, acc), projected, initializer=tuple(states))
+        else:  # a masked step keeps the previous state (and so repeats the previous output)
+            keep = api.transpose(api.cast(mask, x.dtype), [1, 0])
+            if self.go_backwards:
+                keep = api.reverse(keep, [0])
+
+            def masked_step(acc, elems):
+                zx, m = elems
+                m = api.expand_dims(m, -1)
+                return tuple(api.add(api.multiply(m, new), api.multiply(api.subtract(1.0, m), old))
+                             for new, old in zip(self.step(zx, acc), acc))
+
+            outs = scan(masked_step, (projected, keep), initializer=tuple(states))
         hs = outs[0]
         final = [o[-1] for o in outs]
         y = api.transpose(hs, [1, 0, 2]) if self.return_sequences else final[0]
         if self.return_state:
             return [y] + final
         return y
+
+    def compute_mask(self, inputs, mask=None):
+        return mask if self.return_sequences and not self.return_state else None
+
+    def _mask_like(self, t, rate):
+        return krandom.dropout(api.ones_like(t), rate, self.seed_generator)
+
+    def _rec(self, h):
+        """The state as the recurrent kernel sees it: with the recurrent-dropout mask when training."""
+        return h if self._rec_mask is None else api.multiply(h, self._rec_mask)
 
     def _project_inputs(self, xs):
         """x @ kernel (+ bias) for every time step at once, outside the loop."""
@@ -102,7 +138,7 @@ class SimpleRNN(_RNN):
         super().__init__(units, activation=activation, **kw)
 
     def step(self, zx, states):
-        h = self.activation(api.add(zx, api.matmul(states[0], self.recurrent_kernel)))
+        h = self.activation(api.add(zx, api.matmul(self._rec(states[0]), self.recurrent_kernel)))
         return (h,)
 
 
@@ -119,8 +155,6 @@ class LSTM(_RNN):
     def _bias_init(self):
         if not self.unit_forget_bias:
             return self.inits[2]
-        from minixla.frontend.keras import initializers
-
         base = initializers.get(self.inits[2])
         u = self.units
 
@@ -131,16 +165,12 @@ class LSTM(_RNN):
 
     def step(self, zx, states):
         h, c = states
-        z = api.add(zx, api.matmul(h, self.recurrent_kernel))
+        z = api.add(zx, api.matmul(self._rec(h), self.recurrent_kernel))
         zi, zf, zc, zo = api.split(z, 4, axis=-1)
         i, f = self.recurrent_activation(zi), self.recurrent_activation(zf)
         c = api.add(api.multiply(f, c), api.multiply(i, self.activation(zc)))
         o = self.recurrent_activation(zo)
         return (api.multiply(o, self.activation(c)), c)
-
-    def call(self, inputs, initial_state=None, training=None, mask=None):
-        out = super().call(inputs, initial_state, training, mask)
-        return out
 
 
 class GRU(_RNN):
@@ -164,7 +194,7 @@ class GRU(_RNN):
         u = self.units
         x_z, x_r, x_h = api.split(zx, 3, axis=-1)
         if self.reset_after:
-            inner = api.matmul(h, self.recurrent_kernel)
+            inner = api.matmul(self._rec(h), self.recurrent_kernel)
             if self.bias is not None:
                 inner = api.add(inner, self.bias[1])
             r_z, r_r, r_h = api.split(inner, 3, axis=-1)
@@ -173,9 +203,10 @@ class GRU(_RNN):
             hh = self.activation(api.add(x_h, api.multiply(r, r_h)))
         else:
             rk = self.recurrent_kernel
-            z = self.recurrent_activation(api.add(x_z, api.matmul(h, rk[:, :u])))
-            r = self.recurrent_activation(api.add(x_r, api.matmul(h, rk[:, u:2 * u])))
-            hh = self.activation(api.add(x_h, api.matmul(api.multiply(r, h), rk[:, 2 * u:])))
+            hd = self._rec(h)
+            z = self.recurrent_activation(api.add(x_z, api.matmul(hd, rk[:, :u])))
+            r = self.recurrent_activation(api.add(x_r, api.matmul(hd, rk[:, u:2 * u])))
+            hh = self.activation(api.add(x_h, api.matmul(api.multiply(r, hd), rk[:, 2 * u:])))
         return (api.add(api.multiply(z, h), api.multiply(api.subtract(1.0, z), hh)),)
 
 
@@ -183,7 +214,8 @@ class Bidirectional(Layer):
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kw):
         super().__init__(**kw)
         if not isinstance(layer, _RNN):
-            raise ValueError(f"Please initialize `Bidirectional` layer with a `keras.layers.RNN` instance. "
+            raise ValueError(  # noqa: TRY004 (Keras' type)
+                f"Please initialize `Bidirectional` layer with a `keras.layers.RNN` instance. "
                              f"Received: layer={layer}")
         if merge_mode not in ("sum", "mul", "ave", "concat", None):
             raise ValueError(f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "
@@ -200,6 +232,9 @@ class Bidirectional(Layer):
         self.backward_layer = backward_layer
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
+
+    def compute_mask(self, inputs, mask=None):
+        return mask if self.return_sequences and self.merge_mode is not None else None
 
     def call(self, x, training=None):
         fw = self.forward_layer(x)

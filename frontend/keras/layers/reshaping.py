@@ -4,7 +4,6 @@ UpSampling1D/2D (nearest)."""
 from __future__ import annotations
 
 import numpy as np
-
 from minixla.frontend.api import core as api
 from minixla.frontend.keras.layers.base import Layer, _dims
 
@@ -41,8 +40,8 @@ class Reshape(Layer):
         return api.reshape(x, [-1] + target)
 
     def _error(self, dims):
-        return ValueError(f"The total size of the tensor must be unchanged. Received: input_shape={tuple(dims)}, "
-                          f"target_shape={self.target_shape}")
+        return ValueError(f"The total size of the tensor must be unchanged. Received: input_shape="
+                          f"{tuple(dims[1:])}, target_shape={self.target_shape}")
 
 
 class Permute(Layer):
@@ -116,7 +115,7 @@ class UpSampling2D(Layer):
         self.size = (int(size), int(size)) if isinstance(size, int) else tuple(int(s) for s in size)
 
     def call(self, x):
-        n, h, w, c = _dims(x)
+        _, h, w, c = _dims(x)
         sh, sw = self.size
         y = api.tile(api.reshape(x, [-1, h, 1, w, 1, c]), [1, 1, sh, 1, sw, 1])
         return api.reshape(y, [-1, h * sh, w * sw, c])
@@ -128,6 +127,6 @@ class UpSampling1D(Layer):
         self.size = int(size)
 
     def call(self, x):
-        n, steps, c = _dims(x)
+        _, steps, c = _dims(x)
         return api.reshape(api.tile(api.reshape(x, [-1, steps, 1, c]), [1, 1, self.size, 1]),
                            [-1, steps * self.size, c])

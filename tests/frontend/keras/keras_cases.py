@@ -17,12 +17,18 @@ LAYERS = [
     ("conv2d", "Conv2D", {"filters": 3, "kernel_size": 3, "activation": "relu"}, (2, 6, 6, 2), "float"),
     ("conv2d_same_stride", "Conv2D", {"filters": 4, "kernel_size": (3, 2), "strides": 2, "padding": "same"},
      (2, 7, 6, 3), "float"),
+    ("conv2d_groups", "Conv2D", {"filters": 4, "kernel_size": 2, "groups": 2}, (2, 4, 4, 4), "float"),
+    ("conv1d_groups_same", "Conv1D", {"filters": 6, "kernel_size": 3, "groups": 3, "padding": "same"}, (2, 5, 3),
+     "float"),
     ("conv2d_dilated", "Conv2D", {"filters": 2, "kernel_size": 2, "dilation_rate": 2}, (1, 6, 6, 2), "float"),
     ("conv3d", "Conv3D", {"filters": 2, "kernel_size": 2}, (1, 4, 4, 4, 2), "float"),
     ("conv2d_transpose", "Conv2DTranspose", {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same"},
      (2, 4, 4, 2), "float"),
     ("conv2d_transpose_valid", "Conv2DTranspose", {"filters": 2, "kernel_size": 3, "strides": 2}, (1, 3, 3, 2),
      "float"),
+    ("conv1d_transpose", "Conv1DTranspose", {"filters": 3, "kernel_size": 3, "strides": 2}, (2, 5, 2), "float"),
+    ("conv1d_transpose_same", "Conv1DTranspose", {"filters": 2, "kernel_size": 4, "strides": 2, "padding": "same"},
+     (1, 4, 3), "float"),
     ("depthwise_conv2d", "DepthwiseConv2D", {"kernel_size": 3, "depth_multiplier": 2}, (2, 5, 5, 3), "float"),
     ("separable_conv2d", "SeparableConv2D", {"filters": 4, "kernel_size": 3, "padding": "same"}, (2, 5, 5, 3),
      "float"),
@@ -81,9 +87,25 @@ LAYERS = [
     ("gru", "GRU", {"units": 3}, (2, 5, 2), "float"),
     ("gru_seq_noreset", "GRU", {"units": 2, "return_sequences": True, "reset_after": False}, (2, 4, 3),
      "float"),
+    ("bidirectional_lstm", "Bidirectional", {"layer": ("LSTM", {"units": 2, "return_sequences": True})},
+     (2, 4, 3), "float"),
+    ("bidirectional_gru_sum", "Bidirectional", {"layer": ("GRU", {"units": 3}), "merge_mode": "sum"}, (2, 5, 2),
+     "float"),
+    ("mha_value_dim_output_shape", "MultiHeadAttention", {"num_heads": 2, "key_dim": 2, "value_dim": 3,
+                                                           "output_shape": 4}, [(2, 4, 5), (2, 4, 5)], "float"),
     ("mha", "MultiHeadAttention", {"num_heads": 2, "key_dim": 3}, [(2, 4, 5), (2, 3, 5)], "float"),
     ("attention", "Attention", {}, [(2, 4, 3), (2, 5, 3)], "float"),
+    ("attention_scaled_with_key", "Attention", {"use_scale": True}, [(2, 4, 3), (2, 5, 3), (2, 5, 3)], "float"),
+    ("attention_concat", "Attention", {"score_mode": "concat"}, [(2, 3, 2), (2, 4, 2)], "float"),
 ]
+
+
+
+def make_layer(layers, cls: str, kwargs: dict):
+    """Build a case's layer from a `keras.layers` namespace (a wrapped layer is given as (class, kwargs))."""
+    kwargs = {k: make_layer(layers, *v) if k == "layer" else v for k, v in kwargs.items()}
+    return getattr(layers, cls)(**kwargs)
+
 
 # layers whose output depends on training=True and is deterministic (recorded both ways)
 TRAINING_LAYERS = {"batchnorm_train"}
@@ -174,3 +196,53 @@ SCHEDULES = [
 ]
 SCHEDULE_STEPS = [0, 1, 2, 3, 4, 5, 6, 7, 9]
 OPTIMIZER_STEPS = 3
+
+
+# ---- small models whose layers pass masks along (Embedding(mask_zero) / Masking -> consumers) ----
+def _embed(keras, inp):
+    return keras.layers.Embedding(7, 3, mask_zero=True)(inp)
+
+
+def masked_embed_lstm(keras):
+    inp = keras.Input((6,), dtype="int32")
+    return keras.Model(inp, keras.layers.LSTM(2)(_embed(keras, inp)))
+
+
+def masked_embed_gru_seq_pool(keras):
+    inp = keras.Input((6,), dtype="int32")
+    h = keras.layers.GRU(3, return_sequences=True)(_embed(keras, inp))
+    h = keras.layers.Dense(2, activation="tanh")(h)
+    return keras.Model(inp, keras.layers.GlobalAveragePooling1D()(h))
+
+
+def masked_embed_bidirectional(keras):
+    inp = keras.Input((6,), dtype="int32")
+    return keras.Model(inp, keras.layers.Bidirectional(keras.layers.SimpleRNN(2))(_embed(keras, inp)))
+
+
+def masked_embed_bidirectional_seq(keras):
+    inp = keras.Input((6,), dtype="int32")
+    h = keras.layers.Bidirectional(keras.layers.LSTM(2, return_sequences=True))(_embed(keras, inp))
+    return keras.Model(inp, keras.layers.GlobalAveragePooling1D()(h))
+
+
+def masked_embed_attention(keras):
+    inp = keras.Input((6,), dtype="int32")
+    h = _embed(keras, inp)
+    h = keras.layers.MultiHeadAttention(num_heads=1, key_dim=2)(h, h)
+    return keras.Model(inp, keras.layers.GlobalAveragePooling1D()(h))
+
+
+def masking_simple_rnn(keras):
+    inp = keras.Input((5, 2))
+    return keras.Model(inp, keras.layers.SimpleRNN(3)(keras.layers.Masking(0.0)(inp)))
+
+
+MASKED_MODELS = {
+    "embed_lstm": (masked_embed_lstm, "ids"),
+    "embed_gru_seq_pool": (masked_embed_gru_seq_pool, "ids"),
+    "embed_bidirectional": (masked_embed_bidirectional, "ids"),
+    "embed_bidirectional_seq": (masked_embed_bidirectional_seq, "ids"),
+    "embed_attention": (masked_embed_attention, "ids"),
+    "masking_simple_rnn": (masking_simple_rnn, "padded"),
+}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from minixla.frontend import tf
 
 Dataset = tf.data.Dataset
@@ -127,3 +126,28 @@ def test_fit_on_dataset_matches_fit_on_arrays():
         losses.append(hist.history["loss"])
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-6)
     assert losses[0][-1] < losses[0][0]
+
+
+def test_fit_on_repeated_dataset_reads_on_across_epochs():
+    x = np.arange(12, dtype=np.float32).reshape(6, 2)
+    ds = Dataset.from_tensor_slices((x, np.zeros((6, 1), np.float32))).batch(2).repeat()
+    seen = []
+
+    class Spy(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, inputs):
+            return self.dense(inputs)
+
+        def train_step(self, data):
+            seen.append(float(data[0][0, 0]))
+            return {"n": tf.constant(1.0)}
+
+    model = Spy()
+    model.compile("sgd", "mse", run_eagerly=True)
+    model.fit(ds, steps_per_epoch=2, epochs=3, verbose=0)
+    assert seen == [0.0, 4.0, 8.0, 0.0, 4.0, 8.0]  # epochs continue where the last stopped
+    with pytest.raises(ValueError, match="please specify a `steps_per_epoch`"):
+        model.fit(ds, epochs=1, verbose=0)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from minixla.frontend import tf
+
 from tests.frontend.keras import keras_training_cases as training
 from tests.frontend.keras.golden import load
 
@@ -16,7 +16,7 @@ from tests.frontend.keras.golden import load
 def test_example_trains_like_keras(name):
     g = load("training", name)
     n = sum(1 for k in g if k.startswith("w") and k[1:].isdigit())
-    weights, losses, final = training.train(name, tf.keras, [g[f"w{i}"] for i in range(n)], jit_compile=True)
+    _, losses, final = training.train(name, tf.keras, [g[f"w{i}"] for i in range(n)], jit_compile=True)
     assert len(losses) == training.STEPS
     np.testing.assert_allclose(losses, g["losses"], rtol=1e-3)
     for i, w in enumerate(final):

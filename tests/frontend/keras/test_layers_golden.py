@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from minixla.frontend import tf
+
 from tests.frontend.keras import keras_cases as cases
 from tests.frontend.keras.golden import load
 
@@ -40,10 +40,10 @@ def _forward_and_grads(layer, xs, r, training):
 @pytest.mark.parametrize("case", cases.LAYERS, ids=[c[0] for c in cases.LAYERS])
 @pytest.mark.parametrize("jit", [False, True], ids=["eager", "jit"])
 def test_layer_matches_keras(case, jit):
-    name, cls, kwargs, shape, kind = case
+    name, cls, kwargs, shape, _ = case
     g = load("layer", name)
     xs = [g[f"x{i}"] for i in range(len(shape) if isinstance(shape, list) else 1)]
-    layer = getattr(keras.layers, cls)(**kwargs)
+    layer = cases.make_layer(keras.layers, cls, kwargs)
     _call(layer, [tf.constant(x) for x in xs], False)
     n_weights = sum(1 for k in g if k.startswith("w") and k[1:].isdigit())
     weights = [g[f"w{i}"] for i in range(n_weights)]

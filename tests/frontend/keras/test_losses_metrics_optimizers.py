@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from minixla.frontend import tf
+
 from tests.frontend.keras import keras_cases as cases
 from tests.frontend.keras.golden import load
 

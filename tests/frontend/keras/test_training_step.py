@@ -1,11 +1,10 @@
-"""Minimal Keras: layers against numpy, losses, SGD/Adam against hand-computed
+"""The first Keras-lite cases: Dense vs numpy, a conv model's shapes, sparse cross-entropy, SGD and Adam
 updates, and a compiled training step that agrees with the eager one."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from minixla.frontend import tf
 
 R = np.random.default_rng(11)
