@@ -98,7 +98,7 @@ class Dataset:
 
     # ---- sources ------------------------------------------------------------
     @staticmethod
-    def from_tensor_slices(tensors, name=None) -> "Dataset":
+    def from_tensor_slices(tensors, name=None) -> Dataset:
         arrays = _map_structure(_to_numpy, tensors)
         leaves = _leaves(arrays)
         if not leaves or any(a.ndim == 0 for a in leaves):
@@ -112,19 +112,19 @@ class Dataset:
         return Dataset(lambda: (_map_structure(lambda a, i=i: a[i], arrays) for i in range(n)), n, spec)
 
     @staticmethod
-    def from_tensors(tensors, name=None) -> "Dataset":
+    def from_tensors(tensors, name=None) -> Dataset:
         element = _map_structure(_to_numpy, tensors)
         return Dataset(lambda: iter([element]), 1, _spec_of(element))
 
     @staticmethod
-    def range(*args, dtype="int64", name=None) -> "Dataset":
+    def range(*args, dtype="int64", name=None) -> Dataset:
         r = range(*args)
         dt = dtypes.as_dtype(dtype).np
         return Dataset(lambda: (np.asarray(i, dt) for i in r), len(r), TensorSpec((), dt))
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
-                       name=None) -> "Dataset":
+                       name=None) -> Dataset:
         if not callable(generator):
             raise TypeError("`generator` must be a Python callable.")
         if output_signature is None and output_types is None:
@@ -151,7 +151,7 @@ class Dataset:
         return Dataset(lambda: (check(e) for e in generator(*call_args)), UNKNOWN_CARDINALITY, spec)
 
     @staticmethod
-    def zip(*datasets, name=None) -> "Dataset":
+    def zip(*datasets, name=None) -> Dataset:
         if len(datasets) == 1 and isinstance(datasets[0], (tuple, list, dict)):
             datasets = datasets[0]
         structure = datasets
@@ -198,7 +198,7 @@ class Dataset:
 
     # ---- transformations ----------------------------------------------------
     def batch(self, batch_size, drop_remainder: bool = False, num_parallel_calls=None, deterministic=None,
-              name=None) -> "Dataset":
+              name=None) -> Dataset:
         batch_size = int(batch_size)
         if batch_size <= 0:
             raise _invalid(f"batch_size must be greater than zero, but got {batch_size}")
@@ -220,7 +220,7 @@ class Dataset:
                                                        + s.shape.as_list(), s.dtype), self._spec)
         return Dataset(source, card, spec)
 
-    def unbatch(self, name=None) -> "Dataset":
+    def unbatch(self, name=None) -> Dataset:
         def source():
             for e in self._source():
                 n = len(_leaves(e)[0])
@@ -229,7 +229,7 @@ class Dataset:
 
         return Dataset(source, UNKNOWN_CARDINALITY)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration: bool = True, name=None) -> "Dataset":
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration: bool = True, name=None) -> Dataset:
         """Buffered shuffle (TF's algorithm: a random slot of a `buffer_size` buffer is emitted and refilled)."""
         buffer_size = int(buffer_size)
         if buffer_size <= 0 and buffer_size != AUTOTUNE:
@@ -254,7 +254,7 @@ class Dataset:
 
         return Dataset(source, self._cardinality, self._spec)
 
-    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None) -> "Dataset":
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None) -> Dataset:
         from minixla.frontend.function import function
 
         traced = function(lambda *args: map_func(*args))
@@ -266,14 +266,14 @@ class Dataset:
 
         return Dataset(lambda: (apply(e) for e in self._source()), self._cardinality)
 
-    def filter(self, predicate, name=None) -> "Dataset":
+    def filter(self, predicate, name=None) -> Dataset:
         def keep(e):
             args = e if isinstance(e, tuple) else (e,)
             return bool(np.asarray(_to_numpy(predicate(*[_map_structure(_to_tensor, a) for a in args]))))
 
         return Dataset(lambda: (e for e in self._source() if keep(e)), UNKNOWN_CARDINALITY, self._spec)
 
-    def repeat(self, count=None, name=None) -> "Dataset":
+    def repeat(self, count=None, name=None) -> Dataset:
         count = None if count is None or int(count) < 0 else int(count)
 
         def source():
@@ -287,7 +287,7 @@ class Dataset:
             card *= count
         return Dataset(source, card, self._spec)
 
-    def take(self, count, name=None) -> "Dataset":
+    def take(self, count, name=None) -> Dataset:
         count = int(count)
         card = self._cardinality if count < 0 else (count if self._cardinality < 0 and self._cardinality
                                                     == INFINITE_CARDINALITY else
@@ -295,17 +295,17 @@ class Dataset:
                                                     else UNKNOWN_CARDINALITY)
         return Dataset(lambda: itertools.islice(self._source(), None if count < 0 else count), card, self._spec)
 
-    def skip(self, count, name=None) -> "Dataset":
+    def skip(self, count, name=None) -> Dataset:
         count = int(count)
         card = self._cardinality
         if card >= 0:
             card = max(card - count, 0) if count >= 0 else 0
         return Dataset(lambda: itertools.islice(self._source(), max(count, 0), None), card, self._spec)
 
-    def prefetch(self, buffer_size=None, name=None) -> "Dataset":
+    def prefetch(self, buffer_size=None, name=None) -> Dataset:
         return self
 
-    def cache(self, filename: str = "", name=None) -> "Dataset":
+    def cache(self, filename: str = "", name=None) -> Dataset:
         """Keep the elements of the first complete pass in memory (a file name is ignored)."""
         store: list = []
         done = [False]
@@ -322,11 +322,11 @@ class Dataset:
 
         return Dataset(source, self._cardinality, self._spec)
 
-    def enumerate(self, start=0, name=None) -> "Dataset":
+    def enumerate(self, start=0, name=None) -> Dataset:
         return Dataset(lambda: ((np.asarray(i, np.int64), e) for i, e in enumerate(self._source(), start)),
                        self._cardinality)
 
-    def concatenate(self, dataset, name=None) -> "Dataset":
+    def concatenate(self, dataset, name=None) -> Dataset:
         card = (self._cardinality + dataset._cardinality if self._cardinality >= 0 and dataset._cardinality >= 0
                 else UNKNOWN_CARDINALITY)
         return Dataset(lambda: itertools.chain(self._source(), dataset._source()), card, self._spec)
@@ -337,7 +337,7 @@ class Dataset:
             state = reduce_func(state, e)
         return state
 
-    def apply(self, transformation_func) -> "Dataset":
+    def apply(self, transformation_func) -> Dataset:
         return transformation_func(self)
 
 
