@@ -151,7 +151,7 @@ def bench_example(n: int, rows: list, jax, tensorflow) -> dict:
 def chain(x):
     c = tf.constant(np.float32(1.0001))
     d = tf.constant(np.float32(0.5))
-    for i in range(25):  # 4 ops per step, 100 in all
+    for _ in range(25):  # 4 ops per step, 100 in all
         x = tf.multiply(x, c)
         x = tf.add(x, d)
         x = tf.maximum(x, d)

@@ -72,7 +72,7 @@ class Graph:
     py_funcs: dict[str, Any] = field(default_factory=dict)
     _names: dict[str, int] = field(default_factory=dict)
     #: the enclosing graph of a tf.cond branch / tf.while_loop body (None at the top)
-    parent: "Graph | None" = None
+    parent: Graph | None = None
     #: id(parent tensor) -> (parent tensor, placeholder): outer values a branch/body uses
     captured: dict = field(default_factory=dict)
     #: branch/body `func.func`s traced under this (top-level) graph
@@ -86,10 +86,10 @@ class Graph:
         self.inputs.append(t)
         return t
 
-    def root(self) -> "Graph":
+    def root(self) -> Graph:
         return self if self.parent is None else self.parent.root()
 
-    def encloses(self, other: "Graph") -> bool:
+    def encloses(self, other: Graph) -> bool:
         g = self.parent
         while g is not None:
             if g is other:

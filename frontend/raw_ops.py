@@ -24,7 +24,7 @@ API_FILE = Path(__file__).with_name("tf_api_2_21.json")
 
 #: TF attributes that the registry infers from the inputs (types and list lengths)
 _INFERRED = {"T", "N", "Tidx", "Tshape", "Tpaddings", "Tperm", "Tindices", "Tparams", "Taxis", "Tmultiples",
-             "Tblock_shape", "Tcrops", "DstT", "SrcT", "Tout", "Tin", "Tidx", "Index", "Targmax", "Tsegmentids",
+             "Tblock_shape", "Tcrops", "DstT", "SrcT", "Tout", "Tin", "Index", "Targmax", "Tsegmentids",
              "Tnumsegments", "TI", "Tcomplex", "Tlen", "Tsplits", "Tcond", "Tseed", "Tindex", "Tlabels"}
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from math import prod
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StridedLayoutAttr
+from xdsl.dialects.builtin import IndexType, MemRefType, StridedLayoutAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap

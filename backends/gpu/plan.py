@@ -108,7 +108,7 @@ def _global_data(op: memref.GlobalOp) -> np.ndarray:
     if not isinstance(value, DenseIntOrFPElementsAttr):
         return np.zeros(n, dt)
     vals = value.get_values()
-    arr = np.array([bool(v) if dt == bool else v for v in vals]).astype(dt)
+    arr = np.array([bool(v) if np.dtype(dt).kind == "b" else v for v in vals]).astype(dt)
     if arr.size == 1 and n > 1:
         arr = np.full(n, arr[0], dt)
     return arr.reshape(-1)

@@ -11,7 +11,6 @@ bodies may use values from the enclosing scope.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 from xdsl.dialects import func

@@ -5,7 +5,7 @@ generically."""
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (BoolAttr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, TensorType,
-                                   UnitAttr, i1)
+                                   i1)
 from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (IRDLOperation, SameVariadicOperandSize, operand_def, opt_prop_def, prop_def, region_def,
                        result_def, traits_def, var_operand_def, var_result_def)
@@ -13,7 +13,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 
-from minixla.dialects.hlo_ops.attrs import ChannelHandleBase
 from minixla.dialects.hlo_ops.base import check_dims_in_range, hlo_op, int_value, ints, require, same_shapes, shape, tensor
 from minixla.dialects.hlo_ops.control import block_arg_types, region_results
 from minixla.dialects.hlo_ops.syntax import i64_array, parse_int_list, parse_trailing, print_trailing, split_props

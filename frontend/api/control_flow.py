@@ -109,10 +109,9 @@ def control_dependencies(control_inputs):
 
 def _canonical_branches(branch_fns, default, branch_index):
     if not isinstance(branch_index, Tensor):
-        raise TypeError("'branch_index' must be a Tensor, got {}".format(type(branch_index)))
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
     if not np.issubdtype(np.dtype(branch_index._spec.dtype), np.integer):
-        raise TypeError("'branch_index' must be an integer Tensor, got {}".format(
-            as_dtype(branch_index._spec.dtype).name))
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {as_dtype(branch_index._spec.dtype).name}")
     if not branch_fns:
         raise ValueError("Must provide at least one item in 'branch_fns'")
     if not isinstance(branch_fns, (list, tuple, dict)):
@@ -126,9 +125,9 @@ def _canonical_branches(branch_fns, default, branch_index):
             raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
         key, fn = pair
         if not isinstance(key, int):
-            raise TypeError("key must be a Python `int`, got {}".format(type(key)))
+            raise TypeError(f"key must be a Python `int`, got {type(key)}")
         if not callable(fn):
-            raise TypeError("fn for key {} must be callable.".format(key))
+            raise TypeError(f"fn for key {key} must be callable.")
     keys = [p[0] for p in branch_fns]
     if min(keys) < 0 or max(keys) >= len(keys) or len(set(keys)) != len(keys):
         raise ValueError("branch indices (keys) must form contiguous range of [0 to {}) but found {{{}}}".format(
@@ -159,7 +158,7 @@ def _traced_case(graph, branch_index, actions):
         raise ValueError(f"Shape must be rank 0 but is rank {len(idx._spec.shape)} for 'switch_case' "
                          "(branch_index)")
     traced, caps = [], []
-    for k, fn in enumerate(actions):
+    for fn in actions:
         g, outs, struct = _cf._trace(graph, fn, [], seed=caps)
         caps = [outer for outer, _ in g.captured.values()]
         traced.append((g, outs, struct))
@@ -339,8 +338,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         fn_output_signature = dtype
     in_struct, flat = _to_tensors(elems)
     if not flat:
-        raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. Got {}, which does "
-                         "not contain any Tensors.".format(elems))
+        raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. Got {elems}, which does "
+                         "not contain any Tensors.")
     n = _leading(flat)
 
     in_dtypes = [t.dtype for t in flat]

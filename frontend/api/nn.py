@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from minixla.frontend.api import core as api
 from minixla.frontend.execute import execute
-from minixla.frontend.tensor import Tensor
 
 
 def relu(features, name=None):

@@ -104,7 +104,7 @@ class TensorArray:
     def _as_loop_leaf(self) -> Tensor:
         return self._to_buffer()
 
-    def _from_loop_leaf(self, t: Tensor) -> "TensorArray":
+    def _from_loop_leaf(self, t: Tensor) -> TensorArray:
         return self._copy(None, t)
 
     # ---- ops ----

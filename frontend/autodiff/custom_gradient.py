@@ -75,7 +75,7 @@ def custom_gradient(f=None):
         takes_vars = "variables" in params or any(p.kind == p.VAR_KEYWORD for p in params.values())
         if variables and not takes_vars:
             raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function "
-                            "uses variables: {}".format(variables))
+                            f"uses variables: {variables}")
         if not tapes:
             return _rebuild(struct, outs)
         operands = [RValue(to_inner(a, graph), k) for a, k in zip(ins, keys) if a is not None]

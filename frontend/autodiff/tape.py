@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -37,7 +38,7 @@ RUNTIME_GRADIENT: list = [None]
 _keys = itertools.count(1)
 
 #: the tapes inside whose `with` block we are (innermost last)
-ACTIVE: list["Tape"] = []
+ACTIVE: list[Tape] = []
 
 
 def new_key() -> int:

@@ -59,7 +59,7 @@ def _dynamic_slice(b, p, cts):
 
 @defvjp("dynamic_update_slice")
 def _dynamic_update_slice(b, p, cts):
-    x, upd, starts = p.operands[0], p.operands[1], p.operands[2:]
+    upd, starts = p.operands[1], p.operands[2:]
     g = cts[0]
     return [b.dynamic_update_slice(g, zeros_like(b, upd), starts), b.dynamic_slice(g, starts, upd.shape)] \
         + [None] * len(starts)

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.frontend.autodiff.backprop import backprop, defvjp, zeros_like
+from minixla.frontend.autodiff.backprop import backprop, defvjp
 from minixla.frontend.autodiff.tape import RecordingBuilder, RValue, Tape, differentiable, new_key
-from minixla.frontend.autodiff.vjp_shape import sum_to
 
 
 # -- dot_general ---------------------------------------------------------------------

@@ -59,7 +59,7 @@ def replay(b, f, args: list) -> list:
     from minixla.frontend.builder_eager import EagerBuilder
     from minixla.frontend.errors import compile_time_constant_error
     from minixla.frontend.execute import run_eager
-    from minixla.frontend.legalize import NotConstant, Unsupported, _attrs, _fold, _group_operands, unsupported_error
+    from minixla.frontend.legalize import NotConstant, Unsupported, _attrs, _group_operands, unsupported_error
     from minixla.frontend.ops.registry import REGISTRY
 
     block = f.body.block

@@ -44,7 +44,7 @@ def plan_strided_slice(shape, begin, end, strides, begin_mask, end_mask, ellipsi
             raise op_error("StridedSlice", f"Index out of range using input dim {d}; input has only {rank} dims")
         n, s = shape[d], strides[i]
         if s == 0:
-            raise op_error("StridedSlice", "strides[{}] must be non-zero".format(i))
+            raise op_error("StridedSlice", f"strides[{i}] must be non-zero")
         if (shrink_axis_mask >> i) & 1:
             idx = begin[i] + n if begin[i] < 0 else begin[i]
             if not 0 <= idx < n:

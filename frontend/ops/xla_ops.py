@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ast
 import itertools
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 

@@ -336,7 +336,7 @@ class Bufferizer:
         the init and the body), else a copy."""
         used_inside = {v for region in loop.regions for o in region.walk() for v in o.operands}
         bufs: list[SSAValue] = []
-        for i, x in enumerate(inits):
+        for x in inits:
             src = self.m(x)
             r = self.root.get(src, src)
             if (self.can_overwrite(x) and list(inits).count(x) == 1 and is_identity(src.type)

@@ -28,7 +28,6 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IndexType,
     IntegerAttr,
-    MemRefType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,

@@ -215,7 +215,7 @@ def _reshape_index(idx: Idx, rs: Sequence[int], xs: Sequence[int]) -> Idx:
         stride *= s
     strides.reverse()
     total = stride
-    for j, (s, st) in enumerate(zip(xs, strides)):
+    for s, st in zip(xs, strides):
         if s == 1:
             out.append(AffineExpr.constant(0))
             continue

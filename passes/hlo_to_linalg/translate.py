@@ -68,7 +68,7 @@ class Lowerer:
     def vs(self, olds: Sequence[SSAValue]) -> list[SSAValue]:
         return [self.v(o) for o in olds]
 
-    def child(self, block: Block) -> "Lowerer":
+    def child(self, block: Block) -> Lowerer:
         """A lowerer emitting into `block` that sees the enclosing values."""
         return Lowerer(block, dict(self.vmap))
 

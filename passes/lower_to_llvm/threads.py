@@ -37,9 +37,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
-    MemRefType,
     ModuleOp,
-    StringAttr,
     UnitAttr,
     i64,
 )

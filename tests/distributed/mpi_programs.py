@@ -80,7 +80,6 @@ def dead_worker() -> None:
 def conformance(path: str, chunk_index: str) -> None:
     """One StableHLO `run_parallel` interpret case with every process a real MPI process running its
     program compiled for the CPU; `main` (inputs and checks) runs on the interpreter in every process."""
-    from xdsl.dialects import func
     from xdsl.dialects.builtin import ModuleOp
 
     from minixla.backends import get_backend
@@ -88,7 +87,7 @@ def conformance(path: str, chunk_index: str) -> None:
     from minixla.backends.mpi import world
     from minixla.dialects import load_all
     from minixla.dialects.diagnostics import split_input
-    from minixla.tools.testfile import load_module, run_chunk
+    from minixla.tools.testfile import run_chunk
 
     w = world()
     chunk = split_input(open(path).read())[int(chunk_index)]

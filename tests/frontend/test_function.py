@@ -219,7 +219,6 @@ def test_nested_structures_and_python_args():
 def test_running_example_script():
     import subprocess
     import sys
-    from pathlib import Path
 
     root = REPO_ROOT
     proc = subprocess.run([sys.executable, "examples/running_example.py", "256"], cwd=root, capture_output=True,
@@ -232,7 +231,6 @@ def test_running_example_script():
 def test_record_goldens_without_tensorflow():
     import subprocess
     import sys
-    from pathlib import Path
 
     root = REPO_ROOT
     proc = subprocess.run([sys.executable, "tests/golden/record_tf_goldens.py", "--out", "/nonexistent-dir"], cwd=root,

@@ -45,7 +45,6 @@ here too (`grad_none` in the golden file).
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from tests.paths import GOLDEN_DIR
 import numpy as np

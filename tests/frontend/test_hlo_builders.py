@@ -12,7 +12,6 @@ from __future__ import annotations
 from tests.paths import REPO_ROOT
 
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, f32, i32

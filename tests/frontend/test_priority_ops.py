@@ -4,7 +4,6 @@ time; skipped where the reference is absent) resolves on our `tf` module."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 

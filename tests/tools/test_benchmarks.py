@@ -4,7 +4,6 @@ Timings are machine-dependent: only that they exist and are positive is checked.
 import re
 import subprocess
 import sys
-from pathlib import Path
 from tests.paths import REPO_ROOT
 
 ROOT = REPO_ROOT

@@ -6,7 +6,6 @@ from tests.paths import REPO_ROOT
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

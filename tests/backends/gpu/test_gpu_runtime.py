@@ -9,7 +9,6 @@ from tests.paths import REPO_ROOT
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

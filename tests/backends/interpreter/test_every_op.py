@@ -309,8 +309,8 @@ def test_dynamic_slice_and_update_clamp_start_indices():
     u = np.full((2, 2), -1, np.int32)
     for i, j in [(0, 0), (1, 2), (3, 9), (-4, -1)]:
         ci, cj = min(max(i, 0), 2), min(max(j, 0), 3)
-        body = ("  %i = hlo.constant dense<{i}> : tensor<i64>\n  %j = hlo.constant dense<{j}> : tensor<i64>\n"
-                .format(i=i, j=j))
+        body = (f"  %i = hlo.constant dense<{i}> : tensor<i64>\n  %j = hlo.constant dense<{j}> : tensor<i64>\n"
+                )
         (got,) = run(_program([("x", "tensor<4x5xi32>")], "tensor<2x2xi32>", body +
                               "  %0 = hlo.dynamic_slice %x, %i, %j, sizes = [2, 2] : (tensor<4x5xi32>, tensor<i64>, "
                               "tensor<i64>) -> tensor<2x2xi32>\n  func.return %0 : tensor<2x2xi32>"), x)
