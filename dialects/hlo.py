@@ -36,6 +36,7 @@ from minixla.dialects.hlo_ops.shape import (
     BroadcastInDimOp, ConcatenateOp, ConstantOp, DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, PadOp,
     ReshapeOp, ReverseOp, SliceOp, TransposeOp,
 )
+from minixla.dialects.hlo_ops import canonicalization  # noqa: F401  (registers the ops' canonicalization patterns)
 from minixla.dialects.hlo_ops.fusion import FusionOp  # hlo.fusion: an extra op without a stablehlo twin
 
 HLO = Dialect("hlo", [*HLO_OPS.values(), FusionOp], list(vars(attrs.HLO_ATTRS).values()))

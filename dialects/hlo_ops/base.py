@@ -9,6 +9,7 @@ structure, syntax and verifier (the 1:1 interchange spelling).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
@@ -22,11 +23,34 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.utils.exceptions import VerifyException
 
 OpT = TypeVar("OpT", bound=type[IRDLOperation])
+
+#: op class -> its canonicalization patterns; filled by dialects/hlo_ops/canonicalization.py (which
+#: builds on the op classes, so the ops find their patterns here instead of importing that module)
+CANONICALIZATION_PATTERNS: dict[type, tuple[RewritePattern, ...]] = {}
+
+
+@dataclass(frozen=True)
+class HloCanonicalization(HasCanonicalizationPatternsTrait):
+    """The trait through which xDSL's `canonicalize` (and `hlo-algebraic-simplifier`) find an
+    hlo op's simplification patterns."""
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        for klass in op.__mro__:
+            found = CANONICALIZATION_PATTERNS.get(klass)
+            if found is not None:
+                return found
+        return ()
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
 
 #: raw (undecorated) op classes by mnemonic, in definition order
 RAW_OPS: dict[str, type[IRDLOperation]] = {}

@@ -14,6 +14,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from minixla.dialects.hlo_ops.attrs import ComparisonDirectionAttrBase, ComparisonTypeAttrBase, attributes_for
+from minixla.dialects.hlo_ops.base import HloCanonicalization
 from minixla.dialects.hlo_ops.base import ELEMENT_CLASS_TEXT, ELEMENT_CLASSES, hlo_op, is_bool, is_complex, is_float, is_unsigned, require, shape, tensor
 from minixla.dialects.hlo_ops.pretty import PrettyOp
 
@@ -31,7 +32,7 @@ class UnaryElementwiseOp(PrettyOp):
     ELEMENT_CLASS: ClassVar[str] = "any"
     operand = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def __init__(self, operand: SSAValue, result_type: Attribute | None = None):
         super().__init__(operands=[operand], result_types=[result_type or operand.type])
@@ -54,7 +55,7 @@ class BinaryElementwiseOp(PrettyOp):
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute | None = None):
         super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
@@ -351,7 +352,7 @@ class CompareOp(PrettyOp):
     result = result_def(TensorType)
     comparison_direction = prop_def(ComparisonDirectionAttrBase)
     compare_type = opt_prop_def(ComparisonTypeAttrBase)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     @classmethod
     def parse_prefix(cls, parser: Parser) -> dict[str, Attribute]:
@@ -402,7 +403,7 @@ class SelectOp(PrettyOp):
     on_true = operand_def(TensorType)
     on_false = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     @classmethod
     def parse_types(cls, parser: Parser, n_operands: int):
@@ -433,7 +434,7 @@ class ClampOp(PrettyOp):
     operand = operand_def(TensorType)
     max = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def verify_(self) -> None:
         x = tensor(self.operand.type, "operand")
@@ -453,7 +454,7 @@ class ConvertOp(PrettyOp):
 
     operand = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def __init__(self, operand: SSAValue, result_type: Attribute):
         super().__init__(operands=[operand], result_types=[result_type])
@@ -478,7 +479,7 @@ class BitcastConvertOp(PrettyOp):
 
     operand = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def verify_(self) -> None:
         x = tensor(self.operand.type, "operand")
@@ -502,7 +503,7 @@ class IsFiniteOp(PrettyOp):
     FUNCTIONAL_TYPE = True
     x = operand_def(TensorType)
     y = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def verify_(self) -> None:
         x = tensor(self.x.type, "operand")

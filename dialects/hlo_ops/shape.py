@@ -12,6 +12,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, Pure
 
+from minixla.dialects.hlo_ops.base import HloCanonicalization
 from minixla.dialects.hlo_ops.base import check_dims_in_range, hlo_op, int_value, ints, is_integer, require, same_element, shape, tensor
 from minixla.dialects.hlo_ops.pretty import PrettyOp
 from minixla.dialects.hlo_ops.syntax import i64_array, parse_trailing, print_trailing, split_props
@@ -71,7 +72,7 @@ class BroadcastInDimOp(PrettyOp):
     operand = operand_def(TensorType)
     broadcast_dimensions = prop_def(DenseArrayBase)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def verify_(self) -> None:
         x = tensor(self.operand.type, "operand")
@@ -94,7 +95,7 @@ class ReshapeOp(PrettyOp):
     FUNCTIONAL_TYPE = True
     operand = operand_def(TensorType)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def verify_(self) -> None:
         x = tensor(self.operand.type, "operand")
@@ -113,7 +114,7 @@ class TransposeOp(PrettyOp):
     operand = operand_def(TensorType)
     permutation = prop_def(DenseArrayBase)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     def verify_(self) -> None:
         x = tensor(self.operand.type, "operand")
@@ -137,7 +138,7 @@ class SliceOp(PrettyOp):
     limit_indices = prop_def(DenseArrayBase)
     strides = prop_def(DenseArrayBase)
     result = result_def(TensorType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), HloCanonicalization())
 
     @classmethod
     def parse_middle(cls, parser: Parser) -> dict[str, Attribute]:

@@ -24,7 +24,7 @@ from xdsl.passes import ModulePass
 from minixla.dialects import hlo
 from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
 
-from minixla.passes.hlo_opt.common import hlo_name
+from minixla.dialects.hlo_ops.splats import hlo_name
 
 #: ops never folded: cheap to compute, expensive to store, stateful, structural, or process-dependent
 SKIP = frozenset({"constant", "broadcast_in_dim", "iota", "rng", "rng_bit_generator", "optimization_barrier",

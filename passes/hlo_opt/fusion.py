@@ -39,7 +39,7 @@ from minixla.dialects.hlo_ops.base import ints, is_complex
 from minixla.dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
 from minixla.dialects.hlo_ops.fusion import FusionOp
 
-from minixla.passes.hlo_opt.common import hlo_name, splat_value
+from minixla.dialects.hlo_ops.splats import hlo_name, splat_value
 
 ELEMENTWISE = frozenset({*UNARY_OPS, *BINARY_OPS, "round_nearest_afz", "compare", "select", "clamp", "convert",
                          "is_finite"})

@@ -1,5 +1,6 @@
-"""Helpers shared by the hlo optimization passes: reading splat constants
-(also through broadcasts and reshapes of them) and building hlo ops."""
+"""Splat constants of the hlo dialect: reading their value (also through broadcasts and
+reshapes of them) and building them; shared by the canonicalization patterns
+(dialects/hlo_ops/canonicalization.py) and the hlo optimization passes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from minixla.dialects import hlo
+from minixla.dialects.hlo_ops.shape import BroadcastInDimOp, ConstantOp
 from minixla.dialects.hlo_ops.syntax import i64_array
 
 
@@ -36,11 +37,11 @@ def splat_value(v: SSAValue) -> int | float | None:
 
 def scalar_constant(value: int | float, element_type: Attribute) -> Operation:
     t = TensorType(element_type, [])
-    return hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [value]))
+    return ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [value]))
 
 
 def broadcast(x: SSAValue, result_type: TensorType, dims: Sequence[int]) -> Operation:
-    return hlo.BroadcastInDimOp.create(operands=[x], result_types=[result_type],
+    return BroadcastInDimOp.create(operands=[x], result_types=[result_type],
                                        properties={"broadcast_dimensions": i64_array(list(dims))})
 
 
