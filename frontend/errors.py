@@ -30,16 +30,83 @@ class InvalidArgumentError(OpError, ValueError):
     run-time shape errors can be caught the same way."""
 
 
-class UnimplementedError(OpError):
-    pass
+#: TF's canonical error codes (tf.errors.OK ... tf.errors.UNAUTHENTICATED)
+ERROR_CODES = {"OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3, "DEADLINE_EXCEEDED": 4, "NOT_FOUND": 5,
+               "ALREADY_EXISTS": 6, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8, "FAILED_PRECONDITION": 9,
+               "ABORTED": 10, "OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12, "INTERNAL": 13, "UNAVAILABLE": 14,
+               "DATA_LOSS": 15, "UNAUTHENTICATED": 16}
+
+
+class CancelledError(OpError):
+    """`tf.errors.CancelledError`."""
+
+
+class UnknownError(OpError):
+    """`tf.errors.UnknownError`."""
+
+
+class DeadlineExceededError(OpError):
+    """`tf.errors.DeadlineExceededError`."""
 
 
 class NotFoundError(OpError):
-    pass
+    """`tf.errors.NotFoundError`."""
+
+
+class AlreadyExistsError(OpError):
+    """`tf.errors.AlreadyExistsError`."""
+
+
+class PermissionDeniedError(OpError):
+    """`tf.errors.PermissionDeniedError`."""
+
+
+class ResourceExhaustedError(OpError):
+    """`tf.errors.ResourceExhaustedError` (e.g. an allocation that does not fit in memory)."""
 
 
 class FailedPreconditionError(OpError):
-    pass
+    """`tf.errors.FailedPreconditionError`."""
+
+
+class AbortedError(OpError):
+    """`tf.errors.AbortedError`."""
+
+
+class OutOfRangeError(OpError):
+    """`tf.errors.OutOfRangeError` (e.g. a TensorArray index out of range)."""
+
+
+class UnimplementedError(OpError):
+    """`tf.errors.UnimplementedError`."""
+
+
+class InternalError(OpError):
+    """`tf.errors.InternalError`."""
+
+
+class UnavailableError(OpError):
+    """`tf.errors.UnavailableError`."""
+
+
+class DataLossError(OpError):
+    """`tf.errors.DataLossError`."""
+
+
+class UnauthenticatedError(OpError):
+    """`tf.errors.UnauthenticatedError`."""
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """`tf.errors.OperatorNotAllowedInGraphError`: a Python operation on a symbolic tensor."""
+
+
+#: every class of `tf.errors`, by name
+ERROR_CLASSES = {c.__name__: c for c in (
+    OpError, CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
+    AlreadyExistsError, PermissionDeniedError, ResourceExhaustedError, FailedPreconditionError, AbortedError,
+    OutOfRangeError, UnimplementedError, InternalError, UnavailableError, DataLossError, UnauthenticatedError,
+    OperatorNotAllowedInGraphError)}
 
 
 @dataclass(frozen=True)

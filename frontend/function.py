@@ -25,6 +25,7 @@ from minixla.frontend.call_plan import ByValue, Miss, build_plan, call_key, norm
 from minixla.frontend.builder import Spec
 from minixla.frontend.compiler import Compiled, lower, pick_backend, stage_text, STAGES
 from minixla.frontend.errors import InvalidArgumentError
+from minixla.frontend.api.config import _STATE as config_state
 from minixla.frontend.execute import run_graph
 from minixla.frontend.graph import _STACK, Graph, NeedsConstant, tracing
 from minixla.frontend.nest import flatten, is_tensor, rebuild
@@ -257,6 +258,8 @@ class Function:
 
     # ---- public API --------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if config_state.run_eagerly:  # tf.config.run_functions_eagerly(True)
+            return self._python_function(*args, **kwargs)
         key = None
         if not (_STACK or _tape.ACTIVE):  # the fast path: docs/frontend-call-path.md
             arrays: list = []

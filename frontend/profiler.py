@@ -6,16 +6,9 @@ from __future__ import annotations
 
 import os
 
-from minixla.frontend.errors import OpError
+from minixla.frontend.errors import AlreadyExistsError, UnavailableError
 from minixla.passes import trace_events
 
-
-class AlreadyExistsError(OpError):
-    """`tf.errors.AlreadyExistsError`."""
-
-
-class UnavailableError(OpError):
-    """`tf.errors.UnavailableError`."""
 
 
 TRACE_FILE = "minixla.trace.json"

@@ -21,12 +21,17 @@ API: list = [None]
 
 
 class TensorShape:
-    """Static shape (all dimensions known, or unknown rank as `None`)."""
+    """Static shape, as TF's: unknown rank (`None`), or dims that are ints or `None` (unknown)."""
 
     __slots__ = ("_dims",)
 
     def __init__(self, dims):
-        self._dims = None if dims is None else tuple(int(d) for d in dims)
+        if isinstance(dims, TensorShape):
+            dims = dims._dims
+        elif dims is not None and not isinstance(dims, (list, tuple)) and not hasattr(dims, "__iter__"):
+            dims = [dims]  # TF accepts a single dimension
+        self._dims = None if dims is None else tuple(
+            None if d is None or getattr(d, "value", 0) is None else int(getattr(d, "value", d)) for d in dims)
 
     @property
     def rank(self):
@@ -34,16 +39,44 @@ class TensorShape:
 
     ndims = rank
 
-    def as_list(self) -> list[int]:
+    def as_list(self) -> list:
         if self._dims is None:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(self._dims)
 
     def num_elements(self):
-        return None if self._dims is None else int(np.prod(self._dims, dtype=np.int64))
+        return None if not self.is_fully_defined() else int(np.prod(self._dims, dtype=np.int64))
 
     def is_fully_defined(self) -> bool:
-        return self._dims is not None
+        return self._dims is not None and all(d is not None for d in self._dims)
+
+    def is_compatible_with(self, other) -> bool:
+        other = TensorShape(other) if not isinstance(other, TensorShape) else other
+        if self._dims is None or other._dims is None:
+            return True
+        return len(self._dims) == len(other._dims) and all(
+            a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
+
+    def merge_with(self, other) -> TensorShape:
+        """The most specific shape compatible with both (TF's ValueError if they are not)."""
+        other = TensorShape(other) if not isinstance(other, TensorShape) else other
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
+
+    def concatenate(self, other) -> TensorShape:
+        other = TensorShape(other) if not isinstance(other, TensorShape) else other
+        if self._dims is None or other._dims is None:
+            return TensorShape(None)
+        return TensorShape(self._dims + other._dims)
+
+    def assert_is_compatible_with(self, other) -> None:
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {TensorShape(other)} are incompatible")
 
     def __len__(self) -> int:
         if self._dims is None:

@@ -30,6 +30,8 @@ from minixla.frontend.api import indexing as _idx
 from minixla.frontend.api.indexing import argsort, einsum, gather, gather_nd, sort  # noqa: F401
 from minixla.frontend import data, keras  # noqa: F401,E402
 from minixla.frontend import distribute  # noqa: F401,E402  (tf.distribute)
+from minixla.frontend.api.config import config, device, name_scope  # noqa: F401,E402
+from minixla.frontend.api.debugging import Assert, debugging  # noqa: F401,E402  (tf.debugging)
 
 string = _dtypes.string
 
@@ -63,9 +65,7 @@ dtypes = _NS(as_dtype=as_dtype, DType=DType, float16=float16, bfloat16=bfloat16,
              int8=int8, int16=int16, int32=int32, int64=int64, uint8=uint8, uint16=uint16, uint32=uint32,
              uint64=uint64, bool=bool, complex64=complex64, complex128=complex128, string=string,
              cast=_api.cast)
-errors = _NS(OpError=_errors.OpError, InvalidArgumentError=_errors.InvalidArgumentError,
-             UnimplementedError=_errors.UnimplementedError, NotFoundError=_errors.NotFoundError,
-             FailedPreconditionError=_errors.FailedPreconditionError)
+errors = _NS(**_errors.ERROR_CLASSES, **_errors.ERROR_CODES)
 
 
 def _read_file(filename, name=None):
@@ -108,9 +108,8 @@ newaxis = None
 from minixla.frontend.api.math_linalg_namespaces import install as _install_math_linalg  # noqa: E402
 _install_math_linalg(_sys.modules[__name__])
 from minixla.frontend.api.tensor_array import TensorArray  # noqa: F401,E402
-from minixla.frontend.api.control_flow import OutOfRangeError as _OutOfRangeError, Module, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501,I001
+from minixla.frontend.api.control_flow import Module, case, control_dependencies, group, map_fn, no_op, scan, switch_case  # noqa: F401,E402,E501,I001
 from minixla.frontend.autodiff.custom_gradient import custom_gradient, gradients  # noqa: F401,E402  (also GradientTape.jacobian)
-errors.OutOfRangeError = _OutOfRangeError  # noqa: E305
 
 
 def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the recorded TF API)
@@ -121,4 +120,3 @@ def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the
     raise AttributeError(f"module 'tf' has no attribute {name!r}")
 from minixla.frontend import profiler as _profiler  # noqa: E402
 profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
-errors.AlreadyExistsError, errors.UnavailableError = _profiler.AlreadyExistsError, _profiler.UnavailableError

@@ -24,12 +24,9 @@ from minixla.frontend import control_flow as _cf
 from minixla.frontend.dtypes import as_dtype
 from minixla.frontend.execute import execute
 from minixla.frontend.graph import current_graph
-from minixla.frontend.errors import InvalidArgumentError, OpError
+from minixla.frontend.errors import InvalidArgumentError, OpError, OutOfRangeError  # noqa: F401  (OutOfRangeError: re-exported)
 from minixla.frontend.tensor import Tensor
 
-
-class OutOfRangeError(OpError):
-    """TF's `tf.errors.OutOfRangeError` (TensorArray index out of range)."""
 
 
 # -- no_op / group / control_dependencies ------------------------------------------------------------

@@ -46,7 +46,11 @@ def _dims(x) -> list[int]:
 def linspace(start, stop, num, name=None, axis=0):
     """TF's linspace_nd: [start, start + delta * range(1, num - 1), stop] along `axis`, cut to `num`."""
     start = _t(start)
-    stop = _t(stop, start.dtype)
+    if not (start.dtype.is_floating or start.dtype.is_complex):  # TF computes integer ends in float64
+        start = api.cast(start, "float64")
+    stop = _t(stop)
+    if stop.dtype != start.dtype:
+        stop = api.cast(stop, start.dtype)
     n = _static_int(num, "LinSpace", 2)
     shape = np.broadcast_shapes(tuple(_dims(start)), tuple(_dims(stop)))
     start, stop = api.broadcast_to(start, shape), api.broadcast_to(stop, shape)
