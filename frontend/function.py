@@ -260,6 +260,10 @@ class Function:
     def __call__(self, *args, **kwargs):
         if config_state.run_eagerly:  # tf.config.run_functions_eagerly(True)
             return self._python_function(*args, **kwargs)
+        if _STACK or _tape.ACTIVE:
+            # inside another tf.function's trace, or under a recording GradientTape: the body runs inline,
+            # so the outer trace contains its ops and the tape records them (gradients flow, as in TF)
+            return self._python_function(*args, **kwargs)
         key = None
         if not (_STACK or _tape.ACTIVE):  # the fast path: docs/frontend-call-path.md
             arrays: list = []

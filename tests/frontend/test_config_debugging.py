@@ -100,3 +100,34 @@ def test_asserts_are_dropped_in_compiled_code_like_xla():
         return tf.debugging.check_numerics(x, "x") + 1.0
 
     np.testing.assert_array_equal(f(tf.constant([-1.0, 2.0])).numpy(), [0.0, 3.0])
+
+
+def test_gradient_flows_through_a_tf_function_call():
+    """Issue #14's bug: no gradient reached a Variable passed to a tf.function called under a tape."""
+    v, x = tf.Variable(2.0), tf.constant(3.0)
+
+    @tf.function(jit_compile=True)
+    def f(a):
+        return a * a * v
+
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(tape.gradient(y, x)) == 2 * 3.0 * 2.0 and float(tape.gradient(y, v)) == 9.0
+    w = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = f(w)
+    assert float(tape.gradient(y, w)) == 2 * 3.0 * 2.0
+
+
+def test_nested_tf_functions():
+    @tf.function
+    def inner(x):
+        return x * 2.0
+
+    @tf.function(jit_compile=True)
+    def outer(x):
+        return inner(x) + inner(x * 3.0)
+
+    np.testing.assert_allclose(outer(tf.constant([1.0, 2.0])).numpy(), [8.0, 16.0])
+    assert "hlo.multiply" in outer.experimental_get_compiler_ir(tf.constant([1.0, 2.0]))(stage="hlo")
