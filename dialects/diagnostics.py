@@ -20,6 +20,8 @@ from xdsl.parser import Parser
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from minixla.dialects import input_limits
+
 _NOISE = re.compile(r"^(Operation does not verify: )+")
 _SEPARATOR = re.compile(r"^\s*// -----")
 
@@ -98,6 +100,8 @@ class LocatingParser(Parser):
         self.op_stack: list[list] = []
         #: first use of each value not yet defined (MLIR reports undefined values there)
         self.first_use: dict[str, int] = {}
+        #: [start of the dense literal being parsed, its element type once known]
+        self.dense_stack: list[list] = []
 
     def line_col(self, pos: int) -> tuple[int, int]:
         line_start = self.text.rfind("\n", 0, pos) + 1
@@ -123,10 +127,56 @@ class LocatingParser(Parser):
             self.first_use.setdefault(operand.operand_name, operand.span.start)
         return super().resolve_operand(operand, type)
 
+    def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
+        start = self._current_token.span.start
+        dim = super().parse_shape_dimension(allow_dynamic)
+        problem = input_limits.dimension_error(dim)
+        if problem:
+            self.raise_error(problem, start, self._current_token.span.start)
+        return dim
+
+    def parse_dense_int_or_fp_elements_attr(self, *args, **kwargs):
+        start = self._current_token.span.start
+        deep = input_limits.dense_nesting_error(self.text, start)
+        if deep:
+            self.raise_error(deep[1], deep[0], deep[0] + 1)
+        self.dense_stack.append([start, None])
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(*args, **kwargs)
+        except (OverflowError, ValueError, MemoryError) as err:
+            start, elem = self.dense_stack[-1]
+            self.raise_error(_literal_message(err, elem), start, start + 1)
+        finally:
+            self.dense_stack.pop()
+
+    def _parse_dense_literal_type(self):
+        start = self._current_token.span.start
+        type = super()._parse_dense_literal_type()
+        problem = input_limits.tensor_size_error(type.get_shape(), type.get_element_type())
+        if problem:
+            self.raise_error(problem, start, self._current_token.span.start)
+        if self.dense_stack:
+            self.dense_stack[-1][1] = type.get_element_type()
+        return type
+
     def _get_op_by_name(self, name: str):
         if self.op_stack:
             self.op_stack[-1][1] = name
         return super()._get_op_by_name(name)
+
+
+def _literal_message(err: Exception, element_type) -> str:
+    """Our wording for a dense literal whose values do not fit its element type."""
+    type_name = str(element_type) if element_type is not None else "the element type"
+    if isinstance(err, MemoryError):
+        return "dense literal is too large to materialize in memory"
+    found = re.search(r"Integer value (-?\d+) is out of range .* \[(-?\d+), (-?\d+)\)", str(err))
+    if found:
+        value, low, high = map(int, found.groups())
+        return input_limits.integer_range_message(value, type_name, low, high)
+    if isinstance(err, OverflowError):
+        return input_limits.float_range_message(type_name)
+    return f"invalid dense literal: {_clean(str(err))}"
 
 
 def _source_line(text: str, line_in_chunk: int) -> str | None:
@@ -145,7 +195,7 @@ def _parse_failure(parser: LocatingParser, err: Exception) -> DiagnosticError:
             pos = _after_previous_token(parser.text, pos)
     else:  # e.g. an attribute verifier raising while the parser builds it
         pos = parser._current_token.span.start
-        msg = _clean(str(err)) if isinstance(err, DiagnosticException) else f"{type(err).__name__}: {err}"
+        msg = _clean(str(err)) if isinstance(err, DiagnosticException) else internal_error_message(err, "parsing")
     notes = []
     innermost = next(((p, n) for p, n in reversed(parser.op_stack) if n is not None), None)
     unknown = re.fullmatch(r"Operation (\S+) is not registered", msg)
@@ -158,6 +208,15 @@ def _parse_failure(parser: LocatingParser, err: Exception) -> DiagnosticError:
         notes.append((*parser.line_col(innermost[0]), f"while parsing '{innermost[1]}'"))
     return DiagnosticError(parser.filename, line, col, msg,
                            _source_line(parser.text, line - parser.line_offset), notes)
+
+
+def internal_error_message(err: Exception, stage: str) -> str:
+    """The last resort for an exception we did not anticipate: our words, no class name."""
+    if isinstance(err, RecursionError):
+        return f"input nested too deeply while {stage}"
+    if isinstance(err, MemoryError) or "Maximum allowed size exceeded" in str(err):
+        return f"out of memory while {stage}: a tensor is too large to allocate"
+    return f"internal error while {stage}: {err}".rstrip(": ")
 
 
 def _after_previous_token(text: str, pos: int) -> int:
@@ -240,7 +299,7 @@ def verify_module(module: Operation, filename: str = "<unknown>") -> None:
         except DiagnosticException as err:
             raise op_error(op, str(err), filename) from None
         except Exception as err:  # noqa: BLE001 -- a verifier bug must not look like a crash of the tool
-            raise op_error(op, f"failed to verify ({type(err).__name__}: {err})", filename) from None
+            raise op_error(op, internal_error_message(err, "verifying"), filename) from None
 
 
 def parse_and_verify(text: str, filename: str, ctx: Context, line_offset: int = 0) -> ModuleOp:

@@ -25,6 +25,7 @@ import minixla.frontend.passes  # noqa: F401  (the TF op table: the tf dialect a
 from minixla.dialects.diagnostics import (
     Chunk,
     DiagnosticError,
+    internal_error_message,
     parse_and_verify,
     split_input,
     verify_module,
@@ -133,7 +134,7 @@ class MinixlaOptMain(xDSLOptMain):
         except DiagnosticError as err:
             self._report(str(err))
         except Exception as err:  # noqa: BLE001 -- a failing pass reports, it does not crash
-            self._report(f"{name}: error: {type(err).__name__}: {err}".split("\n\n", 1)[0])
+            self._report(f"{name}: error: {internal_error_message(err, 'running passes')}".split("\n\n", 1)[0])
         return False
 
     def _bisect(self, module: ModuleOp, out: IO[str]) -> bool:

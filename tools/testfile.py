@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from minixla.backends.check_outlining import run_case
 from minixla.backends.interpreter.printing import format_tensor
-from minixla.dialects.diagnostics import Chunk, DiagnosticError, parse_and_verify, split_input
+from minixla.dialects.diagnostics import Chunk, DiagnosticError, internal_error_message, parse_and_verify, split_input
 
 _NOARG_FUNC = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.-]+)\s*\(\s*\)")
 
@@ -90,7 +90,7 @@ def failure_reason(err: BaseException) -> str:
         return err.headline
     if isinstance(err, NotImplementedError):
         return f"unsupported: {first or type(err).__name__}"
-    return f"error: {type(err).__name__}: {first}"
+    return f"error: {internal_error_message(err, 'running')}"
 
 
 def _chunk_case_names(chunk: Chunk) -> list[str]:
