@@ -30,6 +30,8 @@ from minixla.dialects.diagnostics import (
     split_input,
     verify_module,
 )
+from minixla.tools.expected_diagnostics import check_chunk as check_expected
+from minixla.tools.expected_diagnostics import has_expectations
 
 
 class MinixlaOptMain(xDSLOptMain):
@@ -110,6 +112,8 @@ class MinixlaOptMain(xDSLOptMain):
             if stream is not sys.stdin.buffer:
                 stream.close()
         out = self.prepare_output()
+        if self.args.verify_diagnostics and has_expectations(text):
+            return self._verify_expected(text, name)
         failed = False
         try:
             for chunk in split_input(text, self.args.split_input_file):
@@ -136,6 +140,23 @@ class MinixlaOptMain(xDSLOptMain):
         except Exception as err:  # noqa: BLE001 -- a failing pass reports, it does not crash
             self._report(f"{name}: error: {internal_error_message(err, 'running passes')}".split("\n\n", 1)[0])
         return False
+
+    def _verify_expected(self, text: str, name: str) -> int:
+        """MLIR semantics: exit 0 iff the diagnostics match the expected-* annotations."""
+        def produce(chunk: Chunk) -> DiagnosticError | None:
+            try:
+                self.apply_passes(parse_and_verify(chunk.text, name, self.ctx, chunk.line_offset))
+            except DiagnosticError as err:
+                return err
+            except Exception as err:  # noqa: BLE001 -- a failing pass is a diagnostic to compare
+                return DiagnosticError(name, 0, 0, internal_error_message(err, "running passes"))
+            return None
+
+        problems = [p for chunk in split_input(text, self.args.split_input_file)
+                    for p in check_expected(chunk, name, produce)]
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1 if problems else 0
 
     def _bisect(self, module: ModuleOp, out: IO[str]) -> bool:
         from minixla.tools.bisect import BisectError, run_cli

@@ -1,0 +1,5 @@
+func.func @f(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'hlo.add' op operand types tensor<2xf32>, tensor<3xf32> and result type tensor<2xf32> must be equal}}
+  %0 = hlo.add %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -1,0 +1,5 @@
+func.func @f(%a: tensor<2xi32>, %b: tensor<2xi16>) -> tensor<2xi32> {
+  // expected-error @+1 {{'hlo.and' op operand types tensor<2xi32>, tensor<2xi16> and result type tensor<2xi32> must be equal}}
+  %0 = hlo.and %a, %b : (tensor<2xi32>, tensor<2xi16>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}

@@ -1,0 +1,5 @@
+func.func @f(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{'hlo.cosine' op operand must have a floating-point or complex element type, got tensor<2xi32>}}
+  %0 = hlo.cosine %a : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}

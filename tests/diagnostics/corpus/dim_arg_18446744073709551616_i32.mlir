@@ -1,0 +1,3 @@
+// expected-error @+1 {{dimension 18446744073709551616 is larger than the int64 maximum}}
+func.func @f(%a: tensor<18446744073709551616xi32>) -> tensor<1xi32> {
+}

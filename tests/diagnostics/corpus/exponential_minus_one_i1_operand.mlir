@@ -1,0 +1,5 @@
+func.func @f(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // expected-error @+1 {{'hlo.exponential_minus_one' op operand must have a floating-point or complex element type, got tensor<2xi1>}}
+  %0 = hlo.exponential_minus_one %a : (tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}

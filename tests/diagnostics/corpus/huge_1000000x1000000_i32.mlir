@@ -1,0 +1,5 @@
+func.func @f() -> tensor<1000000x1000000xi32> {
+  // expected-error @+1 {{bytes of memory available}}
+  %0 = hlo.constant dense<1> : tensor<1000000x1000000xi32>
+  return %0 : tensor<1000000x1000000xi32>
+}

@@ -1,0 +1,5 @@
+func.func @f() -> tensor<f16> {
+  // expected-error @+1 {{float literal is out of range for element type f16}}
+  %0 = hlo.constant dense<1.0e10> : tensor<f16>
+  return %0 : tensor<f16>
+}

@@ -1,0 +1,5 @@
+func.func @f() -> tensor<1x1x4xi16> {
+  // expected-error @+1 {{integer value -131079 is out of range for element type i16 (valid range [-32768, 65535])}}
+  %0 = hlo.constant dense<-131079> : tensor<1x1x4xi16>
+  return %0 : tensor<1x1x4xi16>
+}

@@ -1,0 +1,5 @@
+func.func @f() -> tensor<1x1x4xi32> {
+  // expected-error @+1 {{integer value 17179869184 is out of range for element type i32 (valid range [-2147483648, 4294967295])}}
+  %0 = hlo.constant dense<17179869184> : tensor<1x1x4xi32>
+  return %0 : tensor<1x1x4xi32>
+}

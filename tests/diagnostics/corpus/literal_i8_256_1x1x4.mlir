@@ -1,0 +1,5 @@
+func.func @f() -> tensor<1x1x4xi8> {
+  // expected-error @+1 {{integer value 256 is out of range for element type i8 (valid range [-128, 255])}}
+  %0 = hlo.constant dense<256> : tensor<1x1x4xi8>
+  return %0 : tensor<1x1x4xi8>
+}

@@ -1,0 +1,5 @@
+func.func @f(%a: tensor<2xi8>) -> tensor<2xi8> {
+  // expected-error @+1 {{'hlo.log' op operand must have a floating-point or complex element type, got tensor<2xi8>}}
+  %0 = hlo.log %a : (tensor<2xi8>) -> tensor<2xi8>
+  return %0 : tensor<2xi8>
+}

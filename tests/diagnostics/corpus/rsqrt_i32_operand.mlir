@@ -1,0 +1,5 @@
+func.func @f(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{'hlo.rsqrt' op operand must have a floating-point or complex element type, got tensor<2xi32>}}
+  %0 = hlo.rsqrt %a : (tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}

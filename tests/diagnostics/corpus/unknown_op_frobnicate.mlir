@@ -1,0 +1,5 @@
+func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{custom op 'hlo.frobnicate' is unknown}}
+  %0 = hlo.frobnicate %a : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
