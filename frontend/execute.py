@@ -20,6 +20,7 @@ from minixla.frontend.errors import InvalidArgumentError, at_user_line
 from minixla.frontend.graph import Graph, current_graph
 from minixla.frontend.ops.registry import OpDef, get
 from minixla.frontend.tensor import Tensor, to_array
+from minixla.frontend.validation import check_integer_division, check_list_inputs, is_allocation_failure, out_of_memory
 from minixla.passes import trace_events as _trace_events
 
 
@@ -91,10 +92,16 @@ def convert_inputs(opdef: OpDef, inputs: list, graph: Graph | None) -> list:
 
 def run_eager(opdef: OpDef, arrays: list, attrs: dict[str, Any]) -> list[np.ndarray]:
     """Apply an op to numpy inputs; returns its outputs as a list."""
-    if opdef.compilable:
-        res = opdef.rule(EagerBuilder(), *arrays, **attrs)
-    else:
-        res = opdef.host(*arrays, **attrs)
+    check_integer_division(opdef.name, arrays)
+    try:
+        if opdef.compilable:
+            res = opdef.rule(EagerBuilder(), *arrays, **attrs)
+        else:
+            res = opdef.host(*arrays, **attrs)
+    except (MemoryError, ValueError) as err:
+        if is_allocation_failure(err):
+            raise out_of_memory(opdef.name, err) from None
+        raise
     return [np.asarray(r) for r in res] if isinstance(res, tuple) else [np.asarray(res)]
 
 
@@ -105,6 +112,7 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     graph = current_graph()
     if len(inputs) != len(opdef.inputs):
         raise TypeError(f"{name} takes {len(opdef.inputs)} inputs, got {len(inputs)}")
+    check_list_inputs(name, opdef.input_names, list(inputs), opdef.is_variadic)
     tensors = convert_inputs(opdef, list(inputs), graph)
     if _tape.ACTIVE and _tape.should_record(opdef, tensors):  # a GradientTape tracks an input
         outs = _tape.record_op(opdef, tensors, attrs, graph)

@@ -214,7 +214,8 @@ class Function:
         with tracing(graph):
             from minixla.frontend.api.core import convert_to_tensor
 
-            outputs = [convert_to_tensor(v) for v in out_leaves]
+            # a None output (e.g. a function ending in tf.print) stays a placeholder value, as before
+            outputs = [convert_to_tensor(np.array(None, dtype=object) if v is None else v) for v in out_leaves]
         for c in graph.captures.values():
             c._arg_index = None
         updates = list(graph.updates)

@@ -14,6 +14,7 @@ import numpy as np
 
 from minixla.frontend import dtypes
 from minixla.frontend.builder import Spec
+from minixla.frontend.validation import check_convertible
 
 #: the functions behind Tensor's operators (`+`, `[]`, `==`, ...): frontend/api/core.py installs itself
 #: here when imported, so this low-level value type does not import the API built on it
@@ -300,6 +301,7 @@ def _default_array(value: Any) -> np.ndarray:
 
 def to_array(value: Any, dtype=None) -> np.ndarray:
     """A Python/numpy value as a numpy array of `dtype` (TF's conversion rules)."""
+    check_convertible(value, None if dtype is None else dtypes.np_dtype(dtype))
     if dtype is None:
         return _default_array(value)
     dt = dtypes.np_dtype(dtype)
