@@ -302,6 +302,19 @@ def verify_module(module: Operation, filename: str = "<unknown>") -> None:
             raise op_error(op, internal_error_message(err, "verifying"), filename) from None
 
 
+def check_allocations(module: Operation, filename: str = "<unknown>") -> None:
+    """Before running: every op result must fit in memory; else a located error
+    on the op (instead of numpy failing mid-run without a location)."""
+    for op in module.walk():
+        for result in op.results:
+            shape = getattr(result.type, "get_shape", None)
+            if shape is None or not hasattr(result.type, "get_element_type"):
+                continue
+            problem = input_limits.tensor_size_error(shape(), result.type.get_element_type())
+            if problem:
+                raise op_error(op, problem, filename)
+
+
 def parse_and_verify(text: str, filename: str, ctx: Context, line_offset: int = 0) -> ModuleOp:
     """Parse and verify; any problem raises DiagnosticError with the file's own
     line numbers (`line_offset` = lines before this chunk in the file)."""

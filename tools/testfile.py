@@ -19,7 +19,14 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from minixla.backends.check_outlining import run_case
 from minixla.backends.interpreter.printing import format_tensor
-from minixla.dialects.diagnostics import Chunk, DiagnosticError, internal_error_message, parse_and_verify, split_input
+from minixla.dialects.diagnostics import (
+    Chunk,
+    DiagnosticError,
+    check_allocations,
+    internal_error_message,
+    parse_and_verify,
+    split_input,
+)
 
 _NOARG_FUNC = re.compile(r"func\.func\s+(?:public\s+)?@([\w$.-]+)\s*\(\s*\)")
 
@@ -45,6 +52,7 @@ def load_module(text: str, filename: str, ctx: Context, line_offset: int = 0) ->
     module = parse_and_verify(text, filename, ctx, line_offset)
     if "stablehlo." in text:
         run_pipeline(module, "stablehlo-legalize-to-hlo", ctx)
+    check_allocations(module, filename)
     return module
 
 

@@ -53,3 +53,16 @@ def test_value_in_range_still_parses():
     ctx = MinixlaOptMain(args=[]).ctx
     module = parse(_constant("255", "tensor<2xi8>") , "in.mlir", ctx)
     assert "hlo.constant" in str(module)
+
+
+def test_run_reports_a_huge_result_on_its_op(tmp_path, capsys):
+    from minixla.tools.run import main as run_main
+
+    path = tmp_path / "huge.mlir"
+    path.write_text("func.func @main() -> tensor<100000x100000x100xf32> {\n"
+                    "  %0 = hlo.iota dim = 0 : tensor<100000x100000x100xf32>\n"
+                    "  return %0 : tensor<100000x100000x100xf32>\n}\n")
+    assert run_main([str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:2:8: error: 'hlo.iota' op tensor of shape 100000x100000x100 needs 4000000000000 bytes" in err
+    assert not PY_EXCEPTION.search(err), err
