@@ -1,0 +1,75 @@
+"""First-call (trace + compile) time in a fresh process: the MLP training
+step (benchmarks/bench_training.py) with an empty disk cache, with a warm one,
+and with the cache off; the running example's first call. Each row is a new
+Python process, so nothing is cached in memory. Writes
+benchmarks/results_first_call.md.
+
+    PYTHONPATH=. python benchmarks/bench_first_call.py
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MLP = """
+import time
+from benchmarks.bench_training import data, make_step
+step = make_step(True)
+x, y = data()
+t0 = time.perf_counter()
+float(step(x, y))
+print(time.perf_counter() - t0)
+"""
+
+RUNNING_EXAMPLE = """
+import runpy, time
+import numpy as np
+from minixla.frontend import tf
+ns = runpy.run_path("examples/running_example.py", run_name="bench")
+rng = np.random.default_rng(0)
+x = tf.constant(rng.random((1024, 1024), dtype=np.float32))
+y = tf.constant(rng.random((1024, 1024), dtype=np.float32))
+fn = tf.function(ns["running_example"], jit_compile=True)
+t0 = time.perf_counter()
+fn(x, y).numpy()
+print(time.perf_counter() - t0)
+"""
+
+
+def first_call(script: str, cache_dir: str | None) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("MINIXLA_VERIFY_EACH_PASS", None)
+    env["MINIXLA_CACHE_DIR"] = cache_dir or "off"
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return float(out.strip().splitlines()[-1])
+
+
+def main() -> int:
+    rows = []
+    with tempfile.TemporaryDirectory() as cache:
+        rows.append(("MLP step, cache off", first_call(MLP, None)))
+        rows.append(("MLP step, empty disk cache", first_call(MLP, cache)))
+        rows.append(("MLP step, warm disk cache", first_call(MLP, cache)))
+        rows.append(("running example, cache off", first_call(RUNNING_EXAMPLE, None)))
+        rows.append(("running example, warm disk cache", first_call(RUNNING_EXAMPLE, cache)))
+    for name, seconds in rows:
+        print(f"{name:>32}: {seconds * 1e3:8.1f} ms", flush=True)
+    lines = ["# First-call compile time (fresh process each row)", "",
+             f"Machine: {platform.machine()}, {os.cpu_count()} cores. "
+             "Command: `PYTHONPATH=. python benchmarks/bench_first_call.py`.", "",
+             "| case | first call (ms) |", "| --- | ---: |"]
+    lines += [f"| {name} | {seconds * 1e3:.1f} |" for name, seconds in rows]
+    (ROOT / "benchmarks" / "results_first_call.md").write_text("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
