@@ -175,3 +175,56 @@ def object_key(llvm_ir: str, opt_level: int) -> str:
     h.update(f"\0O{opt_level}\0".encode())
     h.update(llvm_ir.encode())
     return h.hexdigest()
+
+
+@cache
+def sources_fingerprint() -> str:
+    """Hash of every source file of the layers a compile runs (dialects, passes, backends): any edit
+    to the compiler invalidates the lowered-module entries."""
+    import minixla.backends
+    import minixla.dialects
+    import minixla.passes
+
+    h = hashlib.sha256(compiler_fingerprint().encode())
+    for package in (minixla.dialects, minixla.passes, minixla.backends):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def module_key(module, entry: str, opt_level: int, pipelines: str) -> str:
+    """Key of a whole backend compile: the printed input module and everything that lowers it."""
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    text = StringIO()
+    Printer(stream=text).print_op(module)
+    h = hashlib.sha256(sources_fingerprint().encode())
+    h.update(f"\0lowered\0{entry}\0O{opt_level}\0{pipelines}\0".encode())
+    h.update(text.getvalue().encode())
+    return h.hexdigest()
+
+
+def store_lowered(disk: DiskCache, key: str, compiled_module) -> None:
+    """Keep what a later process needs to skip lowering: the LLVM IR, the signatures, the entry kind."""
+    import pickle
+
+    disk.put(key, pickle.dumps((compiled_module.llvm_ir, compiled_module.signatures,
+                                compiled_module.by_object), protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def load_lowered(disk: DiskCache, key: str):
+    """(llvm_ir, signatures, by_object) stored under `key`, or None (an unreadable entry counts as corrupt)."""
+    import pickle
+
+    payload = disk.get(key)
+    if payload is None:
+        return None
+    try:
+        llvm_ir, signatures, by_object = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 -- checksum passed but the content is not ours: rebuild it
+        disk.corrupt += 1
+        return None
+    return llvm_ir, signatures, by_object

@@ -30,12 +30,14 @@ print(got.tobytes().hex(), "from_disk", int(any(m.from_disk_cache for m in jit._
 """
 
 
-def _run_script(cache_dir, full: bool = False) -> str:
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), MINIXLA_CACHE_DIR=str(cache_dir))
+def _run_script(cache_dir, full: bool = False, log: list | None = None) -> str:
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), MINIXLA_CACHE_DIR=str(cache_dir), MINIXLA_LOG_COMPILE="1")
     env.pop("MINIXLA_DISABLE_CACHE", None)
     out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=REPO_ROOT, env=env, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
+    if log is not None:
+        log.append(out.stderr)
     return out.stdout.strip() if full else out.stdout.split()[-1]
 
 
@@ -130,9 +132,27 @@ def test_disabled_cache_writes_nothing(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_hit_in_a_new_process(tmp_path):
-    assert _run_script(tmp_path) == "0"
-    assert _run_script(tmp_path) == "1"
+def test_hit_in_a_new_process_skips_the_cpu_passes_and_llvm(tmp_path):
+    logs: list[str] = []
+    assert _run_script(tmp_path, log=logs) == "0"
+    assert _run_script(tmp_path, log=logs) == "1"
+    assert "cpu-pass" in logs[0] and "llvm-optimize" in logs[0]
+    assert "cpu-pass" not in logs[1] and "llvm-optimize" not in logs[1] and "load-cached-object" in logs[1]
+
+
+def test_lowered_entry_with_foreign_content_is_rebuilt(tmp_path):
+    """A whole-compile entry whose checksum is right but whose content does not unpickle."""
+    _run_script(tmp_path)
+    cache = DiskCache(tmp_path)
+    lowered = [p.name.removesuffix(".o.mx") for _, _, p in cache.entries()
+               if cache.get(p.name.removesuffix(".o.mx")).startswith(b"\x80")]  # pickles, not ELF objects
+    assert len(lowered) == 1
+    cache.put(lowered[0], b"not a pickle")
+    logs: list[str] = []
+    _run_script(tmp_path, log=logs)  # lowered again (its result checked against numpy in the script)
+    assert "cpu-pass" in logs[0]
+    _run_script(tmp_path, log=logs)  # the rewritten entry is whole again
+    assert "cpu-pass" not in logs[1]
 
 
 def test_concurrent_processes_share_one_directory(tmp_path):
