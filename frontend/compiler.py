@@ -12,13 +12,19 @@
 XLA's per-pass dumps, after every pass of the hlo-optimize and CPU pipelines
 (`module_0001.<name>.0007.cpu.after_<pass>.txt`); without the flag no IR is
 printed.
+
+`MINIXLA_LOG_COMPILE=1` prints a per-stage timing breakdown of each
+first call (trace, legalize, optimize, each CPU pass, LLVM stages) to stderr.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
+import time
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,12 +33,37 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.printer import Printer
 
 from minixla.passes.pipeline import verify_each_pass
+from minixla.passes import trace_events
 from minixla.passes.trace_events import span
 
 from minixla.frontend.legalize import legalize_module
 
 STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialized", "optimized_hlo_dot")
 OPTIMIZE_PIPELINE = "hlo-optimize"
+
+
+@contextmanager
+def compile_log(name: str):
+    """Under MINIXLA_LOG_COMPILE=1: record the block's spans (a private recorder unless one is
+    active already) and print one line per stage, in order, with its milliseconds, to stderr."""
+    if os.environ.get("MINIXLA_LOG_COMPILE", "") in ("", "0"):
+        yield
+        return
+    own = trace_events.ACTIVE is None
+    recorder = trace_events.start() if own else trace_events.ACTIVE
+    first = len(recorder.events)
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        total_ms = (time.perf_counter() - started) * 1e3
+        if own:
+            trace_events.stop()
+        events = [e for e in recorder.events[first:] if e["cat"] != "call"]
+        lines = [f"minixla compile {name!r}: {total_ms:.1f} ms"]
+        for e in sorted(events, key=lambda e: e["ts"]):
+            lines.append(f"  {e['cat']:>9} {e['name']:<40} {e['dur'] / 1e3:9.2f} ms")
+        print("\n".join(lines), file=sys.stderr)
 
 
 def print_module(module: ModuleOp) -> str:

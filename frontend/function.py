@@ -23,7 +23,7 @@ from minixla.frontend import tracing_log
 from minixla.frontend.autodiff import tape as _tape
 from minixla.frontend.call_plan import ByValue, Miss, build_plan, call_key, normalizer
 from minixla.frontend.builder import Spec
-from minixla.frontend.compiler import Compiled, lower, pick_backend, stage_text, STAGES
+from minixla.frontend.compiler import Compiled, compile_log, lower, pick_backend, stage_text, STAGES
 from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.api.config import _STATE as config_state
 from minixla.frontend.execute import run_graph
@@ -281,13 +281,14 @@ class Function:
                     return plan(arrays)
                 with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile)):
                     return plan(arrays)
-        cf, leaves = self._concrete(args, kwargs, count_call=True)
-        values = []
-        for v in filter(is_tensor, leaves):
-            t = v._variable_value() if hasattr(v, "_variable_value") else v
-            values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
-        with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile), first_call=True):
-            results = cf.run(values, self._jit_compile)
+        with compile_log(self._name):
+            cf, leaves = self._concrete(args, kwargs, count_call=True)
+            values = []
+            for v in filter(is_tensor, leaves):
+                t = v._variable_value() if hasattr(v, "_variable_value") else v
+                values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
+            with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile), first_call=True):
+                results = cf.run(values, self._jit_compile)
         if key is not None:
             self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
         return rebuild(cf.structure, [Tensor(r) for r in results])

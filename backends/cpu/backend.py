@@ -5,7 +5,10 @@ the upper pipeline belongs to another part of the project) and then through
 our llvm lowering if that pipeline stops short of it. A module that is
 already at the memref/scf level compiles directly. The entry's outputs are
 the trailing parameters that destination-passing bufferization added: as many
-as the hlo function has results.
+as the hlo function has results. With the disk cache on, a module compiled
+before (same printed IR, entry, pipelines, compiler sources) skips the
+Python passes: its LLVM IR and signatures come from the cache
+(compile_cache.py), and its object code too.
 """
 
 from __future__ import annotations
@@ -16,13 +19,19 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 
 from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
+from minixla.passes.trace_events import span
+
+from minixla.backends.cpu.compile_cache import active_cache, load_lowered, module_key, store_lowered
 from minixla.backends.cpu.compiler import (
+    AFTER_PASS,
     SYMBOL_PREFIX,
+    CompiledModule,
     compile_lowered,
     lower,
     prefix_symbols,
     public_functions,
 )
+from minixla.backends.cpu.jit import jit_compile
 from minixla.backends.cpu.collectives import compile_with_collectives, has_collectives
 from minixla.backends.cpu.runtime import CompiledFunction
 
@@ -67,6 +76,18 @@ class CpuBackend:
             isinstance(t, TensorType) for f in module.ops if isinstance(f, func.FuncOp)
             for t in (*f.function_type.inputs.data, *f.function_type.outputs.data))
         hlo_type = fn.function_type
+        # per-pass dumps (--xla_dump_to) need the passes to run
+        disk = active_cache() if AFTER_PASS.get() is None else None
+        key = None
+        if disk is not None:
+            pipelines = (_hlo_to_cpu_pipeline() if high_level else "") + "|" + LOWER_TO_LLVM_PIPELINE
+            with span("compile-cache-lookup", "compile"):
+                key = module_key(module, name, self.opt_level, pipelines)
+                stored = load_lowered(disk, key)
+            if stored is not None:  # the Python passes and translation are skipped
+                llvm_ir, signatures, by_object = stored
+                compiled = CompiledModule(jit_compile(llvm_ir, self.opt_level), signatures, by_object)[name]
+                return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
         prefix_symbols(module)
         signatures: dict = {}
@@ -74,7 +95,10 @@ class CpuBackend:
             lower(module, _hlo_to_cpu_pipeline(), num_outputs, signatures)
         if any(isinstance(op, func.FuncOp) for op in module.ops):
             lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures)
-        compiled = compile_lowered(module, signatures, self.opt_level)[name]
+        compiled_module = compile_lowered(module, signatures, self.opt_level)
+        if key is not None:
+            store_lowered(disk, key, compiled_module)
+        compiled = compiled_module[name]
         return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
 
 

@@ -96,6 +96,7 @@ class CompiledModule:
     def __init__(self, jit: JitModule, signatures: dict[str, Signature], by_object: bool):
         self.jit = jit
         self.llvm_ir = jit.llvm_ir
+        self.signatures, self.by_object = signatures, by_object
         self.functions: dict[str, CompiledFunction] = {}
         for name, sig in signatures.items():
             entry = PY_PREFIX + name if by_object else "_mlir_ciface_" + name

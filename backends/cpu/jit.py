@@ -7,7 +7,8 @@ step (~1 s) for no measurable run-time gain, since vectorization and
 interleaving still run (docs/cpu-pipeline.md, "Compile time").
 
 `JitModule` owns the engine, so function addresses stay valid exactly as long
-as it lives. Compiled modules are cached by their LLVM IR text.
+as it lives. Compiled modules are cached by their LLVM IR text in memory,
+and their object code on disk (compile_cache.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import threading
 
 import llvmlite.binding as llvm
+
+from minixla.passes.trace_events import span
 
 from minixla.backends.cpu.target import create_machine, host_target
 
@@ -60,18 +63,38 @@ class JitModule:
             from minixla.backends.cpu.blas import ensure_registered as ensure_blas
 
             ensure_blas()
-        try:
-            module = llvm.parse_assembly(llvm_ir)
-            module.verify()
-        except RuntimeError as err:
-            raise JitError(f"invalid LLVM IR: {err}") from None
-        if opt_level > 0:
-            optimize(module, opt_level, unroll=instruction_count(llvm_ir) <= UNROLL_LIMIT)
+        from minixla.backends.cpu.compile_cache import active_cache, object_key
+
+        disk = active_cache()
+        key = object_key(llvm_ir, opt_level) if disk is not None else None
+        cached = disk.get(key) if disk is not None else None
+        with span("llvm-parse", "llvm"):
+            try:
+                module = llvm.parse_assembly(llvm_ir)
+                module.verify()
+            except RuntimeError as err:
+                raise JitError(f"invalid LLVM IR: {err}") from None
         self.llvm_ir = llvm_ir
+        self.opt_level = opt_level
         self._module = module
+        self._optimized = False
+        self.from_disk_cache = cached is not None
+        if cached is None and opt_level > 0:
+            with span("llvm-optimize", "llvm", opt_level=opt_level):
+                self._optimize()
         self.engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
-        self.engine.finalize_object()
-        self.engine.run_static_constructors()
+        if disk is not None:
+            # MCJIT asks getbuffer first: on a hit it loads our object and skips code generation
+            self.engine.set_object_cache(
+                None if cached is not None else (lambda _m, data: disk.put(key, bytes(data))),
+                lambda _m: cached)
+        with span("llvm-codegen-and-load" if cached is None else "load-cached-object", "llvm"):
+            self.engine.finalize_object()
+            self.engine.run_static_constructors()
+
+    def _optimize(self) -> None:
+        optimize(self._module, self.opt_level, unroll=instruction_count(self.llvm_ir) <= UNROLL_LIMIT)
+        self._optimized = True
 
     def address(self, name: str) -> int:
         addr = self.engine.get_function_address(name)
@@ -80,9 +103,14 @@ class JitModule:
         return addr
 
     def optimized_ir(self) -> str:
+        """The IR after LLVM's optimizer (run now when the code came from the disk cache, which skips it)."""
+        if not self._optimized and self.opt_level > 0:
+            self._optimize()
         return str(self._module)
 
     def assembly(self) -> str:
+        if not self._optimized and self.opt_level > 0:
+            self._optimize()
         return host_target().machine.emit_assembly(self._module)
 
 

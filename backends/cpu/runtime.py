@@ -15,6 +15,7 @@ shape/dtype checks and `np.empty` for the outputs.
 from __future__ import annotations
 
 import ctypes
+import functools
 from dataclasses import dataclass
 from functools import cache
 
@@ -179,10 +180,20 @@ def add_python_entry(module: ir.Module, sig: Signature) -> bool:
     state = b.call(save, [])
     b.call(target, [slots])
     b.call(restore, [state])
-    none = b.inttoptr(ir.Constant(i64, id(None)), ptr)
+    # None by symbol, not by address: the object code must be the same in every process (disk cache)
+    none = module.globals.get("_Py_NoneStruct") or ir.GlobalVariable(module, i8, "_Py_NoneStruct")
+    _register_none()
     b.call(incref, [none])
     b.ret(none)
     return True
+
+
+@functools.cache
+def _register_none() -> None:
+    """Make `_Py_NoneStruct` resolvable by the JIT even where libpython's symbols are not exported."""
+    import llvmlite.binding as llvm
+
+    llvm.add_symbol("_Py_NoneStruct", id(None))
 
 
 class _PyMethodDef(ctypes.Structure):

@@ -1,0 +1,230 @@
+"""Persistent on-disk cache of native object code (JAX's persistent cache,
+XLA's `--xla_persistent_cache_dir`), so a new process does not run LLVM's
+optimizer and code generator again for a module it has compiled before.
+
+Key: sha256 of the LLVM IR text, the opt level, the host triple/CPU/features,
+the minixla, llvmlite, numpy and Python versions (the trampolines read
+ndarray fields) and a hash of the sources that decide the LLVM stage
+(jit.py, target.py, runtime.py, this file). Entries are `MAGIC + sha256(payload)
++ payload`; a truncated or corrupted one fails its checksum, is deleted and
+rebuilt. Writes go to a temp file in the cache directory and `os.replace` it
+into place (atomic, so concurrent processes never see half an entry). After
+each write the oldest entries (by mtime, which a hit refreshes) are evicted
+until the directory is under its size bound.
+
+Environment: `MINIXLA_CACHE_DIR` moves it (`off` disables; so does
+`MINIXLA_DISABLE_CACHE=1`); default `$XDG_CACHE_HOME/minixla` or
+`~/.cache/minixla`. `MINIXLA_CACHE_MAX_BYTES` bounds it (default 1 GiB).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+
+MAGIC = b"MXOBJ1\n"
+DEFAULT_MAX_BYTES = 1 << 30
+_SUFFIX = ".o.mx"
+
+
+class DiskCache:
+    """Content-addressed files in one directory, size-bounded with LRU eviction."""
+
+    def __init__(self, directory: str | os.PathLike, max_bytes: int = DEFAULT_MAX_BYTES):
+        self.directory = Path(directory)
+        self.max_bytes = max_bytes
+        self.hits = self.misses = self.corrupt = 0
+
+    def _path(self, key: str) -> Path:
+        return self.directory / (key + _SUFFIX)
+
+    def get(self, key: str) -> bytes | None:
+        """The payload stored under `key`, or None (missing or corrupted: a corrupted file is removed)."""
+        path = self._path(key)
+        try:
+            blob = path.read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        head = len(MAGIC) + 32
+        payload = blob[head:]
+        if len(blob) < head or not blob.startswith(MAGIC) or hashlib.sha256(payload).digest() != blob[len(MAGIC):head]:
+            self.corrupt += 1
+            self.misses += 1
+            try:
+                path.unlink()
+            except OSError:
+                pass
+            return None
+        try:
+            os.utime(path)  # LRU: a hit makes the entry the newest
+        except OSError:
+            pass
+        self.hits += 1
+        return payload
+
+    def put(self, key: str, payload: bytes) -> None:
+        """Store atomically, then evict down to the bound. Failures (read-only or full disk) are ignored:
+        the cache only saves time."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=_SUFFIX)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(MAGIC + hashlib.sha256(payload).digest() + payload)
+                os.replace(tmp, self._path(key))
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+        except OSError:
+            return
+        self.evict()
+
+    def entries(self) -> list[tuple[float, int, Path]]:
+        """(mtime, size, path) of each complete entry, oldest first."""
+        found = []
+        try:
+            with os.scandir(self.directory) as it:
+                for entry in it:
+                    if entry.name.endswith(_SUFFIX) and not entry.name.startswith(".tmp-"):
+                        try:
+                            st = entry.stat()
+                        except OSError:  # evicted by another process meanwhile
+                            continue
+                        found.append((st.st_mtime, st.st_size, Path(entry.path)))
+        except OSError:
+            return []
+        return sorted(found)
+
+    def size(self) -> int:
+        return sum(size for _, size, _ in self.entries())
+
+    def evict(self) -> None:
+        """Delete the least recently used entries until the total is at most `max_bytes`."""
+        entries = self.entries()
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in entries:
+            if total <= self.max_bytes:
+                break
+            try:
+                path.unlink()
+            except OSError:
+                pass
+            total -= size
+
+
+def cache_directory() -> Path | None:
+    """Where the cache lives now (env read on every call), or None when it is disabled."""
+    if os.environ.get("MINIXLA_DISABLE_CACHE", "") not in ("", "0"):
+        return None
+    configured = os.environ.get("MINIXLA_CACHE_DIR")
+    if configured is not None:
+        return None if configured.strip().lower() in ("", "off", "0", "none") else Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "minixla"
+
+
+_CACHES: dict[tuple[Path, int], DiskCache] = {}
+
+
+def active_cache() -> DiskCache | None:
+    """The cache for the current environment (one object per directory and bound, so counters persist)."""
+    directory = cache_directory()
+    if directory is None:
+        return None
+    try:
+        max_bytes = int(os.environ.get("MINIXLA_CACHE_MAX_BYTES", DEFAULT_MAX_BYTES))
+    except ValueError:
+        raise ValueError("MINIXLA_CACHE_MAX_BYTES must be an integer number of bytes, got "
+                         f"{os.environ['MINIXLA_CACHE_MAX_BYTES']!r}") from None
+    key = (directory, max_bytes)
+    if key not in _CACHES:
+        _CACHES[key] = DiskCache(directory, max_bytes)
+    return _CACHES[key]
+
+
+@cache
+def compiler_fingerprint() -> str:
+    """What besides the IR decides the object code: versions, the LLVM-stage sources, the host CPU."""
+    import sys
+
+    import llvmlite
+    import numpy
+
+    from minixla import __version__
+    from minixla.backends.cpu.target import host_target
+
+    h = hashlib.sha256()
+    host = host_target()
+    for part in (__version__, llvmlite.__version__, numpy.__version__, sys.version, host.triple, host.cpu, host.features):
+        h.update(part.encode() + b"\0")
+    here = Path(__file__).parent
+    for name in ("jit.py", "target.py", "runtime.py", "compile_cache.py"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()
+
+
+def object_key(llvm_ir: str, opt_level: int) -> str:
+    h = hashlib.sha256(compiler_fingerprint().encode())
+    h.update(f"\0O{opt_level}\0".encode())
+    h.update(llvm_ir.encode())
+    return h.hexdigest()
+
+
+@cache
+def sources_fingerprint() -> str:
+    """Hash of every source file of the layers a compile runs (dialects, passes, backends): any edit
+    to the compiler invalidates the lowered-module entries."""
+    import minixla.backends
+    import minixla.dialects
+    import minixla.passes
+
+    h = hashlib.sha256(compiler_fingerprint().encode())
+    for package in (minixla.dialects, minixla.passes, minixla.backends):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def module_key(module, entry: str, opt_level: int, pipelines: str) -> str:
+    """Key of a whole backend compile: the printed input module and everything that lowers it."""
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    text = StringIO()
+    Printer(stream=text).print_op(module)
+    h = hashlib.sha256(sources_fingerprint().encode())
+    h.update(f"\0lowered\0{entry}\0O{opt_level}\0{pipelines}\0".encode())
+    h.update(text.getvalue().encode())
+    return h.hexdigest()
+
+
+def store_lowered(disk: DiskCache, key: str, compiled_module) -> None:
+    """Keep what a later process needs to skip lowering: the LLVM IR, the signatures, the entry kind."""
+    import pickle
+
+    disk.put(key, pickle.dumps((compiled_module.llvm_ir, compiled_module.signatures,
+                                compiled_module.by_object), protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def load_lowered(disk: DiskCache, key: str):
+    """(llvm_ir, signatures, by_object) stored under `key`, or None (an unreadable entry counts as corrupt)."""
+    import pickle
+
+    payload = disk.get(key)
+    if payload is None:
+        return None
+    try:
+        llvm_ir, signatures, by_object = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 -- checksum passed but the content is not ours: rebuild it
+        disk.corrupt += 1
+        return None
+    return llvm_ir, signatures, by_object
