@@ -33,6 +33,7 @@ from minixla.backends import get_backend
 from minixla.dialects.numpy_types import numpy_dtype
 from minixla.frontend.builder import Spec
 from minixla.frontend.builder_trace import TracingBuilder
+from minixla.tools import fuzz_structured
 
 DTYPES = [np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32), np.dtype(np.int64), np.dtype(bool)]
 DIMS = [0, 1, 1, 2, 3, 3, 4, 5]
@@ -83,7 +84,9 @@ class Generator:
         rng = self.rng
         op = str(rng.choice(["unary", "binary", "binary", "compare_select", "clamp", "convert", "broadcast",
                              "reshape", "transpose", "slice", "reverse", "pad", "concatenate", "reduce", "dot",
-                             "iota"]))
+                             "iota", "structured", "structured", "structured"]))
+        if op == "structured":  # control flow, gather/scatter, dynamic slices, convolution, windows, sort
+            return fuzz_structured.step(rng, b, pool)
         x = self.pick(pool)
         k, dt, shape = _kind(np.dtype(x.dtype)), np.dtype(x.dtype), tuple(x.shape)
         if op == "unary":
@@ -325,8 +328,9 @@ def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None
             report.failures.append((program_seed, reason, text))
             if out is not None:
                 out.mkdir(parents=True, exist_ok=True)
+                comment = reason.replace("\n", "\n// ")  # a multi-line reason stays a comment
                 (out / f"fuzz-{program_seed}.mlir").write_text(
-                    f"// minixla fuzz seed {program_seed}: {reason}\n// inputs: tools.fuzz.inputs_for(types, "
+                    f"// minixla fuzz seed {program_seed}: {comment}\n// inputs: tools.fuzz.inputs_for(types, "
                     f"{program_seed})\n{text}\n")
         if log is not None and (k + 1) % 100 == 0:
             log(f"{k + 1} programs, {len(report.failures)} mismatches, "
