@@ -17,9 +17,11 @@ argument and drops outputs while the mismatch persists.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +37,8 @@ from minixla.frontend.builder import Spec
 from minixla.frontend.builder_trace import TracingBuilder
 from minixla.tools import fuzz_structured
 
-DTYPES = [np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32), np.dtype(np.int64), np.dtype(bool)]
+DTYPES = [np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32), np.dtype(np.int64), np.dtype(bool),
+          np.dtype(np.float16), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.uint32)]
 DIMS = [0, 1, 1, 2, 3, 3, 4, 5]
 FLOAT_UNARY = ["abs", "negate", "exponential", "log", "sqrt", "tanh", "floor", "ceil", "sign", "logistic", "sine",
                "cosine", "rsqrt", "log_plus_one", "exponential_minus_one", "round_nearest_even"]
@@ -90,7 +93,8 @@ class Generator:
         x = self.pick(pool)
         k, dt, shape = _kind(np.dtype(x.dtype)), np.dtype(x.dtype), tuple(x.shape)
         if op == "unary":
-            names = FLOAT_UNARY if k == "float" else INT_UNARY if k == "int" else ["not"]
+            names = (FLOAT_UNARY if k == "float" else ["not", "negate"] if dt.kind == "u"
+                     else INT_UNARY if k == "int" else ["not"])
             name = str(rng.choice(names))
             return name, b.unary(name, x)
         if op == "binary":
@@ -108,8 +112,9 @@ class Generator:
             return "clamp", b.clamp(lo, x, hi)
         if op == "convert":
             to = DTYPES[int(rng.integers(len(DTYPES)))]
-            if k == "float" and _kind(to) == "int":
-                x = b.clamp(b.full(shape, -1000, dt), x, b.full(shape, 1000, dt))  # in range: defined results
+            if k == "float" and _kind(to) == "int":  # in the target's range: defined results
+                lo, hi = max(-1000, int(np.iinfo(to).min)), min(1000, int(np.iinfo(to).max))
+                x = b.clamp(b.full(shape, lo, dt), x, b.full(shape, hi, dt))
                 x = b.select(b.compare(x, x, "EQ"), x, b.full(shape, 0, dt))  # NaN -> 0
             return "convert", b.convert(x, to)
         if op == "broadcast" and len(shape) < 3:
@@ -143,8 +148,8 @@ class Generator:
         if op == "reduce" and shape and k != "bool":
             dims = sorted({int(d) for d in rng.integers(0, len(shape), size=int(rng.integers(1, len(shape) + 1)))})
             combiner = str(rng.choice(["add", "maximum", "minimum"]))
-            init = {"add": 0, "maximum": -1e30 if k == "float" else np.iinfo(dt).min,
-                    "minimum": 1e30 if k == "float" else np.iinfo(dt).max}[combiner]
+            init = {"add": 0, "maximum": -np.inf if k == "float" else np.iinfo(dt).min,
+                    "minimum": np.inf if k == "float" else np.iinfo(dt).max}[combiner]
             return "reduce", b.reduce(x, b.scalar(init, dt), dims, combiner)
         if op == "dot" and k == "float" and len(shape) in (1, 2) and shape[-1] > 0:
             n = int(rng.choice([1, 2, 3]))
@@ -204,14 +209,17 @@ def same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def mismatch(module: ModuleOp, seed: int) -> str | None:
-    """Why interpreter and CPU disagree on `module` (None: they agree)."""
+def mismatch(module: ModuleOp, seed: int, check_bounds: bool = True) -> str | None:
+    """Why interpreter and CPU disagree on `module` (None: they agree). With `check_bounds` the CPU
+    code checks every memory access (MINIXLA_CHECK_BOUNDS=1): an out-of-bounds access is a finding."""
     fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
     args = inputs_for(fn.function_type.inputs.data, seed)
     with np.errstate(all="ignore"):
         want = get_backend("interpreter").compile(module, "main")(*args)
         try:
-            got = get_backend("cpu").compile(module, "main")(*args)
+            with _bounds_checking(check_bounds):
+                compiled = get_backend("cpu").compile(module, "main")
+            got = compiled(*args)
         except Exception as err:  # noqa: BLE001 -- a CPU compile/run failure is a finding
             return f"cpu failed: {type(err).__name__}: {err}"
     for i, (w, g) in enumerate(zip(want, got)):
@@ -220,7 +228,20 @@ def mismatch(module: ModuleOp, seed: int) -> str | None:
     return None
 
 
-def shrink(module: ModuleOp, seed: int) -> ModuleOp:
+@contextmanager
+def _bounds_checking(on: bool):
+    saved = os.environ.get("MINIXLA_CHECK_BOUNDS")
+    os.environ["MINIXLA_CHECK_BOUNDS"] = "1" if on else "0"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["MINIXLA_CHECK_BOUNDS"]
+        else:
+            os.environ["MINIXLA_CHECK_BOUNDS"] = saved
+
+
+def shrink(module: ModuleOp, seed: int, check_bounds: bool = True) -> ModuleOp:
     """Delta debugging on the IR: turn ops into arguments, drop outputs, while it still fails."""
     module = module.clone()
     changed = True
@@ -232,7 +253,7 @@ def shrink(module: ModuleOp, seed: int) -> ModuleOp:
             if len(ret.operands) <= 1:
                 break
             trial = _without_output(module, k)
-            if trial is not None and mismatch(trial, seed):
+            if trial is not None and mismatch(trial, seed, check_bounds):
                 module, changed = trial, True
                 break
         if changed:
@@ -240,7 +261,7 @@ def shrink(module: ModuleOp, seed: int) -> ModuleOp:
         ops = [op for op in fn.body.block.ops if op is not ret]
         for i in reversed(range(len(ops))):  # an op becomes an argument
             trial = _as_argument(module, i)
-            if trial is not None and mismatch(trial, seed):
+            if trial is not None and mismatch(trial, seed, check_bounds):
                 module, changed = trial, True
                 break
     return module
@@ -313,17 +334,18 @@ class Report:
         return self.programs / self.seconds if self.seconds else 0.0
 
 
-def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None) -> Report:
+def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None,
+        check_bounds: bool = True) -> Report:
     """Fuzz `n` programs from `seed`; shrink and (with `out`) write every failure."""
     report = Report()
     start = time.perf_counter()
     for k in range(n):
         program_seed = seed * 1_000_003 + k
         program = Generator(np.random.default_rng(program_seed), n_ops).program(program_seed)
-        reason = mismatch(program.module, program_seed)
+        reason = mismatch(program.module, program_seed, check_bounds)
         report.programs += 1
         if reason is not None:
-            small = shrink(program.module, program_seed)
+            small = shrink(program.module, program_seed, check_bounds)
             text = Program(small, [], program_seed).text()
             report.failures.append((program_seed, reason, text))
             if out is not None:
@@ -345,8 +367,11 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--ops", type=int, default=8, help="ops per program")
     p.add_argument("--out", type=Path, default=None, help="write shrunk failing programs here")
+    p.add_argument("--no-check-bounds", action="store_true",
+                   help="compile without MINIXLA_CHECK_BOUNDS (about twice the programs per second)")
     args = p.parse_args(argv)
-    report = run(args.n, args.seed, args.ops, args.out, log=lambda s: print(s, file=sys.stderr))
+    report = run(args.n, args.seed, args.ops, args.out, log=lambda s: print(s, file=sys.stderr),
+                 check_bounds=not args.no_check_bounds)
     print(f"{report.programs} programs in {report.seconds:.1f} s ({report.rate:.1f} programs/s), "
           f"{len(report.failures)} mismatches (interpreter vs cpu)")
     for s, reason, _ in report.failures[:20]:

@@ -109,8 +109,8 @@ def reduce_window(rng, b, pool):
         return None
     dt, k = np.dtype(x.dtype), _kind(x.dtype)
     combiner = str(rng.choice(["add", "maximum", "minimum"]))
-    init = {"add": 0, "maximum": -1e30 if k == "float" else np.iinfo(dt).min,
-            "minimum": 1e30 if k == "float" else np.iinfo(dt).max}[combiner]
+    init = {"add": 0, "maximum": -np.inf if k == "float" else np.iinfo(dt).min,
+            "minimum": np.inf if k == "float" else np.iinfo(dt).max}[combiner]
     rank = len(x.shape)
     return "reduce_window", b.reduce_window(
         x, b.scalar(init, dt), [int(rng.integers(1, 3)) for _ in range(rank)],

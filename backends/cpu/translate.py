@@ -266,7 +266,10 @@ def _load(t: FunctionTranslator, op: llvm.LoadOp, b: ir.IRBuilder):
 
 def _store(t: FunctionTranslator, op: llvm.StoreOp, b: ir.IRBuilder):
     align = op.alignment.value.data if op.alignment else None
-    b.store(t.v(op.value), t.v(op.ptr), align=align)
+    value, ptr = t.v(op.value), t.v(op.ptr)
+    if getattr(ptr.type, "pointee", value.type) != value.type:  # a global's address (typed as its array)
+        ptr = b.bitcast(ptr, value.type.as_pointer())
+    b.store(value, ptr, align=align)
 
 
 def _alloca(t: FunctionTranslator, op: llvm.AllocaOp, b: ir.IRBuilder):
