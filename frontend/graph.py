@@ -25,6 +25,7 @@ from minixla.frontend.builder_eager import EagerBuilder
 from minixla.frontend.errors import InvalidArgumentError, SourceLocation, compile_time_constant_error, user_stack
 from minixla.frontend.ops.registry import OpDef
 from minixla.frontend.tensor import Tensor
+from minixla.frontend.thread_state import PerThreadList
 
 _FOLD_LIMIT = 4096  # fold ops whose inputs are all known and results this small
 
@@ -224,7 +225,7 @@ def _infer_unknown(opdef: OpDef, spec_args: list, attrs: dict):
 
 # -- the tracing stack --------------------------------------------------------------
 
-_STACK: list[Graph] = []
+_STACK: PerThreadList = PerThreadList()  # graphs being traced, innermost last (per thread)
 
 
 def current_graph() -> Graph | None:
