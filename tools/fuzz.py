@@ -204,8 +204,9 @@ def same(a: np.ndarray, b: np.ndarray) -> bool:
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
-    if a.dtype.kind == "f":
-        return bool(np.allclose(a, b, rtol=1e-4, atol=1e-5, equal_nan=True))
+    if a.dtype.kind == "f":  # 16-bit floats: two ulps (a sum's rounding may differ in the last place)
+        tol = max(1e-4, 2 * float(np.finfo(a.dtype).eps))
+        return bool(np.allclose(a, b, rtol=tol, atol=max(1e-5, tol), equal_nan=True))
     return bool(np.array_equal(a, b))
 
 

@@ -215,6 +215,8 @@ class Report:
 def run(n: int, seed: int = 0, n_ops: int = 6, log=None) -> Report:
     import logging
 
+    from minixla import tf  # noqa: F401 -- imported first: it sets up the "tensorflow" logger
+
     logging.getLogger("tensorflow").setLevel(logging.ERROR)  # every program is a new tf.function: no retracing warning
     report = Report()
     start = time.perf_counter()
