@@ -20,8 +20,8 @@ import pytest
 
 from minixla.frontend import tf
 from tests.frontend.image_cases import CASES, EAGER_ONLY
-from tests.frontend.test_goldens import EXACT, MODES, REDUCTION, TRANSCENDENTAL, _close, _flat, _gradient, \
-    _gradient_traced, _inputs, _seq
+from tests.frontend import golden_replay as replay
+from tests.frontend.test_goldens import EXACT, MODES, REDUCTION, TRANSCENDENTAL
 from tests.paths import GOLDEN_DIR
 
 GOLDEN = GOLDEN_DIR / "image"
@@ -40,60 +40,30 @@ EAGER_STREAM = {name for name in CASES if name.startswith("img_stateless")}
 NAMES = sorted(CASES)
 
 
-def _golden(name: str) -> dict:
-    path = GOLDEN / f"{name}.npz"
-    if not path.exists():
-        pytest.skip(f"no golden for {name}: run tests/golden/record_tf_goldens.py --cases "
-                    f"tests/frontend/image_cases.py --out tests/golden/image --only {name}")
-    with np.load(path, allow_pickle=False) as data:
-        return {k: data[k] for k in data.files}
+TABLE = "tests/frontend/image_cases.py"
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", NAMES)
 def test_image_forward_against_tensorflow(name, mode):
-    data = _golden(name)
+    data = replay.load(GOLDEN, name, TABLE)
     fn = CASES[name][0]
-    tensors = [tf.constant(a) for a in _inputs(data)]
     if mode != "eager" and name in EAGER_ONLY:  # a data-dependent result shape: a clear error, not a wrong shape
         with pytest.raises(NotImplementedError, match="non_max_suppression_padded"):
-            tf.function(lambda *a: fn(tf, *a), jit_compile=(mode == "jit"))(*tensors)
+            tf.function(lambda *a: fn(tf, *a), jit_compile=(mode == "jit"))(*[tf.constant(a) for a in
+                                                                              replay._inputs(data)])
         return
-    if mode == "eager":
-        got = fn(tf, *tensors)
-    else:
-        got = tf.function(lambda *a: fn(tf, *a), jit_compile=(mode == "jit"))(*tensors)
-    want, _ = _seq(data, "output")
-    alts = _seq(data, "jit_output")[0] if mode == "jit" and name not in EAGER_STREAM else []
-    got = _flat(got)
-    assert len(got) == len(want)
-    for k, (g, w) in enumerate(zip(got, want)):
-        _close(g.numpy(), w, TOLERANCE.get(name, EXACT), f"{name} output {k} ({mode})",
-               alts[k] if k < len(alts) else None)
+    replay.check_forward(data, fn, name, mode, TOLERANCE.get(name, EXACT), eager_stream=name in EAGER_STREAM)
 
 
-GRAD_NAMES = [n for n in NAMES if (GOLDEN / f"{n}.npz").exists()
-              and "grad_none" in np.load(GOLDEN / f"{n}.npz").files]
+GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", GRAD_NAMES)
 def test_image_gradient_against_tensorflow(name, mode):
-    data = _golden(name)
-    fn = CASES[name][0]
-    inputs = _inputs(data)
-    float_in = [i for i, a in enumerate(inputs) if a.dtype.kind == "f"]
-    ups, _ = _seq(data, "upstream")
-    grads = (_gradient(fn, inputs, float_in, ups) if mode == "eager"
-             else _gradient_traced(fn, inputs, float_in, ups, jit=(mode == "jit")))
-    none = set(data["grad_none"].tolist())
-    for i, g in zip(float_in, grads):
-        if i in none:
-            assert g is None, f"{name}: TensorFlow's gradient w.r.t. input {i} is None, got {g}"
-        else:
-            assert g is not None, f"{name}: gradient w.r.t. input {i} is None, TensorFlow's is not"
-            _close(g.numpy(), data[f"grad_{i}"], 2 * TOLERANCE.get(name, EXACT), f"{name} d/d input {i} ({mode})",
-                   data.get(f"jit_grad_{i}") if mode == "jit" else None)
+    replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode,
+                          2 * TOLERANCE.get(name, EXACT))
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if CASES[n][2] is not None])

@@ -248,14 +248,14 @@ def _jit_gradients(tf, fn, inputs, float_in, ups) -> dict:
 
 
 def _has_tf_gradient(tf, fn, inputs) -> bool:
-    """False where TF registers no gradient for an op of the case (AdjustHue, AdjustContrastv2, ...)."""
+    """False where TF has no gradient for an op of the case (AdjustHue, AdjustContrastv2, QR full_matrices)."""
     ts = [tf.constant(a) for a in inputs]
     try:
         with tf.GradientTape() as tape:
             tape.watch([t for t in ts if t.dtype.is_floating])
             outs, _ = _flat(fn(tf, *ts))
         tape.gradient(outs, [t for t in ts if t.dtype.is_floating])
-    except LookupError:
+    except (LookupError, NotImplementedError):  # no gradient, or TF's QrGrad for full tall matrices
         return False
     return True
 
