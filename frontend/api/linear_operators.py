@@ -346,9 +346,9 @@ class LinearOperatorTridiag(LinearOperator):
         super().__init__(**kw)
 
     def _to_dense(self):
-        from minixla.frontend.api.linalg_extras import _tridiagonal_dense
-
-        return _tridiagonal_dense(self._diagonals, self._format)
+        main = tf.convert_to_tensor(self._diagonals[1] if self._format == "sequence" else self._diagonals)
+        eye = tf.eye(main.shape[-1], dtype=main.dtype)
+        return tf.linalg.tridiagonal_matmul(self._diagonals, eye, diagonals_format=self._format)
 
 
 OPERATORS = [LinearOperator, LinearOperatorFullMatrix, LinearOperatorLowerTriangular, LinearOperatorDiag,
