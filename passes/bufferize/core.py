@@ -151,10 +151,13 @@ class Bufferizer:
         return st
 
     def translate(self, op: Operation) -> None:
-        if op.regions:  # an empty tensor of this block first used inside a region gets its buffer here, in
-            for v in self._free_values(op):  # scope for later uses (not in the region, which they cannot see)
-                if isinstance(self.vmap.get(v), Pending):
-                    self.m(v)
+        # an empty tensor of this block first used inside a region (a branch, a loop body) gets its buffer
+        # here, in scope for later uses -- not in the region, which they cannot see
+        for region in op.regions:
+            for inner in region.walk():
+                for v in inner.operands:
+                    if isinstance(self.vmap.get(v), Pending):
+                        self.m(v)
         handler = getattr(self, "op_" + op.name.replace(".", "_"), None)
         if handler is not None:
             handler(op)
