@@ -266,7 +266,10 @@ def _load(t: FunctionTranslator, op: llvm.LoadOp, b: ir.IRBuilder):
 
 def _store(t: FunctionTranslator, op: llvm.StoreOp, b: ir.IRBuilder):
     align = op.alignment.value.data if op.alignment else None
-    b.store(t.v(op.value), t.v(op.ptr), align=align)
+    value, ptr = t.v(op.value), t.v(op.ptr)
+    if isinstance(ptr.type, ir.PointerType) and not ptr.type.is_opaque and ptr.type.pointee != value.type:
+        ptr = b.bitcast(ptr, value.type.as_pointer())  # !llvm.ptr is opaque: e.g. a store to a global array
+    b.store(value, ptr, align=align)
 
 
 def _alloca(t: FunctionTranslator, op: llvm.AllocaOp, b: ir.IRBuilder):
@@ -301,7 +304,10 @@ def _return(t: FunctionTranslator, op: llvm.ReturnOp, b: ir.IRBuilder):
 
 
 def _select(t: FunctionTranslator, op: llvm.SelectOp, b: ir.IRBuilder):
-    t.set(op, b.select(t.v(op.cond), t.v(op.lhs), t.v(op.rhs), name=op.res.name_hint or ""))
+    lhs, rhs = t.v(op.lhs), t.v(op.rhs)
+    if lhs.type != rhs.type and isinstance(lhs.type, ir.PointerType):  # !llvm.ptr is one type: a global vs a GEP
+        rhs = b.bitcast(rhs, lhs.type)
+    t.set(op, b.select(t.v(op.cond), lhs, rhs, name=op.res.name_hint or ""))
 
 
 def _fneg(t: FunctionTranslator, op: llvm.FNegOp, b: ir.IRBuilder):
