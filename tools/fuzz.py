@@ -14,8 +14,11 @@ NaN), everything else exactly. The CPU code runs with bounds checks
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,8 +64,9 @@ def same(a, b) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def mismatch(module: ModuleOp, seed: int) -> str | None:
-    """Why interpreter and CPU disagree on `module` (None: they agree)."""
+def mismatch(module: ModuleOp, seed: int, check_bounds: bool = True) -> str | None:
+    """Why interpreter and CPU disagree on `module` (None: they agree); the CPU code is
+    bounds-checked unless `check_bounds` is False."""
     from minixla.backends.cpu.bounds import checking_bounds
 
     args = inputs_for(entry(module).function_type.inputs.data, seed)
@@ -72,7 +76,7 @@ def mismatch(module: ModuleOp, seed: int) -> str | None:
         except Exception as err:  # noqa: BLE001 -- so is an interpreter failure
             return f"interpreter failed: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
         try:
-            with checking_bounds():
+            with checking_bounds(check_bounds):
                 got = get_backend("cpu").compile(module, "main")(*args)
         except Exception as err:  # noqa: BLE001 -- a CPU compile/run failure is a finding
             return f"cpu failed: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
@@ -83,9 +87,9 @@ def mismatch(module: ModuleOp, seed: int) -> str | None:
     return None
 
 
-def shrink_failure(module: ModuleOp, seed: int) -> ModuleOp:
+def shrink_failure(module: ModuleOp, seed: int, check_bounds: bool = True) -> ModuleOp:
     """The smallest variant of `module` on which interpreter and CPU still disagree."""
-    return shrink(module, lambda m: mismatch(m, seed) is not None)
+    return shrink(module, lambda m: mismatch(m, seed, check_bounds) is not None)
 
 
 @dataclass
@@ -108,8 +112,28 @@ def write_failure(out: Path, seed: int, reason: str, text: str, suffix: str = "m
         f"\n{text}\n")
 
 
-def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None) -> Report:
+@contextmanager
+def no_disk_cache() -> Iterator[None]:
+    """Random programs never repeat: writing each to the compile cache would only cost time."""
+    saved = os.environ.get("MINIXLA_DISABLE_CACHE")
+    os.environ["MINIXLA_DISABLE_CACHE"] = "1"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("MINIXLA_DISABLE_CACHE", None)
+        else:
+            os.environ["MINIXLA_DISABLE_CACHE"] = saved
+
+
+def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None,
+        check_bounds: bool = True) -> Report:
     """Fuzz `n` hlo programs from `seed`; shrink and (with `out`) write every failure."""
+    with no_disk_cache():
+        return _run(n, seed, n_ops, out, log, check_bounds)
+
+
+def _run(n: int, seed: int, n_ops: int, out: Path | None, log, check_bounds: bool) -> Report:
     report = Report()
     start = time.perf_counter()
     for k in range(n):
@@ -117,10 +141,10 @@ def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None
         program = Generator(np.random.default_rng(program_seed), n_ops).program(program_seed)
         for op in program.ops:
             report.ops[op] = report.ops.get(op, 0) + 1
-        reason = mismatch(program.module, program_seed)
+        reason = mismatch(program.module, program_seed, check_bounds)
         report.programs += 1
         if reason is not None:
-            text = Program(shrink_failure(program.module, program_seed), [], program_seed).text()
+            text = Program(shrink_failure(program.module, program_seed, check_bounds), [], program_seed).text()
             report.failures.append((program_seed, reason, text))
             if log is not None:
                 log(f"seed {program_seed}: {reason}\n{text}")
@@ -140,6 +164,7 @@ def main(argv=None) -> int:
     p.add_argument("--ops", type=int, default=8, help="ops per program")
     p.add_argument("--out", type=Path, default=None, help="write shrunk failing programs here")
     p.add_argument("--tf", action="store_true", help="random TF programs: eager vs jit vs numpy")
+    p.add_argument("--no-check-bounds", action="store_true", help="CPU code without bounds checks (faster)")
     args = p.parse_args(argv)
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     if args.tf:
@@ -148,7 +173,7 @@ def main(argv=None) -> int:
         report = fuzz_tf.run(args.n, args.seed, args.ops, args.out, log=log)
         what = "eager vs jit vs numpy"
     else:
-        report = run(args.n, args.seed, args.ops, args.out, log=log)
+        report = run(args.n, args.seed, args.ops, args.out, log=log, check_bounds=not args.no_check_bounds)
         what = "interpreter vs cpu"
     print(f"{report.programs} programs in {report.seconds:.1f} s ({report.rate:.1f} programs/s), "
           f"{len(report.failures)} mismatches ({what})")

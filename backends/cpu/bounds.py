@@ -22,7 +22,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr
 
 from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
-from minixla.passes.lower_to_llvm.bounds_checks import RECORD, sites_of
+from minixla.passes.lower_to_llvm.bounds_checks import RECORD, RECORD_WORDS, sites_of
 
 ENV = "MINIXLA_CHECK_BOUNDS"
 
@@ -79,7 +79,7 @@ class CheckedFunction:
         self.inner = inner
         self.sites = sites_of(lowered)
         address = jit.engine.get_global_value_address(RECORD) if self.sites else 0
-        self.record = (ctypes.c_int64 * 4).from_address(address) if address else None
+        self.record = (ctypes.c_int64 * RECORD_WORDS).from_address(address) if address else None
 
     def __getattr__(self, name):
         return getattr(self.inner, name)
@@ -89,6 +89,9 @@ class CheckedFunction:
             ctypes.memset(ctypes.addressof(self.record), 0, ctypes.sizeof(self.record))
         results = self.inner(*args, **kwargs)
         if self.record is not None and self.record[0]:
-            site, dim, index, size = list(self.record)
-            raise BoundsError(f"{self.sites[site - 1]}: index {index} of dimension {dim} is outside [0, {size})")
+            shape, text = self.sites[self.record[0] - 1]
+            indices = list(self.record)[1:1 + len(shape)]
+            dim = next((d for d, (i, n) in enumerate(zip(indices, shape)) if not 0 <= i < n), 0)
+            raise BoundsError(f"{text}: index {indices[dim]} of dimension {dim} is outside [0, {shape[dim]}) "
+                              f"(indices {indices})")
         return results

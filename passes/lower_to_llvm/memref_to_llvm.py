@@ -100,7 +100,7 @@ class LoadStoreLowering(RewritePattern):
         indices = [to_llvm(rewriter, i) for i in op.indices]
         ptr = element_pointer(e, to_llvm(rewriter, op.memref), t, indices)
         if self.sites is not None and indices:
-            self.sites.append(bounds_checks.describe(op))
+            self.sites.append(bounds_checks.site(op, t))
             ptr = bounds_checks.checked_pointer(rewriter, op, ptr, t, indices, len(self.sites) - 1)
             e = Emit(rewriter)
         if isinstance(op, memref.LoadOp):

@@ -78,7 +78,7 @@ def test_a_shifted_index_is_caught_and_located(broken_lowering, monkeypatch):
         fn(a, b)
     msg = str(err.value)
     assert msg.startswith("prog.mlir:2:8: 'hlo.multiply' op #0 of @main: out-of-bounds load from memref<4xf32>")
-    assert msg.endswith("index 4 of dimension 0 is outside [0, 4)")
+    assert msg.endswith("index 4 of dimension 0 is outside [0, 4) (indices [4])")
 
 
 def test_without_checks_the_broken_lowering_goes_unnoticed(broken_lowering):
