@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import threading
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -134,6 +135,8 @@ class Function:
         self._plans: dict[tuple, Any] = {}  # call key -> plan (call_plan.py)
         self._forms: dict[Any, Any] = {}  # call form -> normalizer of its arguments
         self._counter = tracing_log.counter_for(python_function)
+        # one trace/compile at a time: concurrent first calls of one signature trace it once
+        self._lock = threading.RLock()
         functools.update_wrapper(self, python_function)
 
     # ---- keys ------------------------------------------------------------------
@@ -281,7 +284,7 @@ class Function:
                     return plan(arrays)
                 with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile)):
                     return plan(arrays)
-        with compile_log(self._name):
+        with self._lock, compile_log(self._name):
             cf, leaves = self._concrete(args, kwargs, count_call=True)
             values = []
             for v in filter(is_tensor, leaves):
@@ -289,8 +292,8 @@ class Function:
                 values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
             with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile), first_call=True):
                 results = cf.run(values, self._jit_compile)
-        if key is not None:
-            self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
+            if key is not None:
+                self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
         return rebuild(cf.structure, [Tensor(r) for r in results])
 
     def _add_plan(self, key, cf: ConcreteFunction, plan, values: list) -> None:
@@ -304,7 +307,8 @@ class Function:
         by_value.plans[by_value.key(values)] = plan
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
-        return self._concrete(args, kwargs, count_call=False)[0]
+        with self._lock:
+            return self._concrete(args, kwargs, count_call=False)[0]
 
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count

@@ -10,6 +10,8 @@ errors surface while tracing, at the user's line.
 
 from __future__ import annotations
 
+import threading
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -224,11 +226,45 @@ def _infer_unknown(opdef: OpDef, spec_args: list, attrs: dict):
 
 # -- the tracing stack --------------------------------------------------------------
 
-_STACK: list[Graph] = []
+
+class _ThreadStack(threading.local):
+    """A list per thread (TF's graph context is thread-local too): a trace in one
+    thread must not capture the eager ops another thread runs meanwhile."""
+
+    def __init__(self) -> None:
+        self.items: list[Graph] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    def __setitem__(self, i, value) -> None:
+        self.items[i] = value
+
+    def append(self, g: Graph) -> None:
+        self.items.append(g)
+
+    def pop(self) -> Graph:
+        return self.items.pop()
+
+    def clear(self) -> None:
+        self.items.clear()
+
+
+_STACK = _ThreadStack()
 
 
 def current_graph() -> Graph | None:
-    return _STACK[-1] if _STACK else None
+    items = _STACK.items
+    return items[-1] if items else None
 
 
 class tracing:
