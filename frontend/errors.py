@@ -18,7 +18,12 @@ _SKIP_DIRS = (_FRONTEND_DIR, os.path.dirname(os.path.abspath(os.__file__)))
 class OpError(Exception):
     """Base of TF's runtime errors (`tf.errors.OpError`)."""
 
-    def __init__(self, message: str, node_def=None, op=None):
+    def __init__(self, *args, node_def=None, op=None, message=None):
+        if len(args) >= 3:  # TensorFlow's order: (node_def, op, message)
+            node_def, op, message = args[:3]
+        elif args:  # (message) or (message, node_def)
+            message = args[0]
+            node_def = args[1] if len(args) > 1 else node_def
         super().__init__(message)
         self.message = message
         self.node_def = node_def

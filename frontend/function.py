@@ -14,6 +14,7 @@ import functools
 import inspect
 import threading
 import itertools
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,6 +127,7 @@ class Function:
         self._name = name or getattr(python_function, "__name__", "function")
         self._signature = inspect.signature(python_function)
         self._cache: dict[Any, ConcreteFunction] = {}
+        self._trace_lock = threading.RLock()  # one trace per signature when threads call at once
         self._specialized: set[int] = set()  # leaf indices keyed by value
         self._tracing_count = 0
         self._last_key: Any = None
@@ -233,11 +235,17 @@ class Function:
         structure, leaves = self._bind(args, kwargs)
         key, leaf_keys = self._key(structure, leaves)
         cf = self._cache.get(key)
-        if cf is not None:
-            self._why = "cache hit"
-            if count_call:
-                tracing_log.called_without_tracing(self._python_function)
-            return cf, leaves
+        if cf is None:  # a miss: trace under the lock, unless another thread just did
+            with self._trace_lock:
+                cf = self._cache.get(key)
+                if cf is None:
+                    return self._trace_and_store(structure, leaves, key, leaf_keys, count_call)
+        self._why = "cache hit"
+        if count_call:
+            tracing_log.called_without_tracing(self._python_function)
+        return cf, leaves
+
+    def _trace_and_store(self, structure, leaves, key, leaf_keys, count_call: bool) -> tuple[ConcreteFunction, list]:
         self._why = self._explain(leaf_keys)
         n_specialized = len(self._specialized)
         cf = self._trace(structure, leaves)

@@ -27,6 +27,7 @@ from minixla.frontend.builder_eager import EagerBuilder
 from minixla.frontend.errors import InvalidArgumentError, SourceLocation, compile_time_constant_error, user_stack
 from minixla.frontend.ops.registry import OpDef
 from minixla.frontend.tensor import Tensor
+from minixla.frontend.thread_state import PerThreadList
 
 _FOLD_LIMIT = 4096  # fold ops whose inputs are all known and results this small
 
@@ -226,40 +227,7 @@ def _infer_unknown(opdef: OpDef, spec_args: list, attrs: dict):
 
 # -- the tracing stack --------------------------------------------------------------
 
-
-class _ThreadStack(threading.local):
-    """A list per thread (TF's graph context is thread-local too): a trace in one
-    thread must not capture the eager ops another thread runs meanwhile."""
-
-    def __init__(self) -> None:
-        self.items: list[Graph] = []
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def __iter__(self):
-        return iter(self.items)
-
-    def __getitem__(self, i):
-        return self.items[i]
-
-    def __setitem__(self, i, value) -> None:
-        self.items[i] = value
-
-    def append(self, g: Graph) -> None:
-        self.items.append(g)
-
-    def pop(self) -> Graph:
-        return self.items.pop()
-
-    def clear(self) -> None:
-        self.items.clear()
-
-
-_STACK = _ThreadStack()
+_STACK: PerThreadList = PerThreadList()  # graphs being traced, innermost last (per thread)
 
 
 def current_graph() -> Graph | None:

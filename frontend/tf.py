@@ -83,6 +83,13 @@ io = _NS(read_file=_read_file)
 strings = _NS(as_string=_as_string)
 from minixla.frontend.api import nn_conv_image as _nn_conv_image, random_stateful as _random_stateful  # noqa: E402
 _nn_conv_image.install(_sys.modules[__name__])  # tf.nn convolutions, tf.image, stateless random extras
+from minixla.frontend.api import image as _image, image_nms as _image_nms  # noqa: E402
+_image.install(_sys.modules[__name__])  # the rest of tf.image
+_image_nms.install(_sys.modules[__name__])  # tf.image non-max suppression
+from minixla.frontend.api import linalg_extras as _linalg_extras  # noqa: E402
+_linalg_extras.install(_sys.modules[__name__])  # tf.linalg factorizations and solvers on core ops
+from minixla.frontend.api import signal as _signal  # noqa: E402
+_signal.install(_sys.modules[__name__])  # tf.signal: windows, framing, DCT, MDCT, mel
 _random_stateful.install(_sys.modules[__name__])  # stateful tf.random and tf.nn.dropout
 
 

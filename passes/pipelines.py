@@ -45,11 +45,12 @@ def hlo_to_loops(blas: bool = False) -> str:
     return HLO_TO_LOOPS.replace(f"{Bufferize.name},", f"{Bufferize.name},{ConvertLinalgToBlas.name},")
 
 
-def hlo_to_cpu(optimize: bool = False, blas: bool = False) -> str:
+def hlo_to_cpu(optimize: bool = False, blas: bool = False, check_bounds: bool = False) -> str:
     """The full `hlo-to-cpu` pipeline as a comma-separated pass list;
     `optimize=True` runs `HLO_OPTIMIZE` (fusion) first (opt-in for now);
-    `blas=True` adds `convert-linalg-to-blas` (the CPU backend decides: backends/cpu/blas.py)."""
-    loops = hlo_to_loops(blas)
+    `blas=True` adds `convert-linalg-to-blas` (the CPU backend decides: backends/cpu/blas.py);
+    `check_bounds=True` adds `insert-bounds-checks` on the loops (MINIXLA_CHECK_BOUNDS=1)."""
+    loops = hlo_to_loops(blas) + (",insert-bounds-checks" if check_bounds else "")
     try:
         from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
     except ImportError:

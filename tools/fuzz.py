@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,11 +27,153 @@ from xdsl.dialects.builtin import ModuleOp
 
 from minixla.backends import get_backend
 from minixla.dialects.numpy_types import numpy_dtype
-from minixla.tools.fuzz_gen import Generator, Program, kind
-from minixla.tools.fuzz_shrink import entry, shrink
+from minixla.frontend.builder import Spec
+from minixla.frontend.builder_trace import TracingBuilder
+from minixla.tools import fuzz_structured
 
-# (rtol, atol) per float width: one rounding step of the narrow types is already ~1e-3
-TOLERANCE = {2: (2e-2, 2e-2), 4: (1e-4, 1e-5), 8: (1e-4, 1e-5)}
+DTYPES = [np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32), np.dtype(np.int64), np.dtype(bool),
+          np.dtype(np.float16), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.uint32)]
+DIMS = [0, 1, 1, 2, 3, 3, 4, 5]
+FLOAT_UNARY = ["abs", "negate", "exponential", "log", "sqrt", "tanh", "floor", "ceil", "sign", "logistic", "sine",
+               "cosine", "rsqrt", "log_plus_one", "exponential_minus_one", "round_nearest_even"]
+INT_UNARY = ["abs", "negate", "sign", "not"]
+FLOAT_BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "atan2", "remainder"]
+INT_BINARY = ["add", "subtract", "multiply", "maximum", "minimum", "and", "or", "xor"]
+BOOL_BINARY = ["and", "or", "xor"]
+
+
+def _kind(dt: np.dtype) -> str:
+    return "bool" if dt == np.dtype(bool) else "float" if dt.kind == "f" else "int"
+
+
+@dataclass
+class Program:
+    """A random program: its module (entry @main) and argument specs."""
+
+    module: ModuleOp
+    args: list[Spec]
+    seed: int
+    ops: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        from io import StringIO
+
+        out = StringIO()
+        Printer(stream=out).print_op(self.module)
+        return out.getvalue()
+
+
+class Generator:
+    """Random op chains over a pool of values (each step reads earlier values)."""
+
+    def __init__(self, rng: np.random.Generator, n_ops: int):
+        self.rng, self.n_ops = rng, n_ops
+
+    def shape(self, max_rank: int = 3) -> tuple[int, ...]:
+        return tuple(int(self.rng.choice(DIMS)) for _ in range(int(self.rng.integers(0, max_rank + 1))))
+
+    def pick(self, pool: list, pred: Callable = lambda v: True):
+        choices = [v for v in pool if pred(v)]
+        return choices[int(self.rng.integers(len(choices)))] if choices else None
+
+    def step(self, b: TracingBuilder, pool: list) -> tuple[str, object] | None:
+        """One random op on values of `pool` (None when the drawn op does not fit)."""
+        rng = self.rng
+        op = str(rng.choice(["unary", "binary", "binary", "compare_select", "clamp", "convert", "broadcast",
+                             "reshape", "transpose", "slice", "reverse", "pad", "concatenate", "reduce", "dot",
+                             "iota", "structured", "structured", "structured"]))
+        if op == "structured":  # control flow, gather/scatter, dynamic slices, convolution, windows, sort
+            return fuzz_structured.step(rng, b, pool)
+        x = self.pick(pool)
+        k, dt, shape = _kind(np.dtype(x.dtype)), np.dtype(x.dtype), tuple(x.shape)
+        if op == "unary":
+            names = (FLOAT_UNARY if k == "float" else ["not", "negate"] if dt.kind == "u"
+                     else INT_UNARY if k == "int" else ["not"])
+            name = str(rng.choice(names))
+            return name, b.unary(name, x)
+        if op == "binary":
+            y = self.pick(pool, lambda v: tuple(v.shape) == shape and np.dtype(v.dtype) == dt)
+            names = FLOAT_BINARY if k == "float" else INT_BINARY if k == "int" else BOOL_BINARY
+            name = str(rng.choice(names))
+            return name, b.binary(name, x, y)
+        if op == "compare_select":
+            y = self.pick(pool, lambda v: tuple(v.shape) == shape and np.dtype(v.dtype) == dt)
+            direction = str(rng.choice(["EQ", "NE", "LT", "LE", "GT", "GE"]))
+            pred = b.compare(x, y, direction)
+            return "select", b.select(pred, x, y)
+        if op == "clamp" and k != "bool":
+            lo, hi = b.full(shape, -2, dt), b.full(shape, 3, dt)
+            return "clamp", b.clamp(lo, x, hi)
+        if op == "convert":
+            to = DTYPES[int(rng.integers(len(DTYPES)))]
+            if k == "float" and _kind(to) == "int":  # in the target's range: defined results
+                lo, hi = max(-1000, int(np.iinfo(to).min)), min(1000, int(np.iinfo(to).max))
+                x = b.clamp(b.full(shape, lo, dt), x, b.full(shape, hi, dt))
+                x = b.select(b.compare(x, x, "EQ"), x, b.full(shape, 0, dt))  # NaN -> 0
+            return "convert", b.convert(x, to)
+        if op == "broadcast" and len(shape) < 3:
+            extra = int(rng.choice([1, 2, 3]))
+            return "broadcast_in_dim", b.broadcast_in_dim(x, (extra, *shape), list(range(1, len(shape) + 1)))
+        if op == "reshape":
+            size = int(np.prod(shape)) if shape else 1
+            options = [(size,), (1, size)] + ([(size // 2, 2)] if size % 2 == 0 and size else [])
+            return "reshape", b.reshape(x, options[int(rng.integers(len(options)))])
+        if op == "transpose" and len(shape) >= 2:
+            return "transpose", b.transpose(x, [int(i) for i in rng.permutation(len(shape))])
+        if op == "slice" and shape:
+            start = [int(rng.integers(0, d + 1)) for d in shape]
+            limit = [int(rng.integers(s, d + 1)) for s, d in zip(start, shape)]
+            strides = [int(rng.integers(1, 3)) for _ in shape]
+            return "slice", b.slice(x, start, limit, strides)
+        if op == "reverse" and shape:
+            return "reverse", b.reverse(x, [int(rng.integers(len(shape)))])
+        if op == "pad" and shape:
+            zero = b.scalar(0, dt)
+            low = [int(rng.integers(-1, 2)) if d > 1 else int(rng.integers(0, 2)) for d in shape]
+            high = [int(rng.integers(0, 2)) for _ in shape]
+            interior = [int(rng.integers(0, 2)) for _ in shape]
+            return "pad", b.pad(x, zero, low, high, interior)
+        if op == "concatenate" and shape:
+            y = self.pick(pool, lambda v: np.dtype(v.dtype) == dt and len(v.shape) == len(shape))
+            dim = int(rng.integers(len(shape)))
+            if all(a == c for i, (a, c) in enumerate(zip(y.shape, shape)) if i != dim):
+                return "concatenate", b.concatenate([x, y], dim)
+            return None
+        if op == "reduce" and shape and k != "bool":
+            dims = sorted({int(d) for d in rng.integers(0, len(shape), size=int(rng.integers(1, len(shape) + 1)))})
+            combiner = str(rng.choice(["add", "maximum", "minimum"]))
+            init = {"add": 0, "maximum": -np.inf if k == "float" else np.iinfo(dt).min,
+                    "minimum": np.inf if k == "float" else np.iinfo(dt).max}[combiner]
+            return "reduce", b.reduce(x, b.scalar(init, dt), dims, combiner)
+        if op == "dot" and k == "float" and len(shape) in (1, 2) and shape[-1] > 0:
+            n = int(rng.choice([1, 2, 3]))
+            w = b.iota((shape[-1], n), 0, dt)
+            return "dot_general", b.dot_general(x, w, ((len(shape) - 1,), (0,)), ((), ()))
+        if op == "iota":
+            s = self.shape(2) or (3,)
+            return "iota", b.iota(s, int(rng.integers(len(s))), dt if k != "bool" else np.dtype(np.int32))
+        return None
+
+    def program(self, seed: int) -> Program:
+        block = Block()
+        b = TracingBuilder(block)
+        args = [Spec(self.shape(), DTYPES[int(self.rng.integers(len(DTYPES)))])
+                for _ in range(int(self.rng.integers(1, 4)))]
+        pool = [b.argument(s) for s in args]
+        ops = []
+        attempts = 0
+        while len(ops) < self.n_ops and attempts < self.n_ops * 4:
+            attempts += 1
+            made = self.step(b, pool)
+            if made is not None:
+                ops.append(made[0])
+                pool.append(made[1])
+        n_out = int(self.rng.integers(1, 3))
+        outs = pool[-n_out:]
+        block.add_op(func.ReturnOp(*[o.ssa for o in outs]))
+        f = func.FuncOp("main", FunctionType.from_lists([a.ssa.type for a in pool[:len(args)]],
+                                                        [o.ssa.type for o in outs]), Region(block))
+        return Program(ModuleOp([f]), args, seed, ops)
 
 
 def inputs_for(types, seed: int) -> list[np.ndarray]:
@@ -57,27 +199,22 @@ def same(a, b) -> bool:
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
-    if kind(a.dtype) == "float":
-        rtol, atol = TOLERANCE[a.dtype.itemsize]
-        a64, b64 = a.astype(np.float64), b.astype(np.float64)
-        return bool(np.allclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True))
+    if a.dtype.kind == "f":  # 16-bit floats: two ulps (a sum's rounding may differ in the last place)
+        tol = max(1e-4, 2 * float(np.finfo(a.dtype).eps))
+        return bool(np.allclose(a, b, rtol=tol, atol=max(1e-5, tol), equal_nan=True))
     return bool(np.array_equal(a, b))
 
 
 def mismatch(module: ModuleOp, seed: int, check_bounds: bool = True) -> str | None:
-    """Why interpreter and CPU disagree on `module` (None: they agree); the CPU code is
-    bounds-checked unless `check_bounds` is False."""
-    from minixla.backends.cpu.bounds import checking_bounds
-
-    args = inputs_for(entry(module).function_type.inputs.data, seed)
+    """Why interpreter and CPU disagree on `module` (None: they agree). With `check_bounds` the CPU
+    code checks every memory access (MINIXLA_CHECK_BOUNDS=1): an out-of-bounds access is a finding."""
+    fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
+    args = inputs_for(fn.function_type.inputs.data, seed)
     with np.errstate(all="ignore"):
         try:
-            want = get_backend("interpreter").compile(module, "main")(*args)
-        except Exception as err:  # noqa: BLE001 -- so is an interpreter failure
-            return f"interpreter failed: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
-        try:
-            with checking_bounds(check_bounds):
-                got = get_backend("cpu").compile(module, "main")(*args)
+            with _bounds_checking(check_bounds):
+                compiled = get_backend("cpu").compile(module, "main")
+            got = compiled(*args)
         except Exception as err:  # noqa: BLE001 -- a CPU compile/run failure is a finding
             return f"cpu failed: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
     for i, (w, g) in enumerate(zip(want, got)):
@@ -87,9 +224,99 @@ def mismatch(module: ModuleOp, seed: int, check_bounds: bool = True) -> str | No
     return None
 
 
-def shrink_failure(module: ModuleOp, seed: int, check_bounds: bool = True) -> ModuleOp:
-    """The smallest variant of `module` on which interpreter and CPU still disagree."""
-    return shrink(module, lambda m: mismatch(m, seed, check_bounds) is not None)
+@contextmanager
+def _bounds_checking(on: bool):
+    saved = os.environ.get("MINIXLA_CHECK_BOUNDS")
+    os.environ["MINIXLA_CHECK_BOUNDS"] = "1" if on else "0"
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["MINIXLA_CHECK_BOUNDS"]
+        else:
+            os.environ["MINIXLA_CHECK_BOUNDS"] = saved
+
+
+def shrink(module: ModuleOp, seed: int, check_bounds: bool = True) -> ModuleOp:
+    """Delta debugging on the IR: turn ops into arguments, drop outputs, while it still fails."""
+    module = module.clone()
+    changed = True
+    while changed:
+        changed = False
+        fn = next(op for op in module.ops if isinstance(op, func.FuncOp))
+        ret = fn.body.block.last_op
+        for k in range(len(ret.operands)):  # fewer outputs
+            if len(ret.operands) <= 1:
+                break
+            trial = _without_output(module, k)
+            if trial is not None and mismatch(trial, seed, check_bounds):
+                module, changed = trial, True
+                break
+        if changed:
+            continue
+        ops = [op for op in fn.body.block.ops if op is not ret]
+        for i in reversed(range(len(ops))):  # an op becomes an argument
+            trial = _as_argument(module, i)
+            if trial is not None and mismatch(trial, seed, check_bounds):
+                module, changed = trial, True
+                break
+    return module
+
+
+def _entry(module: ModuleOp) -> func.FuncOp:
+    return next(op for op in module.ops if isinstance(op, func.FuncOp))
+
+
+def _without_output(module: ModuleOp, k: int) -> ModuleOp | None:
+    m = module.clone()
+    fn = _entry(m)
+    ret = fn.body.block.last_op
+    keep = [v for j, v in enumerate(ret.operands) if j != k]
+    new_ret = func.ReturnOp(*keep)
+    fn.body.block.insert_op_before(new_ret, ret)
+    ret.detach()
+    ret.erase()
+    fn.function_type = FunctionType.from_lists(list(fn.function_type.inputs.data), [v.type for v in keep])
+    _dce(fn)
+    return m
+
+
+def _as_argument(module: ModuleOp, i: int) -> ModuleOp | None:
+    m = module.clone()
+    fn = _entry(m)
+    ret = fn.body.block.last_op
+    ops = [op for op in fn.body.block.ops if op is not ret]
+    op = ops[i]
+    if len(op.results) != 1:
+        return None
+    arg = fn.body.block.insert_arg(op.results[0].type, len(fn.body.block.args))
+    op.results[0].replace_all_uses_with(arg)
+    op.detach()
+    op.erase()
+    fn.function_type = FunctionType.from_lists([a.type for a in fn.body.block.args],
+                                               list(fn.function_type.outputs.data))
+    _dce(fn)
+    _drop_unused_args(fn)
+    return m
+
+
+def _dce(fn: func.FuncOp) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(fn.body.block.ops)):
+            if op.results and all(not r.uses for r in op.results):
+                op.detach()
+                op.erase()
+                changed = True
+
+
+def _drop_unused_args(fn: func.FuncOp) -> None:
+    block = fn.body.block
+    for arg in reversed(list(block.args)):
+        if not arg.uses and len(block.args) > 1:
+            block.erase_arg(arg)
+    fn.function_type = FunctionType.from_lists([a.type for a in block.args], list(fn.function_type.outputs.data))
 
 
 @dataclass
@@ -104,52 +331,28 @@ class Report:
         return self.programs / self.seconds if self.seconds else 0.0
 
 
-def write_failure(out: Path, seed: int, reason: str, text: str, suffix: str = "mlir") -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    comment = "#" if suffix == "py" else "//"
-    (out / f"fuzz-{seed}.{suffix}").write_text(
-        f"{comment} minixla fuzz seed {seed}: {reason}\n{comment} inputs: minixla.tools.fuzz.inputs_for(types, {seed})"
-        f"\n{text}\n")
-
-
-@contextmanager
-def no_disk_cache() -> Iterator[None]:
-    """Random programs never repeat: writing each to the compile cache would only cost time."""
-    saved = os.environ.get("MINIXLA_DISABLE_CACHE")
-    os.environ["MINIXLA_DISABLE_CACHE"] = "1"
-    try:
-        yield
-    finally:
-        if saved is None:
-            os.environ.pop("MINIXLA_DISABLE_CACHE", None)
-        else:
-            os.environ["MINIXLA_DISABLE_CACHE"] = saved
-
-
 def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None,
         check_bounds: bool = True) -> Report:
-    """Fuzz `n` hlo programs from `seed`; shrink and (with `out`) write every failure."""
-    with no_disk_cache():
-        return _run(n, seed, n_ops, out, log, check_bounds)
-
-
-def _run(n: int, seed: int, n_ops: int, out: Path | None, log, check_bounds: bool) -> Report:
+    """Fuzz `n` programs from `seed`; shrink and (with `out`) write every failure."""
     report = Report()
     start = time.perf_counter()
     for k in range(n):
         program_seed = seed * 1_000_003 + k
         program = Generator(np.random.default_rng(program_seed), n_ops).program(program_seed)
-        for op in program.ops:
-            report.ops[op] = report.ops.get(op, 0) + 1
         reason = mismatch(program.module, program_seed, check_bounds)
         report.programs += 1
         if reason is not None:
-            text = Program(shrink_failure(program.module, program_seed, check_bounds), [], program_seed).text()
+            small = shrink(program.module, program_seed, check_bounds)
+            text = Program(small, [], program_seed).text()
             report.failures.append((program_seed, reason, text))
             if log is not None:
                 log(f"seed {program_seed}: {reason}\n{text}")
             if out is not None:
-                write_failure(out, program_seed, reason, text)
+                out.mkdir(parents=True, exist_ok=True)
+                comment = reason.replace("\n", "\n// ")  # a multi-line reason stays a comment
+                (out / f"fuzz-{program_seed}.mlir").write_text(
+                    f"// minixla fuzz seed {program_seed}: {comment}\n// inputs: tools.fuzz.inputs_for(types, "
+                    f"{program_seed})\n{text}\n")
         if log is not None and (k + 1) % 100 == 0:
             log(f"{k + 1} programs, {len(report.failures)} mismatches, "
                 f"{(k + 1) / (time.perf_counter() - start):.1f} programs/s")
@@ -163,18 +366,11 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--ops", type=int, default=8, help="ops per program")
     p.add_argument("--out", type=Path, default=None, help="write shrunk failing programs here")
-    p.add_argument("--tf", action="store_true", help="random TF programs: eager vs jit vs numpy")
-    p.add_argument("--no-check-bounds", action="store_true", help="CPU code without bounds checks (faster)")
+    p.add_argument("--no-check-bounds", action="store_true",
+                   help="compile without MINIXLA_CHECK_BOUNDS (about twice the programs per second)")
     args = p.parse_args(argv)
-    log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
-    if args.tf:
-        from minixla.tools import fuzz_tf
-
-        report = fuzz_tf.run(args.n, args.seed, args.ops, args.out, log=log)
-        what = "eager vs jit vs numpy"
-    else:
-        report = run(args.n, args.seed, args.ops, args.out, log=log, check_bounds=not args.no_check_bounds)
-        what = "interpreter vs cpu"
+    report = run(args.n, args.seed, args.ops, args.out, log=lambda s: print(s, file=sys.stderr),
+                 check_bounds=not args.no_check_bounds)
     print(f"{report.programs} programs in {report.seconds:.1f} s ({report.rate:.1f} programs/s), "
           f"{len(report.failures)} mismatches ({what})")
     print("ops drawn: " + ", ".join(f"{k} {v}" for k, v in sorted(report.ops.items())))

@@ -56,6 +56,9 @@ def _hlo_to_cpu_pipeline() -> str:
     return cpu_pipeline()
 
 
+from minixla.backends.cpu.bounds_report import with_bounds_report  # noqa: E402
+
+
 class CpuBackend:
     """JIT compilation for the host CPU through LLVM (llvmlite)."""
 
@@ -88,7 +91,8 @@ class CpuBackend:
                 stored = load_lowered(disk, key)
             if stored is not None:  # the Python passes and translation are skipped
                 llvm_ir, signatures, by_object = stored
-                compiled = CompiledModule(jit_compile(llvm_ir, self.opt_level), signatures, by_object)[name]
+                cached = CompiledModule(jit_compile(llvm_ir, self.opt_level), signatures, by_object)
+                compiled = with_bounds_report(cached[name], cached.jit)
                 return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
         if check:
@@ -103,9 +107,7 @@ class CpuBackend:
         compiled_module = compile_lowered(module, signatures, self.opt_level)
         if key is not None:
             store_lowered(disk, key, compiled_module)
-        compiled = compiled_module[name]
-        if check:
-            compiled = bounds.CheckedFunction(compiled, compiled_module.jit, module)
+        compiled = with_bounds_report(compiled_module[name], compiled_module.jit)
         return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
 
 

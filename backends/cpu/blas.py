@@ -148,4 +148,9 @@ def cpu_pipeline(optimize: bool = False) -> str:
     (the one place that decides; MINIXLA_BLAS=0 turns it off)."""
     from minixla.passes.pipelines import hlo_to_cpu
 
-    return hlo_to_cpu(optimize=optimize, blas=available())
+    return hlo_to_cpu(optimize=optimize, blas=available(), check_bounds=check_bounds_enabled())
+
+
+def check_bounds_enabled() -> bool:
+    """MINIXLA_CHECK_BOUNDS=1: compiled code checks every memory access (backends/cpu/bounds_report.py)."""
+    return os.environ.get("MINIXLA_CHECK_BOUNDS", "") not in ("", "0")

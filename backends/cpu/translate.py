@@ -267,8 +267,8 @@ def _load(t: FunctionTranslator, op: llvm.LoadOp, b: ir.IRBuilder):
 def _store(t: FunctionTranslator, op: llvm.StoreOp, b: ir.IRBuilder):
     align = op.alignment.value.data if op.alignment else None
     value, ptr = t.v(op.value), t.v(op.ptr)
-    if isinstance(ptr.type, ir.PointerType) and not ptr.type.is_opaque and ptr.type.pointee != value.type:
-        ptr = b.bitcast(ptr, value.type.as_pointer())  # !llvm.ptr is opaque: e.g. a store to a global array
+    if getattr(ptr.type, "pointee", value.type) != value.type:  # a global's address (typed as its array)
+        ptr = b.bitcast(ptr, value.type.as_pointer())
     b.store(value, ptr, align=align)
 
 

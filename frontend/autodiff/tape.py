@@ -30,6 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 from minixla.frontend.builder import Builder
+from minixla.frontend.thread_state import PerThreadList
 
 #: makes the gradient rule of an op without a static shape (the host re-runs it under a tape);
 #: installed by frontend/autodiff/host_vjp.py, which builds on this module
@@ -38,7 +39,7 @@ RUNTIME_GRADIENT: list = [None]
 _keys = itertools.count(1)
 
 #: the tapes inside whose `with` block we are (innermost last)
-ACTIVE: list[Tape] = []
+ACTIVE: PerThreadList = PerThreadList()  # this thread's recording tapes
 
 
 def new_key() -> int:

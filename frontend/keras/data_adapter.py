@@ -36,6 +36,10 @@ def _as_array(v):
     if isinstance(v, dict):
         return {k: _as_array(x) for k, x in v.items()}
     arr = np.asarray(v.numpy() if isinstance(v, (Tensor, Variable)) else v)
+    if arr.dtype.kind in "USO":  # strings (or Python objects) cannot be model inputs or labels
+        kind = "str" if arr.dtype.kind in "US" else "object"
+        raise ValueError(f"Invalid dtype: {kind}{arr.dtype.itemsize * 8 if kind == 'str' else ''} "
+                         f"(model inputs, labels and sample weights must be numeric arrays; got {arr.dtype})")
     if arr.dtype == np.float64:
         arr = arr.astype(np.float32)  # Keras' floatx
     return arr

@@ -152,13 +152,10 @@ class Bufferizer:
         return st
 
     def translate(self, op: Operation) -> None:
-        assert self.state is not None
-        block = self.state.new
-        marker = block.last_op
-        self._translate(op)
-        inherit(ops_after(block, marker), op)
-
-    def _translate(self, op: Operation) -> None:
+        if op.regions:  # an empty tensor of this block first used inside a region gets its buffer here, in
+            for v in self._free_values(op):  # scope for later uses (not in the region, which they cannot see)
+                if isinstance(self.vmap.get(v), Pending):
+                    self.m(v)
         handler = getattr(self, "op_" + op.name.replace(".", "_"), None)
         if handler is not None:
             handler(op)

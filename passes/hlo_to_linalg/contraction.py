@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from xdsl.dialects import tensor
 from xdsl.dialects.linalg.ops import MatmulOp
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from minixla.dialects import hlo
@@ -18,8 +18,8 @@ from minixla.dialects.hlo_ops.base import int_value, ints
 from minixla.dialects.hlo_ops.reduction import padding_pairs
 
 from minixla.passes.hlo_to_linalg import scalar
-from minixla.passes.hlo_to_linalg.common import (PARALLEL, REDUCTION, Emitter, amap, d, elem, fill, generic, kind, shape_of, signless,
-                     unsupported)
+from minixla.passes.hlo_to_linalg.common import (PARALLEL, REDUCTION, Emitter, amap, d, elem, fill, generic, identity, kind,
+                     shape_of, signless, unsupported)
 from minixla.passes.hlo_to_linalg.im2col import conv_as_gemm, is_direct
 from minixla.passes.hlo_to_linalg.shape import pad, reshape
 from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
@@ -52,9 +52,11 @@ def lower_dot_general(lw: Lowerer, op: Operation):
     lf = [k for k in range(len(sa)) if k not in lb + lc]
     rf = [k for k in range(len(sb)) if k not in rb + rc]
     rs = shape_of(op.result.type)
-    out = fill(lw.e, _zero(lw.e, tr), rs)
+    narrow = isinstance(tr, (Float16Type, BFloat16Type))
+    acc_t = Float32Type() if narrow else tr  # 16-bit floats accumulate in f32 (as XLA's CPU backend and numpy)
+    out = fill(lw.e, _zero(lw.e, acc_t), rs)
     if not lb and lc == [1] and rc == [0] and len(sa) == 2 and len(sb) == 2 and kind(tr) == "float" \
-            and ta == tb == tr:
+            and ta == tb == tr and not narrow:
         return list(lw.e.op(MatmulOp([a, b_], [out])).results)
     nb, nl, nr, nc = len(lb), len(lf), len(rf), len(lc)
     loops = nb + nl + nr + nc
@@ -69,7 +71,12 @@ def lower_dot_general(lw: Lowerer, op: Operation):
         lmap[x], rmap[y] = nb + nl + nr + i, nb + nl + nr + i
     maps = [amap(loops, lmap), amap(loops, rmap), amap(loops, list(range(nb + nl + nr)))]
     iters = [PARALLEL] * (nb + nl + nr) + [REDUCTION] * nc
-    return generic(lw.e, [a, b_], [out], maps, iters, lambda b, x: [_mac(b, x[0], x[1], x[2], ta, tb, tr)])
+    acc = generic(lw.e, [a, b_], [out], maps, iters, lambda b, x: [_mac(b, x[0], x[1], x[2], ta, tb, acc_t)])
+    if not narrow:
+        return acc
+    rank = len(rs)
+    return generic(lw.e, acc, [fill(lw.e, _zero(lw.e, tr), rs)], [identity(rank)] * 2, [PARALLEL] * rank,
+                   lambda b, x: [scalar.convert(b, x[0], acc_t, tr)])
 
 
 @lowering(hlo.ConvolutionOp)

@@ -286,6 +286,8 @@ def test_errors_are_keras_style():
     model.compile("sgd", keras.losses.SparseCategoricalCrossentropy())
     with pytest.raises(ValueError, match="integer tensor of class indices"):
         model.train_on_batch(np.ones((2, 4), np.float32), np.array([True, False]))
+    with pytest.raises(ValueError, match=r"Invalid dtype: str32 \(model inputs, labels"):  # TF: "Invalid dtype: str32"
+        model.fit(np.ones((2, 4), np.float32), np.array(["a", "b"]), verbose=0)
     inp = keras.Input((4,))
     hidden = keras.layers.Dense(3)(inp)
     head = keras.layers.Dense(2, name="dense_in")
