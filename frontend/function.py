@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import threading
 import itertools
 import threading
 from dataclasses import dataclass, field
@@ -137,8 +136,6 @@ class Function:
         self._plans: dict[tuple, Any] = {}  # call key -> plan (call_plan.py)
         self._forms: dict[Any, Any] = {}  # call form -> normalizer of its arguments
         self._counter = tracing_log.counter_for(python_function)
-        # one trace/compile at a time: concurrent first calls of one signature trace it once
-        self._lock = threading.RLock()
         functools.update_wrapper(self, python_function)
 
     # ---- keys ------------------------------------------------------------------
@@ -292,7 +289,7 @@ class Function:
                     return plan(arrays)
                 with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile)):
                     return plan(arrays)
-        with self._lock, compile_log(self._name):
+        with compile_log(self._name):
             cf, leaves = self._concrete(args, kwargs, count_call=True)
             values = []
             for v in filter(is_tensor, leaves):
@@ -300,8 +297,8 @@ class Function:
                 values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
             with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile), first_call=True):
                 results = cf.run(values, self._jit_compile)
-            if key is not None:
-                self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
+        if key is not None:
+            self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
         return rebuild(cf.structure, [Tensor(r) for r in results])
 
     def _add_plan(self, key, cf: ConcreteFunction, plan, values: list) -> None:
@@ -315,8 +312,7 @@ class Function:
         by_value.plans[by_value.key(values)] = plan
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
-        with self._lock:
-            return self._concrete(args, kwargs, count_call=False)[0]
+        return self._concrete(args, kwargs, count_call=False)[0]
 
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count

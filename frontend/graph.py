@@ -10,8 +10,6 @@ errors surface while tracing, at the user's line.
 
 from __future__ import annotations
 
-import threading
-
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,8 +229,7 @@ _STACK: PerThreadList = PerThreadList()  # graphs being traced, innermost last (
 
 
 def current_graph() -> Graph | None:
-    items = _STACK.items
-    return items[-1] if items else None
+    return _STACK[-1] if _STACK else None
 
 
 class tracing:

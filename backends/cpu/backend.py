@@ -17,7 +17,6 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 
-from minixla.backends.cpu import bounds
 from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
 from minixla.passes.trace_events import span
@@ -81,8 +80,7 @@ class CpuBackend:
             for t in (*f.function_type.inputs.data, *f.function_type.outputs.data))
         hlo_type = fn.function_type
         # per-pass dumps (--xla_dump_to) need the passes to run
-        check = bounds.enabled()  # MINIXLA_CHECK_BOUNDS=1: checked code, never from the disk cache
-        disk = active_cache() if AFTER_PASS.get() is None and not check else None
+        disk = active_cache() if AFTER_PASS.get() is None else None
         key = None
         if disk is not None:
             pipelines = (_hlo_to_cpu_pipeline() if high_level else "") + "|" + LOWER_TO_LLVM_PIPELINE
@@ -95,15 +93,12 @@ class CpuBackend:
                 compiled = with_bounds_report(cached[name], cached.jit)
                 return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
-        if check:
-            bounds.name_ops(module)
         prefix_symbols(module)
         signatures: dict = {}
         if high_level:
-            upper = _hlo_to_cpu_pipeline()
-            lower(module, bounds.checked(upper) if check else upper, num_outputs, signatures)
+            lower(module, _hlo_to_cpu_pipeline(), num_outputs, signatures)
         if any(isinstance(op, func.FuncOp) for op in module.ops):
-            lower(module, bounds.CHECKED_LLVM_PIPELINE if check else LOWER_TO_LLVM_PIPELINE, num_outputs, signatures)
+            lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures)
         compiled_module = compile_lowered(module, signatures, self.opt_level)
         if key is not None:
             store_lowered(disk, key, compiled_module)

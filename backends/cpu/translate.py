@@ -304,10 +304,7 @@ def _return(t: FunctionTranslator, op: llvm.ReturnOp, b: ir.IRBuilder):
 
 
 def _select(t: FunctionTranslator, op: llvm.SelectOp, b: ir.IRBuilder):
-    lhs, rhs = t.v(op.lhs), t.v(op.rhs)
-    if lhs.type != rhs.type and isinstance(lhs.type, ir.PointerType):  # !llvm.ptr is one type: a global vs a GEP
-        rhs = b.bitcast(rhs, lhs.type)
-    t.set(op, b.select(t.v(op.cond), lhs, rhs, name=op.res.name_hint or ""))
+    t.set(op, b.select(t.v(op.cond), t.v(op.lhs), t.v(op.rhs), name=op.res.name_hint or ""))
 
 
 def _fneg(t: FunctionTranslator, op: llvm.FNegOp, b: ir.IRBuilder):

@@ -24,7 +24,6 @@ from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, Dictionar
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
-from minixla.passes.locations import inherit, ops_after
 from minixla.passes.bufferize.memory import Globals, alloc, copy, insert_deallocs, is_identity, memref_type, subview
 
 PASS_NAME = "bufferize"

@@ -44,7 +44,6 @@ from minixla.passes.lower_to_llvm.common import (
     static_layout,
     to_llvm,
 )
-from minixla.passes.lower_to_llvm import bounds_checks
 from minixla.passes.lower_to_llvm.math_to_llvm import declare_function
 
 ALLOC_ALIGNMENT = 64
@@ -88,9 +87,6 @@ def store_element(e: Emit, value: SSAValue, ptr: SSAValue) -> None:
 
 
 class LoadStoreLowering(RewritePattern):
-    def __init__(self, sites: list[str] | None = None):
-        self.sites = sites  # with bounds checks: one description per checked access
-
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, (memref.LoadOp, memref.StoreOp)):
             return
@@ -99,10 +95,6 @@ class LoadStoreLowering(RewritePattern):
         assert isinstance(t, MemRefType)
         indices = [to_llvm(rewriter, i) for i in op.indices]
         ptr = element_pointer(e, to_llvm(rewriter, op.memref), t, indices)
-        if self.sites is not None and indices:
-            self.sites.append(bounds_checks.site(op, t))
-            ptr = bounds_checks.checked_pointer(rewriter, op, ptr, t, indices, len(self.sites) - 1)
-            e = Emit(rewriter)
         if isinstance(op, memref.LoadOp):
             replace_with_values(rewriter, op, [load_element(e, ptr, t.element_type)])
         else:
@@ -254,17 +246,11 @@ class CopyLowering(RewritePattern):
 
 @dataclass(frozen=True)
 class ConvertMemRefToLLVM(ModulePass):
-    """memref ops with static layouts -> pointer arithmetic on !llvm.ptr; with
-    `check_bounds`, every load and store is bounds-checked (bounds_checks.py)."""
+    """memref ops with static layouts -> pointer arithmetic on !llvm.ptr."""
 
     name = "convert-memref-to-llvm"
-    check_bounds: bool = False
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        sites: list[str] | None = [] if self.check_bounds else None
-        for pattern in (GlobalLowering(), MetadataLowering(), ViewLowering(), LoadStoreLowering(sites),
+        for pattern in (GlobalLowering(), MetadataLowering(), ViewLowering(), LoadStoreLowering(),
                         AllocLowering(), CopyLowering()):
             PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
-        if sites is not None:
-            bounds_checks.ensure_globals(op)
-            bounds_checks.record_sites(op, sites)
