@@ -251,7 +251,7 @@ def _bounds_checking(on: bool):
 
 
 def shrink(module: ModuleOp, seed: int, check_bounds: bool = True) -> ModuleOp:
-    """Delta debugging on the IR: turn ops into arguments, drop outputs, while it still fails."""
+    """Delta debugging on the IR: drop outputs, bypass ops, turn ops into arguments, while it still fails."""
     module = module.clone()
     changed = True
     while changed:
@@ -268,10 +268,13 @@ def shrink(module: ModuleOp, seed: int, check_bounds: bool = True) -> ModuleOp:
         if changed:
             continue
         ops = [op for op in fn.body.block.ops if op is not ret]
-        for i in reversed(range(len(ops))):  # an op becomes an argument
-            trial = _as_argument(module, i)
-            if trial is not None and mismatch(trial, seed, check_bounds):
-                module, changed = trial, True
+        for i in reversed(range(len(ops))):  # an op is bypassed (its result replaced by an operand), or
+            trials = [_bypassed(module, i, k) for k in range(len(ops[i].operands))]  # becomes arguments
+            for trial in [*trials, _as_argument(module, i)]:
+                if trial is not None and mismatch(trial, seed, check_bounds):
+                    module, changed = trial, True
+                    break
+            if changed:
                 break
     return module
 
@@ -294,16 +297,34 @@ def _without_output(module: ModuleOp, k: int) -> ModuleOp | None:
     return m
 
 
+def _bypassed(module: ModuleOp, i: int, k: int) -> ModuleOp | None:
+    """Op #i's single result replaced by its operand #k (None when their types differ)."""
+    ret = _entry(module).body.block.last_op
+    op = [o for o in _entry(module).body.block.ops if o is not ret][i]
+    if len(op.results) != 1 or op.operands[k].type != op.results[0].type:
+        return None
+    m = module.clone()
+    fn = _entry(m)
+    ret = fn.body.block.last_op
+    op = [o for o in fn.body.block.ops if o is not ret][i]
+    op.results[0].replace_all_uses_with(op.operands[k])
+    _dce(fn)
+    _drop_unused_args(fn)
+    return m
+
+
 def _as_argument(module: ModuleOp, i: int) -> ModuleOp | None:
+    """Op #i's results (a while's, a case's: all of them) become new arguments."""
     m = module.clone()
     fn = _entry(m)
     ret = fn.body.block.last_op
     ops = [op for op in fn.body.block.ops if op is not ret]
     op = ops[i]
-    if len(op.results) != 1:
+    if not op.results:
         return None
-    arg = fn.body.block.insert_arg(op.results[0].type, len(fn.body.block.args))
-    op.results[0].replace_all_uses_with(arg)
+    for r in op.results:
+        arg = fn.body.block.insert_arg(r.type, len(fn.body.block.args))
+        r.replace_all_uses_with(arg)
     op.detach()
     op.erase()
     fn.function_type = FunctionType.from_lists([a.type for a in fn.body.block.args],
