@@ -58,14 +58,6 @@ def test_random_tf_programs_agree_eager_jit_numpy():
     assert not report.failures, report.failures[:3]
 
 
-def test_a_broken_eager_op_is_found(monkeypatch):
-    from minixla.tools import fuzz_tf
-
-    monkeypatch.setitem(fuzz_tf.UNARY, "square", (lambda tf, x: tf.abs(x), fuzz_tf.UNARY["square"][1]))
-    report = fuzz_tf.run(60, seed=1)
-    assert any("square" in [name for name, _ in steps] for _, _, steps in report.failures)
-
-
 def test_structured_ops_are_generated():
     names = set()
     for k in range(60):
@@ -116,3 +108,24 @@ def test_integer_edges_agree_with_the_interpreter():
     np.testing.assert_array_equal(r, want_r.astype(np.int8))
     np.testing.assert_array_equal(lsr, np.where(w >= 32, 0, s.astype(np.uint64) >> np.minimum(w, 31)).astype(np.uint32))
     np.testing.assert_array_equal(asr, (m.astype(np.int64) >> np.minimum(b, 63)).astype(np.int8))
+
+
+def test_tf_failures_are_shrunk_to_the_broken_op(monkeypatch):
+    from minixla.tools import fuzz_tf
+
+    monkeypatch.setitem(fuzz_tf.UNARY, "square", (lambda tf, x: tf.abs(x), fuzz_tf.UNARY["square"][1]))
+    integer_plans = 0
+    for k in range(40):
+        plan = fuzz_tf.Plan(np.random.default_rng(k * 1_000_003), 6)  # run(1, seed=k)'s program
+        integer_plans += plan.dtype == np.int32
+        if any(s[0] == "square" for s in plan.steps) and fuzz_tf.mismatch(plan) is not None:
+            small = fuzz_tf.shrink(plan)
+            real = [s[0] for s in small.steps if s[0] != "const"]
+            assert "square" in real and len(real) <= 2, real  # the broken op (and at most the output step)
+            assert fuzz_tf.mismatch(small) is not None
+            break
+    else:
+        pytest.fail("no failing plan among 40")
+    assert integer_plans  # int32 programs are drawn too
+    report = fuzz_tf.run(1, seed=k)  # and run() reports it, shrunk
+    assert report.failures and "square" in [name for name, _ in report.failures[0][2]]
