@@ -20,6 +20,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -40,6 +41,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from minixla.passes.locations import describe
+
 SITE, DIM, INDEX, TABLE = ("__minixla_bounds_site", "__minixla_bounds_dim", "__minixla_bounds_index",
                            "__minixla_bounds_sites")
 SCALAR = MemRefType(i64, [])
@@ -53,7 +56,7 @@ def _global(module: ModuleOp, name: str, t: MemRefType, value: DenseIntOrFPEleme
 
 
 def _zero(t: Attribute) -> Operation:
-    if isinstance(t, (Float16Type, Float32Type, Float64Type)):
+    if isinstance(t, (Float16Type, BFloat16Type, Float32Type, Float64Type)):
         return arith.ConstantOp(FloatAttr(0.0, t))
     if isinstance(t, (IntegerType, IndexType)):
         return arith.ConstantOp(IntegerAttr(0, t))
@@ -79,7 +82,8 @@ class _Checker:
 
         site = len(self.sites)
         kind = "load from" if isinstance(op, memref.LoadOp) else "store to"
-        self.sites.append(f"{op.name} ({kind} {t}) in @{where}")
+        origin = describe(op.location)  # the hlo op it was lowered from (passes/locations.py)
+        self.sites.append(f"{op.name} ({kind} {t}) in @{where}" + (f", from {origin}" if origin else ""))
         bad = bad_dim = bad_index = None
         safe: list[SSAValue] = []
         zero_index = emit(arith.ConstantOp(IntegerAttr(0, IndexType())))

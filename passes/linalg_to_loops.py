@@ -24,6 +24,8 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from minixla.passes.locations import inherit
+
 PASS_NAME = "lower-linalg-to-loops"
 
 
@@ -101,6 +103,7 @@ def lower_structured(op: Operation) -> None:
         inner(scf.ReduceOp())
     parent = op.parent_block()
     assert parent is not None
+    inherit(outer.ops, op)
     for new in list(outer.ops):
         new.detach()
         parent.insert_op_before(new, op)

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
@@ -35,10 +36,11 @@ from minixla.backends import get_backend
 from minixla.dialects.numpy_types import numpy_dtype
 from minixla.frontend.builder import Spec
 from minixla.frontend.builder_trace import TracingBuilder
-from minixla.tools import fuzz_structured
+from minixla.tools import fuzz_numeric, fuzz_structured
 
 DTYPES = [np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.int32), np.dtype(np.int64), np.dtype(bool),
-          np.dtype(np.float16), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.uint32)]
+          np.dtype(np.float16), np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.uint32),
+          fuzz_numeric.BF16, np.dtype(np.int16), np.dtype(np.uint16), np.dtype(np.uint64)]
 DIMS = [0, 1, 1, 2, 3, 3, 4, 5]
 FLOAT_UNARY = ["abs", "negate", "exponential", "log", "sqrt", "tanh", "floor", "ceil", "sign", "logistic", "sine",
                "cosine", "rsqrt", "log_plus_one", "exponential_minus_one", "round_nearest_even"]
@@ -49,7 +51,8 @@ BOOL_BINARY = ["and", "or", "xor"]
 
 
 def _kind(dt: np.dtype) -> str:
-    return "bool" if dt == np.dtype(bool) else "float" if dt.kind == "f" else "int"
+    k = fuzz_numeric.kind(dt)  # bf16 is a float (its numpy kind is "V")
+    return "int" if k == "uint" else k
 
 
 @dataclass
@@ -74,6 +77,7 @@ class Generator:
 
     def __init__(self, rng: np.random.Generator, n_ops: int):
         self.rng, self.n_ops = rng, n_ops
+        self.n_args = 0
 
     def shape(self, max_rank: int = 3) -> tuple[int, ...]:
         return tuple(int(self.rng.choice(DIMS)) for _ in range(int(self.rng.integers(0, max_rank + 1))))
@@ -87,9 +91,11 @@ class Generator:
         rng = self.rng
         op = str(rng.choice(["unary", "binary", "binary", "compare_select", "clamp", "convert", "broadcast",
                              "reshape", "transpose", "slice", "reverse", "pad", "concatenate", "reduce", "dot",
-                             "iota", "structured", "structured", "structured"]))
+                             "iota", "structured", "structured", "structured", "numeric", "numeric"]))
         if op == "structured":  # control flow, gather/scatter, dynamic slices, convolution, windows, sort
             return fuzz_structured.step(rng, b, pool)
+        if op == "numeric":  # integer/shift/bitcast edges, broadcasting, more reductions and dots
+            return fuzz_numeric.step(rng, b, pool, pool[:self.n_args])
         x = self.pick(pool)
         k, dt, shape = _kind(np.dtype(x.dtype)), np.dtype(x.dtype), tuple(x.shape)
         if op == "unary":
@@ -166,6 +172,7 @@ class Generator:
         args = [Spec(self.shape(), DTYPES[int(self.rng.integers(len(DTYPES)))])
                 for _ in range(int(self.rng.integers(1, 4)))]
         pool = [b.argument(s) for s in args]
+        self.n_args = len(args)
         ops = []
         attempts = 0
         while len(ops) < self.n_ops and attempts < self.n_ops * 4:
@@ -204,8 +211,9 @@ def same(a: np.ndarray, b: np.ndarray) -> bool:
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
-    if a.dtype.kind == "f":  # 16-bit floats: two ulps (a sum's rounding may differ in the last place)
-        tol = max(1e-4, 2 * float(np.finfo(a.dtype).eps))
+    if _kind(a.dtype) == "float":  # 16-bit floats: two ulps (a sum's rounding may differ in the last place)
+        tol = max(1e-4, 2 * float(ml_dtypes.finfo(a.dtype).eps))
+        a, b = a.astype(np.float64), b.astype(np.float64)
         return bool(np.allclose(a, b, rtol=tol, atol=max(1e-5, tol), equal_nan=True))
     return bool(np.array_equal(a, b))
 
@@ -243,7 +251,7 @@ def _bounds_checking(on: bool):
 
 
 def shrink(module: ModuleOp, seed: int, check_bounds: bool = True) -> ModuleOp:
-    """Delta debugging on the IR: turn ops into arguments, drop outputs, while it still fails."""
+    """Delta debugging on the IR: drop outputs, bypass ops, turn ops into arguments, while it still fails."""
     module = module.clone()
     changed = True
     while changed:
@@ -260,10 +268,13 @@ def shrink(module: ModuleOp, seed: int, check_bounds: bool = True) -> ModuleOp:
         if changed:
             continue
         ops = [op for op in fn.body.block.ops if op is not ret]
-        for i in reversed(range(len(ops))):  # an op becomes an argument
-            trial = _as_argument(module, i)
-            if trial is not None and mismatch(trial, seed, check_bounds):
-                module, changed = trial, True
+        for i in reversed(range(len(ops))):  # an op is bypassed (its result replaced by an operand), or
+            trials = [_bypassed(module, i, k) for k in range(len(ops[i].operands))]  # becomes arguments
+            for trial in [*trials, _as_argument(module, i)]:
+                if trial is not None and mismatch(trial, seed, check_bounds):
+                    module, changed = trial, True
+                    break
+            if changed:
                 break
     return module
 
@@ -286,16 +297,34 @@ def _without_output(module: ModuleOp, k: int) -> ModuleOp | None:
     return m
 
 
+def _bypassed(module: ModuleOp, i: int, k: int) -> ModuleOp | None:
+    """Op #i's single result replaced by its operand #k (None when their types differ)."""
+    ret = _entry(module).body.block.last_op
+    op = [o for o in _entry(module).body.block.ops if o is not ret][i]
+    if len(op.results) != 1 or op.operands[k].type != op.results[0].type:
+        return None
+    m = module.clone()
+    fn = _entry(m)
+    ret = fn.body.block.last_op
+    op = [o for o in fn.body.block.ops if o is not ret][i]
+    op.results[0].replace_all_uses_with(op.operands[k])
+    _dce(fn)
+    _drop_unused_args(fn)
+    return m
+
+
 def _as_argument(module: ModuleOp, i: int) -> ModuleOp | None:
+    """Op #i's results (a while's, a case's: all of them) become new arguments."""
     m = module.clone()
     fn = _entry(m)
     ret = fn.body.block.last_op
     ops = [op for op in fn.body.block.ops if op is not ret]
     op = ops[i]
-    if len(op.results) != 1:
+    if not op.results:
         return None
-    arg = fn.body.block.insert_arg(op.results[0].type, len(fn.body.block.args))
-    op.results[0].replace_all_uses_with(arg)
+    for r in op.results:
+        arg = fn.body.block.insert_arg(r.type, len(fn.body.block.args))
+        r.replace_all_uses_with(arg)
     op.detach()
     op.erase()
     fn.function_type = FunctionType.from_lists([a.type for a in fn.body.block.args],

@@ -13,12 +13,14 @@ from collections.abc import Callable
 
 import numpy as np
 
+from minixla.tools.fuzz_numeric import kind
+
 I32 = np.dtype(np.int32)
 
 
 def _kind(dt) -> str:
-    dt = np.dtype(dt)
-    return "bool" if dt == np.dtype(bool) else "float" if dt.kind == "f" else "int"
+    k = kind(dt)  # bf16 is a float (its numpy kind is "V")
+    return "int" if k == "uint" else k
 
 
 def _pick(rng, pool, pred: Callable = lambda v: True):

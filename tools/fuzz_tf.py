@@ -3,10 +3,12 @@ numpy -- and compared (the frontend half of the differential fuzzer).
 
     python -m minixla.tools.fuzz_tf --n 1000 --seed 0
 
-A program is a plan: random float32 inputs, then a chain of steps drawn from OPS, each naming
-its inputs by position, with parameters drawn once so the three runs do the same thing. numpy
-is the oracle; inputs stay in ranges where the ops are defined (logs and divisions get positive
-operands). Floats compare with rtol 1e-4 / atol 1e-4 and NaN == NaN.
+A program is a plan: random float32 or int32 inputs, then a chain of steps drawn from OPS, each
+naming its inputs by position, with parameters drawn once so the three runs do the same thing.
+numpy is the oracle; inputs stay in ranges where the ops are defined (logs and divisions get
+positive operands; integer division by |b| + 1). Floats compare with rtol 1e-4 / atol 1e-4 and
+NaN == NaN, integers exactly. A failing plan is shrunk: the shortest failing prefix, then every
+step that can be replaced by its value is (`shrink`); the report lists the steps left.
 """
 
 from __future__ import annotations
@@ -45,6 +47,24 @@ BINARY = {
 }
 
 
+# integer programs: these names, looked up in UNARY/BINARY first, then in INT_ONLY
+INT_UNARY = ["abs", "negative", "square", "relu", "sign"]
+INT_BINARY = ["add", "subtract", "multiply", "maximum", "minimum", "where_pos", "floordiv_pos", "floormod_pos",
+              "truncatediv_pos"]
+INT_ONLY = {
+    "sign": (lambda tf, x: tf.sign(x), np.sign),
+    "floordiv_pos": (lambda tf, a, b: tf.math.floordiv(a, tf.abs(b) + 1), lambda a, b: a // (np.abs(b) + 1)),
+    "floormod_pos": (lambda tf, a, b: tf.math.floormod(a, tf.abs(b) + 1), lambda a, b: a % (np.abs(b) + 1)),
+    "truncatediv_pos": (lambda tf, a, b: tf.truncatediv(a, tf.abs(b) + 1),
+                        lambda a, b: np.trunc(a / (np.abs(b) + 1)).astype(a.dtype)),
+}
+
+
+def _fns(name: str) -> tuple | None:
+    """(tf, numpy) of an elementwise step, read at call time (so a patched entry is what runs)."""
+    return UNARY.get(name) or BINARY.get(name) or INT_ONLY.get(name)
+
+
 def _reduce(name):
     np_fn = {"reduce_sum": np.sum, "reduce_mean": np.mean, "reduce_max": np.max, "reduce_min": np.min}[name]
     return (lambda tf, x, axis, keepdims: getattr(tf, name)(x, axis=axis, keepdims=keepdims),
@@ -59,6 +79,7 @@ class Plan:
 
     def __init__(self, rng: np.random.Generator, n_ops: int):
         self.rng, self.n_ops = rng, n_ops
+        self.dtype = np.dtype(np.int32 if rng.random() < 0.3 else np.float32)
         self.inputs = [self._array() for _ in range(int(rng.integers(1, 4)))]
         self.steps: list[Step] = []
         values = list(self.inputs)
@@ -70,7 +91,15 @@ class Plan:
 
     def _array(self) -> np.ndarray:
         shape = tuple(int(d) for d in self.rng.choice([1, 2, 3, 4], size=int(self.rng.integers(1, 4))))
+        if self.dtype.kind == "i":
+            return self.rng.integers(-9, 10, shape).astype(self.dtype)
         return (self.rng.standard_normal(shape) * 2).astype(np.float32)
+
+    def with_steps(self, steps: list[Step]) -> Plan:
+        """The same inputs with other steps (for shrinking)."""
+        plan = Plan.__new__(Plan)
+        plan.rng, plan.n_ops, plan.dtype, plan.inputs, plan.steps = self.rng, len(steps), self.dtype, self.inputs, steps
+        return plan
 
     def _draw(self, values) -> Step | None:
         rng = self.rng
@@ -78,18 +107,20 @@ class Plan:
         x = values[i]
         kind = str(rng.choice(["unary", "binary", "binary", "reduce", "transpose", "reshape", "concat", "matmul",
                                "cumsum", "slice", "tile"]))
+        integer = self.dtype.kind == "i"
         if kind == "unary":
-            return str(rng.choice(list(UNARY))), (i,), {}
+            return str(rng.choice(list(INT_UNARY if integer else UNARY))), (i,), {}
         if kind == "binary":  # numpy broadcasting: any pair that broadcasts
             j = int(rng.integers(len(values)))
             try:
                 np.broadcast_shapes(x.shape, values[j].shape)
             except ValueError:
                 return None
-            return str(rng.choice(list(BINARY))), (i, j), {}
+            return str(rng.choice(list(INT_BINARY if integer else BINARY))), (i, j), {}
         if kind == "reduce" and x.ndim:
             axis = int(rng.integers(-x.ndim, x.ndim))
-            return str(rng.choice(list(REDUCTIONS))), (i,), {"axis": axis, "keepdims": bool(rng.random() < 0.5)}
+            names = [n for n in REDUCTIONS if not (integer and n == "reduce_mean")]  # TF's integer mean truncates
+            return str(rng.choice(names)), (i,), {"axis": axis, "keepdims": bool(rng.random() < 0.5)}
         if kind == "transpose" and x.ndim >= 2:
             return "transpose", (i,), {"perm": [int(p) for p in rng.permutation(x.ndim)]}
         if kind == "reshape":
@@ -102,7 +133,8 @@ class Plan:
                 return "concat", (i, j), {"axis": axis}
             return None
         if kind == "matmul" and x.ndim == 2:
-            w = (rng.standard_normal((x.shape[1], int(rng.integers(1, 4)))) * 0.5).astype(np.float32)
+            w_shape = (x.shape[1], int(rng.integers(1, 4)))
+            w = (rng.integers(-3, 4, w_shape) if integer else rng.standard_normal(w_shape) * 0.5).astype(self.dtype)
             return "matmul", (i,), {"w": w}
         if kind == "cumsum" and x.ndim:
             return "cumsum", (i,), {"axis": int(rng.integers(x.ndim)), "reverse": bool(rng.random() < 0.5)}
@@ -117,14 +149,15 @@ class Plan:
 
 def _numpy(step: Step, values) -> np.ndarray:
     name, idx, p = step
+    if name == "const":  # a step the shrinker replaced by its value
+        return p["value"]
     args = [values[i] for i in idx]
+    dt = args[0].dtype
     with np.errstate(all="ignore"):
-        if name in UNARY:
-            return np.asarray(UNARY[name][1](*args), np.float32)
-        if name in BINARY:
-            return np.asarray(BINARY[name][1](*args), np.float32)
+        if _fns(name) is not None:
+            return np.asarray(_fns(name)[1](*args)).astype(dt)
         if name in REDUCTIONS:
-            return np.asarray(REDUCTIONS[name][1](args[0], p["axis"], p["keepdims"]), np.float32)
+            return np.asarray(REDUCTIONS[name][1](args[0], p["axis"], p["keepdims"])).astype(dt)
         x = args[0]
         if name == "transpose":
             return np.transpose(x, p["perm"])
@@ -133,10 +166,10 @@ def _numpy(step: Step, values) -> np.ndarray:
         if name == "concat":
             return np.concatenate(args, p["axis"])
         if name == "matmul":
-            return (x @ p["w"]).astype(np.float32)
+            return (x @ p["w"]).astype(dt)
         if name == "cumsum":
             ax = p["axis"]
-            return (np.flip(np.cumsum(np.flip(x, ax), ax), ax) if p["reverse"] else np.cumsum(x, ax)).astype(np.float32)
+            return (np.flip(np.cumsum(np.flip(x, ax), ax), ax) if p["reverse"] else np.cumsum(x, ax)).astype(dt)
         if name == "slice":
             return x[tuple(slice(b, b + s) for b, s in zip(p["begin"], p["size"]))]
         if name == "tile":
@@ -146,11 +179,11 @@ def _numpy(step: Step, values) -> np.ndarray:
 
 def _tf_step(tf, step: Step, values):
     name, idx, p = step
+    if name == "const":
+        return tf.constant(p["value"])
     args = [values[i] for i in idx]
-    if name in UNARY:
-        return UNARY[name][0](tf, *args)
-    if name in BINARY:
-        return BINARY[name][0](tf, *args)
+    if _fns(name) is not None:
+        return _fns(name)[0](tf, *args)
     if name in REDUCTIONS:
         return REDUCTIONS[name][0](tf, args[0], p["axis"], p["keepdims"])
     x = args[0]
@@ -180,7 +213,32 @@ def run_tf(tf, plan: Plan, *tensors):
 
 def _close(got, want) -> bool:
     got = np.asarray(got)
-    return got.shape == want.shape and bool(np.allclose(got, want, rtol=1e-4, atol=1e-4, equal_nan=True))
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return False
+    if want.dtype.kind != "f":
+        return bool(np.array_equal(got, want))
+    return bool(np.allclose(got, want, rtol=1e-4, atol=1e-4, equal_nan=True))
+
+
+def shrink(plan: Plan) -> Plan:
+    """Delta debugging on the steps: the shortest failing prefix, then each step replaced by its
+    (numpy) value while the mismatch persists; what is left are the ops that matter."""
+    for j in range(1, len(plan.steps)):
+        prefix = plan.with_steps(plan.steps[:j])
+        if mismatch(prefix) is not None:
+            plan = prefix
+            break
+    values = list(plan.inputs)
+    for step in plan.steps:
+        values.append(_numpy(step, values))
+    steps = list(plan.steps)
+    for k in reversed(range(len(steps) - 1)):  # the last step stays: it is the output
+        if steps[k][0] == "const":
+            continue
+        trial = steps[:k] + [("const", (), {"value": values[len(plan.inputs) + k]})] + steps[k + 1:]
+        if mismatch(plan.with_steps(trial)) is not None:
+            steps = trial
+    return plan.with_steps(steps)
 
 
 def mismatch(plan: Plan) -> str | None:
@@ -226,7 +284,8 @@ def run(n: int, seed: int = 0, n_ops: int = 6, log=None) -> Report:
         reason = mismatch(plan)
         report.programs += 1
         if reason is not None:
-            report.failures.append((program_seed, reason, [(s[0], s[1]) for s in plan.steps]))
+            small = shrink(plan)  # the steps that still fail, the others replaced by constants
+            report.failures.append((program_seed, reason, [(s[0], s[1]) for s in small.steps if s[0] != "const"]))
         if log is not None and (k + 1) % 100 == 0:
             log(f"{k + 1} programs, {len(report.failures)} mismatches, "
                 f"{(k + 1) / (time.perf_counter() - start):.1f} programs/s")

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, Dictionar
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
+from minixla.passes.locations import inherit, ops_after
 from minixla.passes.bufferize.memory import Globals, alloc, copy, insert_deallocs, is_identity, memref_type, subview
 
 PASS_NAME = "bufferize"
@@ -151,6 +152,13 @@ class Bufferizer:
         return st
 
     def translate(self, op: Operation) -> None:
+        assert self.state is not None
+        block = self.state.new
+        marker = block.last_op
+        self._translate(op)
+        inherit(ops_after(block, marker), op)  # what replaced `op` keeps its location
+
+    def _translate(self, op: Operation) -> None:
         # an empty tensor of this block first used inside a region (a branch, a loop body) gets its buffer
         # here, in scope for later uses -- not in the region, which they cannot see
         for region in op.regions:

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from minixla.dialects.hlo_ops.base import RAW_OPS
+from minixla.passes.locations import hlo_origin, inherit, ops_after
 from minixla.passes.hlo_to_linalg.common import Emitter, empty, signless, unsupported
 
 LowerFn = Callable[["Lowerer", Operation], Sequence[SSAValue]]
@@ -85,6 +86,7 @@ class Lowerer:
         fn = lowering_for(op)
         if fn is None:
             raise unsupported(op, "no lowering to linalg exists for this op")
+        marker = self.e.block.last_op
         if _all_empty(op) and not isinstance(op, _CONTROL_FLOW):
             # nothing to compute (and some lowerings, e.g. a convolution's window
             # loops, would build ill-formed generics for a 0-size output)
@@ -93,6 +95,7 @@ class Lowerer:
             new = list(fn(self, op))
         if len(new) != len(op.results):
             raise unsupported(op, f"internal error: {len(new)} values for {len(op.results)} results")
+        inherit(ops_after(self.e.block, marker), hlo_origin(op))  # later errors can name this op
         for old_r, new_r in zip(op.results, new):
             self.vmap[old_r] = new_r
 

@@ -158,7 +158,10 @@ def scatter_targets(operand_shape: Sequence[int], scatter_indices: np.ndarray, u
     for d, idx in enumerate(full):
         in_bounds &= (idx >= 0) & (idx < operand_shape[d])
     clipped = [np.clip(i, 0, max(n - 1, 0)) for i, n in zip(full, operand_shape)]
-    flat = np.ravel_multi_index(clipped, operand_shape) if rank else np.zeros(updates_shape, dtype=np.int64)
+    if rank and 0 not in operand_shape:
+        flat = np.ravel_multi_index(clipped, operand_shape)
+    else:  # a scalar operand, or an empty one (where every update is out of bounds)
+        flat = np.zeros(updates_shape, dtype=np.int64)
     return flat.reshape(-1), in_bounds.reshape(-1)
 
 

@@ -73,5 +73,8 @@ def test_the_broken_lowering_goes_unnoticed_without_checks(broken_lowering):
 
 def test_bounds_checks_name_the_bad_access(broken_lowering, monkeypatch):
     monkeypatch.setenv("MINIXLA_CHECK_BOUNDS", "1")
-    with pytest.raises(BoundsError, match=r"memref.load \(load from memref<4xf32>\) in @main: index 4 in dimension 0"):
+    # the hlo op and its source line too: locations travel hlo -> linalg -> bufferize -> loops (passes/locations.py)
+    with pytest.raises(BoundsError, match=r"memref.load \(load from memref<4xf32>\) in @main, from 'hlo.add' op at "
+                                          r"prog.mlir:3:8: index 4 in dimension 0"):
         _compile()(A, B)
+
