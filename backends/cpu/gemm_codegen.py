@@ -626,3 +626,20 @@ def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, rows_per
         assert s.nc % s.nr == 0 and s.kc % s.unroll == 0, s
         parts += [_intrinsics(s), _kernel(g, s), _packing(g, s), _driver(g, s, serial_work, rows_per_task)]
     return "\n".join(parts)
+
+
+def compile_gemm(shapes: dict[str, KernelShape]) -> tuple[object, int, int]:
+    """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses)."""
+    import llvmlite.binding as llvm
+
+    from minixla.backends.cpu.target import create_machine, host_target
+    from minixla.backends.cpu.threadpool import ensure_registered
+
+    ensure_registered()  # minixla_parallel_for
+    host = host_target()
+    module = llvm.parse_assembly(gemm_ir(shapes))
+    module.triple = host.triple
+    module.verify()
+    engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+    engine.finalize_object()
+    return engine, engine.get_function_address("minixla_gen_sgemm"), engine.get_function_address("minixla_gen_dgemm")
