@@ -53,7 +53,7 @@ _SYMBOLS = (("scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_"), ("cblas_sgemm64_",
 #: OpenBLAS's per-calling-thread thread count (gemm_threads.py runs gemms on our own threads with it)
 _THREADS_LOCAL = "openblas_set_num_threads_local"
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # generated_gemm() builds library_gemm() under it
 _STATE: dict = {}
 
 
@@ -209,13 +209,16 @@ def generated_gemm() -> tuple[int, int]:
     if shapes is None:
         raise BlasUnavailableError("the generated gemm needs AVX-512F or AVX2+FMA")
     with _LOCK:
-        if "generated" not in _STATE:
+        lib = library()
+        key = ("generated", lib.path if lib is not None else None)
+        if key not in _STATE:
             from minixla.backends.cpu.gemm_codegen import compile_gemm
 
-            engine, sgemm, dgemm = compile_gemm(shapes)
+            fallback = library_gemm() if lib is not None else None  # small/skinny products
+            engine, sgemm, dgemm = compile_gemm(shapes, fallback)
             _STATE.setdefault("engines", []).append(engine)
-            _STATE["generated"] = (sgemm, dgemm)
-        return _STATE["generated"]
+            _STATE[key] = (sgemm, dgemm)
+        return _STATE[key]
 
 
 def cpu_pipeline(optimize: bool = False) -> str:

@@ -628,18 +628,61 @@ def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, rows_per
     return "\n".join(parts)
 
 
-def compile_gemm(shapes: dict[str, KernelShape]) -> tuple[object, int, int]:
-    """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses)."""
+#: below these the library's gemm (if any) is faster: packing and tile padding cost more than they save
+#: (measured: 64^3 3x, matrix-vector 5-10x, n = 64 x k = 576 convolution patches 1.3x slower generated)
+MIN_DIM = 128
+MIN_WORK = 1 << 21
+
+
+def dispatch_ir(min_dim: int = MIN_DIM, min_work: int = MIN_WORK) -> str:
+    """`minixla_dispatch_?gemm`: small or skinny products to `minixla_fallback_?gemm`
+    (the library's gemm), the rest to the generated one. Same ABI."""
+    out = []
+    for g, t in (("s", "float"), ("d", "double")):
+        sig = (f"i32 %order, i32 %ta, i32 %tb, i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %lda, "
+               f"ptr %b, i64 %ldb, {t} %beta, ptr %c, i64 %ldc")
+        args = ", ".join(a for a in sig.split(", "))
+        out.append(f"""
+declare void @minixla_fallback_{g}gemm({sig})
+define void @minixla_dispatch_{g}gemm({sig}) {{
+entry:
+  %mn = call i64 @llvm.umin.i64(i64 %m, i64 %n)
+  %thin = icmp ult i64 %mn, {min_dim}
+  %mnp = mul i64 %m, %n
+  %work = mul i64 %mnp, %k
+  %little = icmp ult i64 %work, {min_work}
+  %small = or i1 %thin, %little
+  br i1 %small, label %lib, label %gen
+lib:
+  call void @minixla_fallback_{g}gemm({args})
+  ret void
+gen:
+  call void @minixla_gen_{g}gemm({args})
+  ret void
+}}""")
+    return "\n".join(out)
+
+
+def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | None = None) -> tuple[object, int, int]:
+    """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses).
+    With `fallback` (addresses of a library's sgemm, dgemm), the returned entries are the
+    dispatchers that leave small and skinny products to it."""
     import llvmlite.binding as llvm
 
     from minixla.backends.cpu.target import create_machine, host_target
     from minixla.backends.cpu.threadpool import ensure_registered
 
     ensure_registered()  # minixla_parallel_for
+    text = gemm_ir(shapes)
+    if fallback is not None:
+        llvm.add_symbol("minixla_fallback_sgemm", fallback[0])
+        llvm.add_symbol("minixla_fallback_dgemm", fallback[1])
+        text += dispatch_ir()
     host = host_target()
-    module = llvm.parse_assembly(gemm_ir(shapes))
+    module = llvm.parse_assembly(text)
     module.triple = host.triple
     module.verify()
     engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
     engine.finalize_object()
-    return engine, engine.get_function_address("minixla_gen_sgemm"), engine.get_function_address("minixla_gen_dgemm")
+    entry = "minixla_dispatch_" if fallback is not None else "minixla_gen_"
+    return engine, engine.get_function_address(entry + "sgemm"), engine.get_function_address(entry + "dgemm")

@@ -132,6 +132,33 @@ def test_no_product_only_scales_c(dtype):
     assert np.all(c == 7)
 
 
+def test_small_and_skinny_products_go_to_the_fallback():
+    """compile_gemm(fallback=...): below MIN_DIM / MIN_WORK the library's gemm is called (here a
+    recording stand-in), above it the generated one computes the product."""
+    from minixla.backends.cpu.gemm_codegen import MIN_DIM, MIN_WORK
+
+    calls = []
+    i32, i64, ptr, f32, f64 = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.c_float, ctypes.c_double
+    stand_ins = [ctypes.CFUNCTYPE(None, i32, i32, i32, i64, i64, i64, s, ptr, i64, ptr, i64, s, ptr, i64)(
+        lambda *args, g=g: calls.append((g, args[3], args[4], args[5]))) for g, s in (("s", f32), ("d", f64))]
+    addrs = tuple(ctypes.cast(f, ctypes.c_void_p).value for f in stand_ins)
+    engine, sgemm, dgemm = compile_gemm(kernel_shapes(host_target().features) or kernel_shapes(FEATURES["avx2"]),
+                                        addrs)
+    proto = ctypes.CFUNCTYPE(None, i32, i32, i32, i64, i64, i64, f32, ptr, i64, ptr, i64, f32, ptr, i64)
+    run = proto(sgemm)
+    rng = np.random.default_rng(11)
+    for m, n, k, small in ((MIN_DIM - 1, 300, 300, True), (300, MIN_DIM - 1, 300, True), (130, 130, 8, True),
+                           (MIN_DIM, MIN_DIM, MIN_WORK // MIN_DIM ** 2, False)):
+        a, b = rng.standard_normal((m, k)).astype(np.float32), rng.standard_normal((k, n)).astype(np.float32)
+        c = np.zeros((m, n), np.float32)
+        calls.clear()
+        run(ROW_MAJOR, NO_TRANS, NO_TRANS, m, n, k, 1.0, a.ctypes.data, k, b.ctypes.data, n, 0.0, c.ctypes.data, n)
+        assert calls == ([("s", m, n, k)] if small else []), (m, n, k)
+        if not small:
+            np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=2e-5, atol=2e-4)
+    del engine
+
+
 def test_kernel_shapes_follow_cpu_features():
     wide = kernel_shapes("+avx512f,+avx2,+fma,+sse4.2")
     assert wide is not None and wide["s"].nr == 32 and wide["d"].nr == 16
