@@ -156,7 +156,7 @@ def _kernel(g: str, s: KernelShape) -> str:
 
 def _merge(n: str, s: KernelShape, acc: str, ptr: str, mask: str | None) -> list[str]:
     """Store alpha*acc + beta*C at ptr (C's old value ignored when beta == 0)."""
-    t, vt, vl = s.ty, s.vt, s.vl
+    vt, vl = s.vt, s.vl
     if mask is None:
         load = f"  %{n}_old = load {vt}, ptr {ptr}, align {s.size}"
         store = f"  store {vt} %{n}_new, ptr {ptr}, align {s.size}"
