@@ -212,7 +212,7 @@ def generated_gemm() -> tuple[int, int]:
         lib = library()
         key = ("generated", lib.path if lib is not None else None)
         if key not in _STATE:
-            from minixla.backends.cpu.gemm_codegen import compile_gemm
+            from minixla.backends.cpu.gemm_driver import compile_gemm
 
             fallback = library_gemm() if lib is not None else None  # small/skinny products
             engine, sgemm, dgemm = compile_gemm(shapes, fallback)

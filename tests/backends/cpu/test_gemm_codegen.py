@@ -1,4 +1,4 @@
-"""minixla's generated gemm (backends/cpu/gemm_codegen.py) against numpy in float64:
+"""minixla's generated gemm (backends/cpu/gemm_codegen.py, gemm_driver.py) against numpy in float64:
 both storage orders and all transposes, odd sizes (edge tiles in m and n, k
 not a multiple of the unroll, several k blocks), leading dimensions larger
 than the matrix, alpha/beta (beta = 0 never reads C, NaN included), k = 0,
@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from minixla.backends.cpu import blas
-from minixla.backends.cpu.gemm_codegen import compile_gemm, kernel_shapes
+from minixla.backends.cpu.gemm_codegen import kernel_shapes
+from minixla.backends.cpu.gemm_driver import compile_gemm
 from minixla.backends.cpu.target import host_target
 from minixla.backends.cpu.threadpool import set_num_threads
 
@@ -135,7 +136,7 @@ def test_no_product_only_scales_c(dtype):
 def test_small_and_skinny_products_go_to_the_fallback():
     """compile_gemm(fallback=...): below MIN_DIM / MIN_WORK the library's gemm is called (here a
     recording stand-in), above it the generated one computes the product."""
-    from minixla.backends.cpu.gemm_codegen import MIN_DIM, MIN_WORK
+    from minixla.backends.cpu.gemm_driver import MIN_DIM, MIN_WORK
 
     calls = []
     i32, i64, ptr, f32, f64 = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.c_float, ctypes.c_double
