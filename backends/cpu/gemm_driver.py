@@ -28,7 +28,7 @@ def _fields(g: str, t: str, names: dict[str, int]) -> str:
     return "\n".join(out)
 
 
-def _driver(g: str, s: KernelShape, serial_work: int, rows_per_task: int) -> str:
+def _driver(g: str, s: KernelShape, serial_work: int, rows_per_task: int, max_block: int) -> str:
     t, mr, nr, kc, nc, u = s.ty, s.mr, s.nr, s.kc, s.nc, s.unroll
     ctx_type = f"%ctx_{g} = type {{ {', '.join(t if f == 'T' else f for f in _CTX)} }}"
     panels_per_task = max(1, rows_per_task // mr)
@@ -238,7 +238,39 @@ entry:
   %mz = icmp eq i64 %m, 0
   %nz = icmp eq i64 %n, 0
   %empty = or i1 %mz, %nz
-  br i1 %empty, label %ret, label %nonempty
+  br i1 %empty, label %ret, label %rows
+rows:                                  ; blocks of at most {max_block} x {max_block} of C bound the packing buffers
+  %i0 = phi i64 [ 0, %entry ], [ %i0.next, %rows_end ]
+  %mleft = sub i64 %m, %i0
+  %mb = call i64 @llvm.umin.i64(i64 %mleft, i64 {max_block})
+  %aoff = mul i64 %i0, %ars
+  %ai = getelementptr {t}, ptr %a, i64 %aoff
+  %crow = mul i64 %i0, %ldc
+  br label %cols
+cols:
+  %j0 = phi i64 [ 0, %rows ], [ %j0.next, %cols ]
+  %nleft = sub i64 %n, %j0
+  %nb = call i64 @llvm.umin.i64(i64 %nleft, i64 {max_block})
+  %boff = mul i64 %j0, %bcs
+  %bj = getelementptr {t}, ptr %b, i64 %boff
+  %coff = add i64 %crow, %j0
+  %cij = getelementptr {t}, ptr %c, i64 %coff
+  call void @{g}_core(i64 %mb, i64 %nb, i64 %k, {t} %alpha, ptr %ai, i64 %ars, i64 %acs, ptr %bj, i64 %brs,
+                      i64 %bcs, {t} %beta, ptr %cij, i64 %ldc)
+  %j0.next = add i64 %j0, {max_block}
+  %jmore = icmp ult i64 %j0.next, %n
+  br i1 %jmore, label %cols, label %rows_end
+rows_end:
+  %i0.next = add i64 %i0, {max_block}
+  %imore = icmp ult i64 %i0.next, %m
+  br i1 %imore, label %rows, label %ret
+ret:
+  ret void
+}}
+
+; one block of C: k blocks of packing and tiles
+define internal void @{g}_core(i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %ars, i64 %acs, ptr %b, i64 %brs,
+                               i64 %bcs, {t} %beta, ptr %c, i64 %ldc) {{
 nonempty:
   %kz = icmp eq i64 %k, 0
   %alz = fcmp oeq {t} %alpha, 0.0
@@ -346,13 +378,14 @@ def _intrinsics(s: KernelShape) -> str:
         f"declare void @llvm.masked.store.{s.suffix}.p0({vt}, ptr, i32, <{vl} x i1>)"])
 
 
-def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, rows_per_task: int = 256) -> str:
+def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, rows_per_task: int = 256,
+            max_block: int = 4096) -> str:
     """LLVM IR defining `minixla_gen_sgemm` and `minixla_gen_dgemm` for these kernel shapes."""
     parts = [_DECLS]
     for g in ("s", "d"):
         s = shapes[g]
         assert s.nc % s.nr == 0 and s.kc % s.unroll == 0, s
-        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, rows_per_task)]
+        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, rows_per_task, max_block)]
     return "\n".join(parts)
 
 
@@ -391,7 +424,8 @@ gen:
     return "\n".join(out)
 
 
-def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | None = None) -> tuple[object, int, int]:
+def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | None = None,
+                 max_block: int = 4096) -> tuple[object, int, int]:
     """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses).
     With `fallback` (addresses of a library's sgemm, dgemm), the returned entries are the
     dispatchers that leave small and skinny products to it."""
@@ -401,7 +435,7 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     from minixla.backends.cpu.threadpool import ensure_registered
 
     ensure_registered()  # minixla_parallel_for
-    text = gemm_ir(shapes)
+    text = gemm_ir(shapes, max_block=max_block)
     if fallback is not None:
         llvm.add_symbol("minixla_fallback_sgemm", fallback[0])
         llvm.add_symbol("minixla_fallback_dgemm", fallback[1])

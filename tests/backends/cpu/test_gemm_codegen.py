@@ -111,6 +111,24 @@ def test_threads_and_big_sizes(threads, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("order", [ROW_MAJOR, COL_MAJOR])
+def test_blocks_of_c_bound_the_packing(dtype, order):
+    """C is computed in blocks of at most max_block x max_block (4096 by default, 50 here):
+    several row and column blocks, uneven last blocks, every transpose, alpha/beta."""
+    if "small_blocks" not in _ENGINES:
+        _ENGINES["small_blocks"] = compile_gemm(kernel_shapes(host_target().features)
+                                                or kernel_shapes(FEATURES["avx2"]), max_block=50)
+    engine, sgemm, dgemm = _ENGINES["small_blocks"]
+    scalar = ctypes.c_float if dtype == np.float32 else ctypes.c_double
+    i32, i64, ptr = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
+    proto = ctypes.CFUNCTYPE(None, i32, i32, i32, i64, i64, i64, scalar, ptr, i64, ptr, i64, scalar, ptr, i64)
+    gemm = proto(sgemm if dtype == np.float32 else dgemm)
+    rng = np.random.default_rng(21)
+    for ta, tb in itertools.product((NO_TRANS, TRANS), repeat=2):
+        _check(gemm, dtype, order, 131, 107, 300, ta, tb, 0.5, 1.5, rng)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_beta_zero_does_not_read_c(dtype):
     gemm = _gemm("avx512" if _runnable("avx512") else "avx2", dtype)
     rng = np.random.default_rng(3)
