@@ -128,7 +128,8 @@ def report(sizes: list[int], best: dict, loads: list[str], rounds: int, calls: i
          f"Generated kernel on this CPU: {kernel}.", "",
          f"Each runner is a fresh process in each of {rounds} rounds (runners interleaved); a figure is the best "
          f"over rounds of the best of {calls} calls (result copied back to numpy included). The machine is shared: "
-         f"load averages (1 min) at the rounds: {', '.join(loads)}.", "",
+         f"load averages (1 min) at the rounds: {', '.join(loads)}. With a load above the core count every runner "
+         f"gets only a share of the cores: compare the columns of a row, not the machine's peak.", "",
          "`tf.matmul` under `jit_compile=True` (numpy: `a @ b`), GFLOP/s = 2n³ / time:", "",
          "| n | " + " | ".join(RUNNERS) + " | generated / TF-XLA | generated / OpenBLAS path |",
          "| ---: | " + " | ".join("---:" for _ in RUNNERS) + " | ---: | ---: |"]
