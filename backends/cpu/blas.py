@@ -13,10 +13,19 @@ with ctypes and register them for the JIT with `llvm.add_symbol` as
 i.e. the CBLAS ILP64 ABI itself. Only ILP64 symbols are accepted (the pass
 passes 64-bit sizes).
 
-`library()` is the one place that decides whether the BLAS path exists:
-`MINIXLA_BLAS=0` (or `off`) disables it, `MINIXLA_BLAS=/path/lib.so` names a
-library exporting the ILP64 symbols; otherwise numpy's bundled OpenBLAS is
-used when present. Without one, `hlo-to-cpu` leaves contractions to loops.
+Which gemm (`gemm_kind()`, the one place that decides; `MINIXLA_BLAS`):
+
+- unset, `1`/`on`/`auto`: minixla's generated gemm (`gemm_codegen.py`: an
+  AVX-512 or AVX2 micro-kernel, packing shared by our threads) when the CPU
+  llvmlite reports has AVX-512F or AVX2+FMA, else numpy's bundled OpenBLAS;
+- `generated`: the generated gemm (an error on a CPU without those features);
+- `openblas` (or `numpy`): numpy's bundled OpenBLAS, the path used before;
+- `/path/lib.so`: a library exporting the ILP64 symbols;
+- `0`/`off`: no gemm calls (`hlo-to-cpu` leaves contractions to loops).
+
+`library()` is the external BLAS (numpy's OpenBLAS unless a path is given):
+AOT libraries link against it, and the JIT calls it where the generated gemm
+is not used.
 
 Threads: with OpenBLAS (it has `openblas_set_num_threads_local`) the
 registered symbols are the wrappers of `gemm_threads.py`, which split each
@@ -44,7 +53,7 @@ _SYMBOLS = (("scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_"), ("cblas_sgemm64_",
 #: OpenBLAS's per-calling-thread thread count (gemm_threads.py runs gemms on our own threads with it)
 _THREADS_LOCAL = "openblas_set_num_threads_local"
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # generated_gemm() builds library_gemm() under it
 _STATE: dict = {}
 
 
@@ -86,11 +95,21 @@ def _load(path: str) -> BlasLibrary | None:
     return None
 
 
+_OFF = ("0", "off", "no", "false", "none")
+_AUTO = ("", "1", "on", "yes", "true", "auto")
+_GENERATED = ("generated", "minixla")
+_OPENBLAS = ("openblas", "numpy")
+
+
+def _setting() -> str:
+    return os.environ.get("MINIXLA_BLAS", "").strip()
+
+
 def _find() -> BlasLibrary | None:
-    setting = os.environ.get("MINIXLA_BLAS", "").strip()
-    if setting.lower() in ("0", "off", "no", "false", "none"):
+    setting = _setting()
+    if setting.lower() in _OFF:
         return None
-    if setting and setting.lower() not in ("1", "on", "yes", "true", "auto"):
+    if setting.lower() not in _AUTO + _GENERATED + _OPENBLAS:
         found = _load(setting)
         if found is None:
             raise BlasUnavailableError(
@@ -113,34 +132,93 @@ def library() -> BlasLibrary | None:
     return _STATE["lib"]
 
 
+def gemm_kind() -> str | None:
+    """"generated" (gemm_codegen.py), "library" (`library()`) or None (loops)."""
+    if "kind" not in _STATE:
+        setting = _setting().lower()
+        if setting in _OFF:
+            kind = None
+        elif setting in _GENERATED + _AUTO and generated_shapes() is not None:
+            kind = "generated"
+        elif setting in _GENERATED:
+            raise BlasUnavailableError(
+                f"MINIXLA_BLAS={_setting()!r}: the generated gemm needs AVX-512F or AVX2+FMA, and this CPU "
+                f"({llvm.get_host_cpu_name()}) has neither (use MINIXLA_BLAS=openblas or 0)")
+        else:
+            kind = "library" if library() is not None else None
+        _STATE["kind"] = kind
+    return _STATE["kind"]
+
+
+def generated_shapes() -> dict | None:
+    """The generated gemm's kernel shapes for this CPU (gemm_codegen.kernel_shapes), or None."""
+    from minixla.backends.cpu.gemm_codegen import kernel_shapes
+    from minixla.backends.cpu.target import host_target
+
+    return kernel_shapes(host_target().features)
+
+
 def available() -> bool:
-    return library() is not None
+    return gemm_kind() is not None
 
 
 def reset() -> None:
     """Forget the decision (tests switch MINIXLA_BLAS); registered symbols stay."""
     with _LOCK:
         _STATE.pop("lib", None)
+        _STATE.pop("kind", None)
 
 
 def ensure_registered() -> None:
-    """Make `minixla_sgemm`/`minixla_dgemm` resolvable by the JIT."""
-    lib = library()
-    if lib is None:
+    """Make `minixla_sgemm`/`minixla_dgemm` resolvable by the JIT (to the gemm `gemm_kind()` names)."""
+    kind = gemm_kind()
+    if kind is None:
         raise BlasUnavailableError(
             "this module calls minixla_sgemm/minixla_dgemm but no BLAS is available (MINIXLA_BLAS is off, or "
             "numpy has no bundled ILP64 OpenBLAS); compile it with a pipeline without convert-linalg-to-blas")
+    sgemm, dgemm = generated_gemm() if kind == "generated" else library_gemm()
     with _LOCK:
-        if _STATE.get("registered") != lib.path:
+        if _STATE.get("registered") != (sgemm, dgemm):
+            llvm.add_symbol(SGEMM, sgemm)
+            llvm.add_symbol(DGEMM, dgemm)
+            _STATE["registered"] = (sgemm, dgemm)
+
+
+def library_gemm() -> tuple[int, int]:
+    """Addresses of (sgemm, dgemm) over `library()`: for OpenBLAS the wrappers of
+    gemm_threads.py (split over our threads), else the library's own symbols."""
+    lib = library()
+    if lib is None:
+        raise BlasUnavailableError("no BLAS library (MINIXLA_BLAS is off, or numpy has no bundled ILP64 OpenBLAS)")
+    with _LOCK:
+        key = ("wrappers", lib.path)
+        if key not in _STATE:
             sgemm, dgemm = lib.sgemm, lib.dgemm
             if lib.threads_local:  # one thread pool: ours (gemm_threads.py says why)
                 from minixla.backends.cpu.gemm_threads import compile_wrappers
 
                 engine, sgemm, dgemm = compile_wrappers(lib.sgemm, lib.dgemm, lib.threads_local)
                 _STATE.setdefault("engines", []).append(engine)
-            llvm.add_symbol(SGEMM, sgemm)
-            llvm.add_symbol(DGEMM, dgemm)
-            _STATE["registered"] = lib.path
+            _STATE[key] = (sgemm, dgemm)
+        return _STATE[key]
+
+
+def generated_gemm() -> tuple[int, int]:
+    """Addresses of the generated (sgemm, dgemm) for this CPU, compiled once."""
+    shapes = generated_shapes()
+    if shapes is None:
+        raise BlasUnavailableError("the generated gemm needs AVX-512F or AVX2+FMA")
+    with _LOCK:
+        lib = library()
+        key = ("generated", lib.path if lib is not None else None)
+        if key not in _STATE:
+            from minixla.backends.cpu.gemm_driver import compile_gemm
+
+            fallback = library_gemm() if lib is not None else None  # small/skinny products
+            engine, sgemm, dgemm = compile_gemm(shapes, fallback)
+            _STATE.setdefault("engines", []).append(engine)
+            _STATE[key] = (sgemm, dgemm)
+        return _STATE[key]
 
 
 def cpu_pipeline(optimize: bool = False) -> str:

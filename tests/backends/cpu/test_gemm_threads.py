@@ -15,21 +15,18 @@ from minixla.backends.cpu import blas
 from minixla.backends.cpu.gemm_threads import SERIAL_WORK
 from minixla.backends.cpu.threadpool import set_num_threads
 
-pytestmark = pytest.mark.skipif(not blas.available() or not blas.library().threads_local,
+pytestmark = pytest.mark.skipif(blas.library() is None or not blas.library().threads_local,
                                 reason="needs numpy's bundled OpenBLAS (openblas_set_num_threads_local)")
 
 ROW_MAJOR, COL_MAJOR, NO_TRANS, TRANS = 101, 102, 111, 112
 
 
 def _gemm(dtype):
-    blas.ensure_registered()
-    import llvmlite.binding as llvm
-
-    name = blas.SGEMM if dtype == np.float32 else blas.DGEMM
+    sgemm, dgemm = blas.library_gemm()  # the wrappers, whichever gemm the JIT registered
     scalar = ctypes.c_float if dtype == np.float32 else ctypes.c_double
     i32, i64, ptr = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
     proto = ctypes.CFUNCTYPE(None, i32, i32, i32, i64, i64, i64, scalar, ptr, i64, ptr, i64, scalar, ptr, i64)
-    return proto(llvm.address_of_symbol(name))
+    return proto(sgemm if dtype == np.float32 else dgemm)
 
 
 def _stored(rng, rows, cols, dtype, order, pad):

@@ -1,0 +1,282 @@
+"""minixla's own gemm: an AVX-512/AVX2 micro-kernel with packing and cache blocking, in LLVM IR.
+
+Same entry ABI as the BLAS path (`blas.py`): CBLAS ILP64,
+
+    void minixla_gen_sgemm(i32 order, i32 transa, i32 transb, i64 m, i64 n, i64 k, float alpha,
+                           ptr a, i64 lda, ptr b, i64 ldb, float beta, ptr c, i64 ldc)
+
+Why our own: numpy's OpenBLAS reaches its per-core speed on one thread, but
+splitting a gemm over our threads (`gemm_threads.py`) makes every thread pack
+all of B again, and an even static split waits for the slowest core of a busy
+machine. Here the structure is the BLIS/Goto one (van Zee & van de Geijn):
+
+    for p0 in k, step KC:                    (one fork-join pair per step)
+        pack A[:, p0:p0+KC] into MR-row micro-panels         shared, split over threads
+        tasks: column blocks of NC columns, taken from an atomic counter (dynamic balance)
+            pack B[p0:p0+KC, block] into NR-column micro-panels   per thread, L2-resident
+            for each MR-row micro-panel of A:                      12 x KC, L1-resident
+                for each NR-column micro-panel of B: micro-kernel  MR x NR tile of C
+
+so A and B are each packed exactly once. The micro-kernel keeps an MR x NR
+tile of C in registers (NR = NV vectors of VL lanes; AVX-512 f32: 12 x 32 in
+24 zmm) and per k does NV vector loads of B, MR broadcasts of A and MR*NV
+FMAs. Packed panels are zero-padded to whole tiles and to a multiple of the
+unroll in k, so the kernel has no remainder loops; edge tiles of C are
+written with masked loads/stores. C is row-major (a column-major call computes
+C^T = B^T A^T); transposes are strides in the packing.
+
+`kernel_shapes(features)` picks the shape from the CPU features llvmlite
+reports (AVX-512F, else AVX2+FMA); without either there is no generated gemm.
+The driver, the dispatcher and the JIT compilation are in `gemm_driver.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COL_MAJOR, NO_TRANS = 102, 111
+
+
+@dataclass(frozen=True)
+class KernelShape:
+    """Register tile and cache blocking for one element type."""
+    ty: str  # "float" / "double"
+    vl: int  # lanes per vector
+    mr: int  # rows of the C tile (broadcasts of A)
+    nv: int  # vectors per row of the tile: NR = nv * vl columns
+    kc: int  # k block: B micro-panel (kc x NR) and A micro-panel in L1/L2
+    nc: int  # columns per task: packed B block (kc x nc) in L2
+    unroll: int = 4
+
+    @property
+    def nr(self) -> int:
+        return self.vl * self.nv
+
+    @property
+    def size(self) -> int:
+        return 4 if self.ty == "float" else 8
+
+    @property
+    def vt(self) -> str:
+        return f"<{self.vl} x {self.ty}>"
+
+    @property
+    def suffix(self) -> str:
+        return f"v{self.vl}f{self.size * 8}"
+
+
+def kernel_shapes(features: str) -> dict[str, KernelShape] | None:
+    """{"s": f32 shape, "d": f64 shape} for a CPU with these (llvmlite) features, or None."""
+    feats = {f[1:] for f in features.split(",") if f.startswith("+")}
+    if "avx512f" in feats:
+        return {"s": KernelShape("float", 16, 12, 2, 256, 512), "d": KernelShape("double", 8, 12, 2, 256, 256)}
+    if "avx2" in feats and "fma" in feats:
+        return {"s": KernelShape("float", 8, 6, 2, 256, 256), "d": KernelShape("double", 4, 6, 2, 256, 128)}
+    return None
+
+
+# ---- micro-kernel --------------------------------------------------------------------------
+def kernel_ir(g: str, s: KernelShape) -> str:
+    """`@{g}_ukernel(kc, ap, bp, c, ldc, alpha, beta, mr, nr)`: C tile = alpha*Ap*Bp + beta*C
+    (C not read where beta == 0) over kc (a multiple of the unroll) packed steps."""
+    t, vt, vl, mr, nv, u = s.ty, s.vt, s.vl, s.mr, s.nv, s.unroll
+    fma = f"@llvm.fma.{s.suffix}"
+    acc = [[f"%acc{i}_{v}" for v in range(nv)] for i in range(mr)]
+    L = [f"define internal void @{g}_ukernel(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
+         f"i64 %ldc, {t} %alpha, {t} %beta, i64 %mr, i64 %nr) {{",
+         "entry:"]
+    for i in range(mr):  # C's tile is needed at the end: fetch its lines while the loop runs
+        L += [f"  %pfr{i} = mul i64 %ldc, {i}", f"  %pfp{i} = getelementptr {t}, ptr %c, i64 %pfr{i}"]
+        for line in range(0, s.nr * s.size, 64):
+            L += [f"  %pfq{i}_{line} = getelementptr i8, ptr %pfp{i}, i64 {line}",
+                  f"  call void @llvm.prefetch.p0(ptr %pfq{i}_{line}, i32 1, i32 3, i32 1)"]
+    L += ["  br label %loop", "loop:", "  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]"]
+    last = {}
+    for i in range(mr):
+        for v in range(nv):
+            last[i, v] = f"%a{u - 1}_{i}_{v}"
+            L.append(f"  {acc[i][v]} = phi {vt} [ zeroinitializer, %entry ], [ {last[i, v]}, %loop ]")
+    L.append(f"  %aoff = mul i64 %k, {mr}")
+    L.append(f"  %boff = mul i64 %k, {s.nr}")
+    for step in range(u):
+        for v in range(nv):
+            L.append(f"  %bo{step}_{v} = add i64 %boff, {step * s.nr + v * vl}")
+            L.append(f"  %bptr{step}_{v} = getelementptr {t}, ptr %bp, i64 %bo{step}_{v}")
+            L.append(f"  %b{step}_{v} = load {vt}, ptr %bptr{step}_{v}, align {s.size}")
+        for i in range(mr):
+            L.append(f"  %ao{step}_{i} = add i64 %aoff, {step * mr + i}")
+            L.append(f"  %aptr{step}_{i} = getelementptr {t}, ptr %ap, i64 %ao{step}_{i}")
+            L.append(f"  %x{step}_{i} = load {t}, ptr %aptr{step}_{i}, align {s.size}")
+            L.append(f"  %xi{step}_{i} = insertelement {vt} poison, {t} %x{step}_{i}, i64 0")
+            L.append(f"  %xs{step}_{i} = shufflevector {vt} %xi{step}_{i}, {vt} poison, <{vl} x i32> zeroinitializer")
+            for v in range(nv):
+                prev = acc[i][v] if step == 0 else f"%a{step - 1}_{i}_{v}"
+                L.append(f"  %a{step}_{i}_{v} = call {vt} {fma}({vt} %xs{step}_{i}, {vt} %b{step}_{v}, {vt} {prev})")
+    L += [f"  %k.next = add i64 %k, {u}", "  %more = icmp ult i64 %k.next, %kc",
+          "  br i1 %more, label %loop, label %store", "store:"]
+    L.append(f"  %al0 = insertelement {vt} poison, {t} %alpha, i64 0")
+    L.append(f"  %alv = shufflevector {vt} %al0, {vt} poison, <{vl} x i32> zeroinitializer")
+    L.append(f"  %be0 = insertelement {vt} poison, {t} %beta, i64 0")
+    L.append(f"  %bev = shufflevector {vt} %be0, {vt} poison, <{vl} x i32> zeroinitializer")
+    L.append(f"  %bz = fcmp oeq {t} %beta, 0.0")
+    L.append(f"  %fullm = icmp eq i64 %mr, {mr}")
+    L.append(f"  %fulln = icmp eq i64 %nr, {s.nr}")
+    L.append("  %full = and i1 %fullm, %fulln")
+    L.append("  br i1 %full, label %st_full, label %st_edge0")
+    # full tile: plain loads/stores
+    L.append("st_full:")
+    for i in range(mr):
+        L.append(f"  %fr{i} = mul i64 %ldc, {i}")
+        for v in range(nv):
+            p = f"%fp{i}_{v}"
+            L.append(f"  %fo{i}_{v} = add i64 %fr{i}, {v * vl}")
+            L.append(f"  {p} = getelementptr {t}, ptr %c, i64 %fo{i}_{v}")
+            L += _merge(f"f{i}_{v}", s, last[i, v], p, None)
+    L.append("  ret void")
+    # edge tile: rows below mr skipped, columns below nr masked
+    iota = ", ".join(f"i64 {j}" for j in range(vl))
+    for i in range(mr):
+        L.append(f"st_edge{i}:")
+        L.append(f"  %eok{i} = icmp slt i64 {i}, %mr")
+        L.append(f"  br i1 %eok{i}, label %st_row{i}, label %st_done")
+        L.append(f"st_row{i}:")
+        L.append(f"  %er{i} = mul i64 %ldc, {i}")
+        for v in range(nv):
+            n = f"e{i}_{v}"
+            L.append(f"  %{n}_lim = sub i64 %nr, {v * vl}")
+            L.append(f"  %{n}_l0 = insertelement <{vl} x i64> poison, i64 %{n}_lim, i64 0")
+            L.append(f"  %{n}_ls = shufflevector <{vl} x i64> %{n}_l0, <{vl} x i64> poison, <{vl} x i32> zeroinitializer")
+            L.append(f"  %{n}_mask = icmp slt <{vl} x i64> <{iota}>, %{n}_ls")
+            L.append(f"  %{n}_o = add i64 %er{i}, {v * vl}")
+            L.append(f"  %{n}_p = getelementptr {t}, ptr %c, i64 %{n}_o")
+            L += _merge(n, s, last[i, v], f"%{n}_p", f"%{n}_mask")
+        L.append(f"  br label %st_edge{i + 1}" if i + 1 < mr else "  br label %st_done")
+    L += ["st_done:", "  ret void", "}"]
+    return "\n".join(L)
+
+
+def _merge(n: str, s: KernelShape, acc: str, ptr: str, mask: str | None) -> list[str]:
+    """Store alpha*acc + beta*C at ptr (C's old value ignored when beta == 0)."""
+    vt, vl = s.vt, s.vl
+    if mask is None:
+        load = f"  %{n}_old = load {vt}, ptr {ptr}, align {s.size}"
+        store = f"  store {vt} %{n}_new, ptr {ptr}, align {s.size}"
+    else:
+        load = (f"  %{n}_old = call {vt} @llvm.masked.load.{s.suffix}.p0(ptr {ptr}, i32 {s.size}, "
+                f"<{vl} x i1> {mask}, {vt} zeroinitializer)")
+        store = f"  call void @llvm.masked.store.{s.suffix}.p0({vt} %{n}_new, ptr {ptr}, i32 {s.size}, <{vl} x i1> {mask})"
+    return [f"  %{n}_scaled = fmul {vt} %alv, {acc}", load,
+            f"  %{n}_sum = call {vt} @llvm.fma.{s.suffix}({vt} %bev, {vt} %{n}_old, {vt} %{n}_scaled)",
+            f"  %{n}_new = select i1 %bz, {vt} %{n}_scaled, {vt} %{n}_sum", store]
+
+
+# ---- packing --------------------------------------------------------------------------------
+def packing_ir(g: str, s: KernelShape) -> str:
+    """`@{g}_pack_a(...)` and `@{g}_pack_b(...)`, one template: `@{g}_pack_W(dst, src, ls, ks, l0,
+    lanes, p0, kc, kcp)` stores lanes [l0, l0+lanes) of k-steps [p0, p0+kc) as micro-panels of W
+    lanes (kcp x W each, lane fastest, zero-padded), element (lane l, step p) being at
+    src + l*ls + p*ks. A's lanes are its rows (W = MR), B's its columns (W = NR)."""
+    return _packer(g, s, s.mr, "a") + _packer(g, s, s.nr, "b")
+
+
+def _packer(g: str, s: KernelShape, w: int, name: str) -> str:
+    t, size = s.ty, s.size
+    wt = f"<{w} x {t}>"
+    # full panel, lanes strided: w scalar loads per step, one vector store
+    gather = []
+    for lane in range(w):
+        gather += [f"  %go{lane} = add i64 %sbase, {lane}" if lane == 0 else
+                   f"  %go{lane} = add i64 %go{lane - 1}, %ls",
+                   f"  %gp{lane} = getelementptr {t}, ptr %src, i64 %go{lane}",
+                   f"  %gx{lane} = load {t}, ptr %gp{lane}, align {size}",
+                   f"  %gv{lane} = insertelement {wt} {'poison' if lane == 0 else f'%gv{lane - 1}'}, "
+                   f"{t} %gx{lane}, i64 {lane}"]
+    gather[0] = "  %go0 = add i64 %sbase, 0"
+    return f"""
+define internal void @{g}_pack_{name}(ptr noalias %dst, ptr noalias %src, i64 %ls, i64 %ks, i64 %l0, i64 %lanes,
+                                 i64 %p0, i64 %kc, i64 %kcp) {{
+entry:
+  %lanes_pad = add i64 %lanes, {w - 1}
+  %npanel = udiv i64 %lanes_pad, {w}
+  %unit = icmp eq i64 %ls, 1
+  br label %panel
+panel:
+  %q = phi i64 [ 0, %entry ], [ %q.next, %panel_end ]
+  %ql = mul i64 %q, {w}
+  %left = sub i64 %lanes, %ql
+  %full = icmp uge i64 %left, {w}
+  %dbase.0 = mul i64 %q, %kcp
+  %dbase = mul i64 %dbase.0, {w}
+  %gl = add i64 %l0, %ql
+  %lbase = mul i64 %gl, %ls
+  %pbase = mul i64 %p0, %ks
+  %sbase0 = add i64 %lbase, %pbase
+  br i1 %full, label %fstep, label %estep
+fstep:                                 ; a whole panel: one vector row per k step
+  %fp = phi i64 [ 0, %panel ], [ %fp.next, %fstep_end ]
+  %fdo.0 = mul i64 %fp, {w}
+  %fdo = add i64 %dbase, %fdo.0
+  %fdp = getelementptr {t}, ptr %dst, i64 %fdo
+  %fso = mul i64 %fp, %ks
+  %sbase = add i64 %sbase0, %fso
+  br i1 %unit, label %fvec, label %fgather
+fvec:
+  %vp = getelementptr {t}, ptr %src, i64 %sbase
+  %vx = load {wt}, ptr %vp, align {size}
+  store {wt} %vx, ptr %fdp, align {size}
+  br label %fstep_end
+fgather:
+{chr(10).join(gather)}
+  store {wt} %gv{w - 1}, ptr %fdp, align {size}
+  br label %fstep_end
+fstep_end:
+  %fp.next = add i64 %fp, 1
+  %fmore = icmp ult i64 %fp.next, %kc
+  br i1 %fmore, label %fstep, label %pad
+pad:                                   ; k steps kc..kcp-1 of a whole panel are zeros
+  %zp = phi i64 [ %kc, %fstep_end ], [ %zp.next, %padz ]
+  %zmore = icmp ult i64 %zp, %kcp
+  br i1 %zmore, label %padz, label %panel_end
+padz:
+  %zdo.0 = mul i64 %zp, {w}
+  %zdo = add i64 %dbase, %zdo.0
+  %zdp = getelementptr {t}, ptr %dst, i64 %zdo
+  store {wt} zeroinitializer, ptr %zdp, align {size}
+  %zp.next = add i64 %zp, 1
+  br label %pad
+estep:                                 ; the last, partial panel: element by element, zeros outside
+  %ep = phi i64 [ 0, %panel ], [ %ep.next, %estep_end ]
+  %ein = icmp ult i64 %ep, %kc
+  %eso = mul i64 %ep, %ks
+  %ebase = add i64 %sbase0, %eso
+  %edo.0 = mul i64 %ep, {w}
+  %edo = add i64 %dbase, %edo.0
+  br label %elane
+elane:
+  %l = phi i64 [ 0, %estep ], [ %l.next, %elane ]
+  %lin = icmp ult i64 %l, %left
+  %ok = and i1 %lin, %ein
+  %elo.0 = mul i64 %l, %ls
+  %elo = add i64 %ebase, %elo.0
+  %eidx = select i1 %ok, i64 %elo, i64 0
+  %esp = getelementptr {t}, ptr %src, i64 %eidx
+  %ex = load {t}, ptr %esp, align {size}
+  %ev = select i1 %ok, {t} %ex, {t} 0.0
+  %edi = add i64 %edo, %l
+  %edp = getelementptr {t}, ptr %dst, i64 %edi
+  store {t} %ev, ptr %edp, align {size}
+  %l.next = add i64 %l, 1
+  %lmore = icmp ult i64 %l.next, {w}
+  br i1 %lmore, label %elane, label %estep_end
+estep_end:
+  %ep.next = add i64 %ep, 1
+  %emore = icmp ult i64 %ep.next, %kcp
+  br i1 %emore, label %estep, label %panel_end
+panel_end:
+  %q.next = add i64 %q, 1
+  %qmore = icmp ult i64 %q.next, %npanel
+  br i1 %qmore, label %panel, label %done
+done:
+  ret void
+}}
+"""

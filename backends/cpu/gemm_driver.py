@@ -1,0 +1,450 @@
+"""The generated gemm's driver, in LLVM IR: the k-block loop, the two parallel phases
+(shared packing, then tiles of C from an atomic counter), the no-product and
+out-of-memory paths, the dispatcher to a library for small products, and the
+JIT compilation. The micro-kernel and the packing are in `gemm_codegen.py`,
+which says how the pieces fit (BLIS/Goto blocking).
+"""
+
+from __future__ import annotations
+
+from minixla.backends.cpu.gemm_codegen import COL_MAJOR, NO_TRANS, KernelShape, kernel_ir, packing_ir
+
+# ---- driver ---------------------------------------------------------------------------------
+#: context of the two parallel phases (field numbers used below)
+_CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "T", "T",
+        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64")
+(_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _P0, _KC, _KCP, _ALPHA, _BETA,
+ _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NBC, _NTASKS) = range(len(_CTX))
+
+
+def _fields(g: str, t: str, names: dict[str, int]) -> str:
+    """Load the named context fields: `%name = ...`."""
+    ctx = f"%ctx_{g}"
+    out = []
+    for name, idx in names.items():
+        ty = t if _CTX[idx] == "T" else _CTX[idx]
+        out += [f"  %{name}.p = getelementptr {ctx}, ptr %ctx, i32 0, i32 {idx}",
+                f"  %{name} = load {ty}, ptr %{name}.p"]
+    return "\n".join(out)
+
+
+def _driver(g: str, s: KernelShape, serial_work: int, rows_per_task: int, max_block: int) -> str:
+    t, mr, nr, kc, nc, u = s.ty, s.mr, s.nr, s.kc, s.nc, s.unroll
+    ctx_type = f"%ctx_{g} = type {{ {', '.join(t if f == 'T' else f for f in _CTX)} }}"
+    panels_per_task = max(1, rows_per_task // mr)
+    bpanels_per_block = nc // nr
+    pack_fields = _fields(g, t, dict(a=_A, ars=_ARS, acs=_ACS, b=_B, brs=_BRS, bcs=_BCS, m=_M, n=_N, p0=_P0,
+                                     kc=_KC, kcp=_KCP, apack=_APACK, bpack=_BPACK, npa=_NPA, npb=_NPB))
+    comp_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, kcp=_KCP, alpha=_ALPHA, beta=_BETA,
+                                     apack=_APACK, bpack=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
+                                     nbc=_NBC, ntasks=_NTASKS))
+
+    def store(field: int, ty: str, val: str) -> str:
+        return (f"  %st{field}.p = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {field}\n"
+                f"  store {ty} {val}, ptr %st{field}.p")
+
+    sets = "\n".join([store(_A, "ptr", "%a"), store(_ARS, "i64", "%ars"), store(_ACS, "i64", "%acs"),
+                      store(_B, "ptr", "%b"), store(_BRS, "i64", "%brs"), store(_BCS, "i64", "%bcs"),
+                      store(_C, "ptr", "%c"), store(_LDC, "i64", "%ldc"), store(_M, "i64", "%m"),
+                      store(_N, "i64", "%n"), store(_ALPHA, t, "%alpha"), store(_APACK, "ptr", "%apack"),
+                      store(_BPACK, "ptr", "%bpack"), store(_COUNTER, "ptr", "%counter"),
+                      store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"), store(_NRC, "i64", "%nrc"),
+                      store(_NBC, "i64", "%nbc"), store(_NTASKS, "i64", "%ntasks")])
+    return f"""
+{ctx_type}
+
+; pack units [lo, hi): A micro-panels 0..npa-1, then B micro-panels npa..npa+npb-1
+define internal void @{g}_pack_task(i64 %lo, i64 %hi, ptr %ctx) {{
+entry:
+{pack_fields}
+  %alo = call i64 @llvm.umin.i64(i64 %lo, i64 %npa)
+  %ahi = call i64 @llvm.umin.i64(i64 %hi, i64 %npa)
+  %has_a = icmp ult i64 %alo, %ahi
+  br i1 %has_a, label %do_a, label %b_part
+do_a:
+  %ai0 = mul i64 %alo, {mr}
+  %aend0 = mul i64 %ahi, {mr}
+  %aend = call i64 @llvm.umin.i64(i64 %aend0, i64 %m)
+  %arows = sub i64 %aend, %ai0
+  %adoff0 = mul i64 %ai0, %kcp
+  %adst = getelementptr {t}, ptr %apack, i64 %adoff0
+  call void @{g}_pack_a(ptr %adst, ptr %a, i64 %ars, i64 %acs, i64 %ai0, i64 %arows, i64 %p0, i64 %kc, i64 %kcp)
+  br label %b_part
+b_part:
+  %blo0 = call i64 @llvm.umax.i64(i64 %lo, i64 %npa)
+  %blo = sub i64 %blo0, %npa
+  %bhi0 = call i64 @llvm.umax.i64(i64 %hi, i64 %npa)
+  %bhi = sub i64 %bhi0, %npa
+  %has_b = icmp ult i64 %blo, %bhi
+  br i1 %has_b, label %do_b, label %done
+do_b:
+  %bj0 = mul i64 %blo, {nr}
+  %bend0 = mul i64 %bhi, {nr}
+  %bend = call i64 @llvm.umin.i64(i64 %bend0, i64 %n)
+  %bcols = sub i64 %bend, %bj0
+  %bdoff0 = mul i64 %bj0, %kcp
+  %bdst = getelementptr {t}, ptr %bpack, i64 %bdoff0
+  call void @{g}_pack_b(ptr %bdst, ptr %b, i64 %bcs, i64 %brs, i64 %bj0, i64 %bcols, i64 %p0, i64 %kc, i64 %kcp)
+  br label %done
+done:
+  ret void
+}}
+
+; tiles of C (a row chunk x a column block), taken from the shared counter until none is left
+define internal void @{g}_compute_task(i64 %lo, i64 %hi, ptr %ctx) {{
+entry:
+{comp_fields}
+  br label %next
+next:
+  %tk = atomicrmw add ptr %counter, i64 1 monotonic
+  %left = icmp ult i64 %tk, %ntasks
+  br i1 %left, label %tile, label %done
+tile:
+  %rc = udiv i64 %tk, %nbc
+  %bc = urem i64 %tk, %nbc
+  %ip0 = mul i64 %rc, {panels_per_task}
+  %ip1.0 = add i64 %ip0, {panels_per_task}
+  %ip1 = call i64 @llvm.umin.i64(i64 %ip1.0, i64 %npa)
+  %jp0 = mul i64 %bc, {bpanels_per_block}
+  %jp1.0 = add i64 %jp0, {bpanels_per_block}
+  %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
+  br label %irow
+irow:
+  %ip = phi i64 [ %ip0, %tile ], [ %ip.next, %irow_end ]
+  %i0 = mul i64 %ip, {mr}
+  %mleft = sub i64 %m, %i0
+  %mrv = call i64 @llvm.umin.i64(i64 %mleft, i64 {mr})
+  %aoff = mul i64 %i0, %kcp
+  %ap = getelementptr {t}, ptr %apack, i64 %aoff
+  %crow = mul i64 %i0, %ldc
+  br label %jcol
+jcol:
+  %jp = phi i64 [ %jp0, %irow ], [ %jp.next, %jcol ]
+  %j0 = mul i64 %jp, {nr}
+  %nleft = sub i64 %n, %j0
+  %nrv = call i64 @llvm.umin.i64(i64 %nleft, i64 {nr})
+  %boff = mul i64 %j0, %kcp
+  %bp = getelementptr {t}, ptr %bpack, i64 %boff
+  %coff = add i64 %crow, %j0
+  %cp = getelementptr {t}, ptr %c, i64 %coff
+  call void @{g}_ukernel(i64 %kcp, ptr %ap, ptr %bp, ptr %cp, i64 %ldc, {t} %alpha, {t} %beta, i64 %mrv, i64 %nrv)
+  %jp.next = add i64 %jp, 1
+  %jmore = icmp ult i64 %jp.next, %jp1
+  br i1 %jmore, label %jcol, label %irow_end
+irow_end:
+  %ip.next = add i64 %ip, 1
+  %imore = icmp ult i64 %ip.next, %ip1
+  br i1 %imore, label %irow, label %next
+done:
+  ret void
+}}
+
+; C = beta*C (k == 0 or alpha == 0: A and B are not read); beta == 0 writes zeros
+define internal void @{g}_scale(i64 %m, i64 %n, {t} %beta, ptr %c, i64 %ldc) {{
+entry:
+  %bz = fcmp oeq {t} %beta, 0.0
+  br label %row
+row:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %row_end ]
+  %rb = mul i64 %i, %ldc
+  br label %col
+col:
+  %j = phi i64 [ 0, %row ], [ %j.next, %col ]
+  %o = add i64 %rb, %j
+  %p = getelementptr {t}, ptr %c, i64 %o
+  %x = load {t}, ptr %p
+  %y = fmul {t} %x, %beta
+  %z = select i1 %bz, {t} 0.0, {t} %y
+  store {t} %z, ptr %p
+  %j.next = add i64 %j, 1
+  %jm = icmp ult i64 %j.next, %n
+  br i1 %jm, label %col, label %row_end
+row_end:
+  %i.next = add i64 %i, 1
+  %im = icmp ult i64 %i.next, %m
+  br i1 %im, label %row, label %done
+done:
+  ret void
+}}
+
+; no memory for the packed panels: the plain triple loop (slow, but the result is right)
+define internal void @{g}_naive(i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %ars, i64 %acs, ptr %b, i64 %brs,
+                                i64 %bcs, {t} %beta, ptr %c, i64 %ldc) {{
+entry:
+  %bz = fcmp oeq {t} %beta, 0.0
+  br label %row
+row:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %row_end ]
+  %arow = mul i64 %i, %ars
+  %crow = mul i64 %i, %ldc
+  br label %col
+col:
+  %j = phi i64 [ 0, %row ], [ %j.next, %col_end ]
+  %bcol = mul i64 %j, %bcs
+  br label %dot
+dot:
+  %p = phi i64 [ 0, %col ], [ %p.next, %dot ]
+  %acc = phi {t} [ 0.0, %col ], [ %acc.next, %dot ]
+  %ao.0 = mul i64 %p, %acs
+  %ao = add i64 %arow, %ao.0
+  %ap = getelementptr {t}, ptr %a, i64 %ao
+  %x = load {t}, ptr %ap
+  %bo.0 = mul i64 %p, %brs
+  %bo = add i64 %bcol, %bo.0
+  %bp = getelementptr {t}, ptr %b, i64 %bo
+  %y = load {t}, ptr %bp
+  %acc.next = call {t} @llvm.fma.{'f32' if t == 'float' else 'f64'}({t} %x, {t} %y, {t} %acc)
+  %p.next = add i64 %p, 1
+  %pm = icmp ult i64 %p.next, %k
+  br i1 %pm, label %dot, label %col_end
+col_end:
+  %co = add i64 %crow, %j
+  %cp = getelementptr {t}, ptr %c, i64 %co
+  %old = load {t}, ptr %cp
+  %scaled = fmul {t} %acc.next, %alpha
+  %sum = call {t} @llvm.fma.{'f32' if t == 'float' else 'f64'}({t} %old, {t} %beta, {t} %scaled)
+  %new = select i1 %bz, {t} %scaled, {t} %sum
+  store {t} %new, ptr %cp
+  %j.next = add i64 %j, 1
+  %jm = icmp ult i64 %j.next, %n
+  br i1 %jm, label %col, label %row_end
+row_end:
+  %i.next = add i64 %i, 1
+  %im = icmp ult i64 %i.next, %m
+  br i1 %im, label %row, label %done
+done:
+  ret void
+}}
+
+define void @minixla_gen_{g}gemm(i32 %order, i32 %ta0, i32 %tb0, i64 %m0, i64 %n0, i64 %k, {t} %alpha,
+                                ptr %a0, i64 %lda0, ptr %b0, i64 %ldb0, {t} %beta, ptr %c, i64 %ldc) {{
+entry:
+  ; column-major C: compute C^T = op(B)^T op(A)^T in row-major terms
+  %cm = icmp eq i32 %order, {COL_MAJOR}
+  %m = select i1 %cm, i64 %n0, i64 %m0
+  %n = select i1 %cm, i64 %m0, i64 %n0
+  %a = select i1 %cm, ptr %b0, ptr %a0
+  %b = select i1 %cm, ptr %a0, ptr %b0
+  %lda = select i1 %cm, i64 %ldb0, i64 %lda0
+  %ldb = select i1 %cm, i64 %lda0, i64 %ldb0
+  %ta = select i1 %cm, i32 %tb0, i32 %ta0
+  %tb = select i1 %cm, i32 %ta0, i32 %tb0
+  %anotr = icmp eq i32 %ta, {NO_TRANS}
+  %ars = select i1 %anotr, i64 %lda, i64 1
+  %acs = select i1 %anotr, i64 1, i64 %lda
+  %bnotr = icmp eq i32 %tb, {NO_TRANS}
+  %brs = select i1 %bnotr, i64 %ldb, i64 1
+  %bcs = select i1 %bnotr, i64 1, i64 %ldb
+  %mz = icmp eq i64 %m, 0
+  %nz = icmp eq i64 %n, 0
+  %empty = or i1 %mz, %nz
+  br i1 %empty, label %ret, label %rows
+rows:                                  ; blocks of at most {max_block} x {max_block} of C bound the packing buffers
+  %i0 = phi i64 [ 0, %entry ], [ %i0.next, %rows_end ]
+  %mleft = sub i64 %m, %i0
+  %mb = call i64 @llvm.umin.i64(i64 %mleft, i64 {max_block})
+  %aoff = mul i64 %i0, %ars
+  %ai = getelementptr {t}, ptr %a, i64 %aoff
+  %crow = mul i64 %i0, %ldc
+  br label %cols
+cols:
+  %j0 = phi i64 [ 0, %rows ], [ %j0.next, %cols ]
+  %nleft = sub i64 %n, %j0
+  %nb = call i64 @llvm.umin.i64(i64 %nleft, i64 {max_block})
+  %boff = mul i64 %j0, %bcs
+  %bj = getelementptr {t}, ptr %b, i64 %boff
+  %coff = add i64 %crow, %j0
+  %cij = getelementptr {t}, ptr %c, i64 %coff
+  call void @{g}_core(i64 %mb, i64 %nb, i64 %k, {t} %alpha, ptr %ai, i64 %ars, i64 %acs, ptr %bj, i64 %brs,
+                      i64 %bcs, {t} %beta, ptr %cij, i64 %ldc)
+  %j0.next = add i64 %j0, {max_block}
+  %jmore = icmp ult i64 %j0.next, %n
+  br i1 %jmore, label %cols, label %rows_end
+rows_end:
+  %i0.next = add i64 %i0, {max_block}
+  %imore = icmp ult i64 %i0.next, %m
+  br i1 %imore, label %rows, label %ret
+ret:
+  ret void
+}}
+
+; one block of C: k blocks of packing and tiles
+define internal void @{g}_core(i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %ars, i64 %acs, ptr %b, i64 %brs,
+                               i64 %bcs, {t} %beta, ptr %c, i64 %ldc) {{
+nonempty:
+  %kz = icmp eq i64 %k, 0
+  %alz = fcmp oeq {t} %alpha, 0.0
+  %noprod = or i1 %kz, %alz
+  br i1 %noprod, label %scale, label %setup
+scale:
+  call void @{g}_scale(i64 %m, i64 %n, {t} %beta, ptr %c, i64 %ldc)
+  br label %ret
+setup:
+  %npa.0 = add i64 %m, {mr - 1}
+  %npa = udiv i64 %npa.0, {mr}
+  %npb.0 = add i64 %n, {nr - 1}
+  %npb = udiv i64 %npb.0, {nr}
+  %nrc.0 = add i64 %npa, {panels_per_task - 1}
+  %nrc = udiv i64 %nrc.0, {panels_per_task}
+  %nbc.0 = add i64 %npb, {bpanels_per_block - 1}
+  %nbc = udiv i64 %nbc.0, {bpanels_per_block}
+  %ntasks = mul i64 %nrc, %nbc
+  %kfirst = call i64 @llvm.umin.i64(i64 %k, i64 {kc})
+  %kmax.0 = add i64 %kfirst, {u - 1}
+  %kmax.1 = udiv i64 %kmax.0, {u}
+  %kmax = mul i64 %kmax.1, {u}
+  %abytes.0 = mul i64 %npa, {mr * s.size}
+  %abytes.1 = mul i64 %abytes.0, %kmax
+  %abytes.2 = add i64 %abytes.1, 63
+  %abytes = and i64 %abytes.2, -64
+  %bbytes.0 = mul i64 %npb, {nr * s.size}
+  %bbytes.1 = mul i64 %bbytes.0, %kmax
+  %bbytes.2 = add i64 %bbytes.1, 63
+  %bbytes = and i64 %bbytes.2, -64
+  %apack = call ptr @aligned_alloc(i64 64, i64 %abytes)
+  %bpack = call ptr @aligned_alloc(i64 64, i64 %bbytes)
+  %anull = icmp eq ptr %apack, null
+  %bnull = icmp eq ptr %bpack, null
+  %oom = or i1 %anull, %bnull
+  br i1 %oom, label %nomem, label %go
+nomem:
+  call void @free(ptr %apack)
+  call void @free(ptr %bpack)
+  call void @{g}_naive(i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %ars, i64 %acs, ptr %b, i64 %brs,
+                       i64 %bcs, {t} %beta, ptr %c, i64 %ldc)
+  br label %ret
+go:
+  %ctx = alloca %ctx_{g}, align 8
+  %counter = alloca i64, align 8
+{sets}
+  %mn = mul i64 %m, %n
+  %work = mul i64 %mn, %k
+  %serial = icmp ult i64 %work, {serial_work}
+  %npack = add i64 %npa, %npb
+  br label %kblock
+kblock:
+  %p0 = phi i64 [ 0, %go ], [ %p0.next, %kblock_end ]
+  %kleft = sub i64 %k, %p0
+  %kcb = call i64 @llvm.umin.i64(i64 %kleft, i64 {kc})
+  %kcp.0 = add i64 %kcb, {u - 1}
+  %kcp.1 = udiv i64 %kcp.0, {u}
+  %kcp = mul i64 %kcp.1, {u}
+  %first = icmp eq i64 %p0, 0
+  %beff = select i1 %first, {t} %beta, {t} 1.0
+{store(_P0, "i64", "%p0").replace("%st", "%sp")}
+{store(_KC, "i64", "%kcb").replace("%st", "%sk")}
+{store(_KCP, "i64", "%kcp").replace("%st", "%skp")}
+{store(_BETA, t, "%beff").replace("%st", "%sb")}
+  store i64 0, ptr %counter
+  br i1 %serial, label %one_thread, label %threads
+one_thread:
+  call void @{g}_pack_task(i64 0, i64 %npack, ptr %ctx)
+  call void @{g}_compute_task(i64 0, i64 %ntasks, ptr %ctx)
+  br label %kblock_end
+threads:
+  call void @minixla_parallel_for(ptr @{g}_pack_task, ptr %ctx, i64 0, i64 %npack)
+  call void @minixla_parallel_for(ptr @{g}_compute_task, ptr %ctx, i64 0, i64 %ntasks)
+  br label %kblock_end
+kblock_end:
+  %p0.next = add i64 %p0, {kc}
+  %kmore = icmp ult i64 %p0.next, %k
+  br i1 %kmore, label %kblock, label %release
+release:
+  call void @free(ptr %apack)
+  call void @free(ptr %bpack)
+  br label %ret
+ret:
+  ret void
+}}
+"""
+
+
+_DECLS = """
+declare ptr @aligned_alloc(i64, i64)
+declare void @free(ptr)
+declare void @minixla_parallel_for(ptr, ptr, i64, i64)
+declare i64 @llvm.umin.i64(i64, i64)
+declare i64 @llvm.umax.i64(i64, i64)
+declare void @llvm.prefetch.p0(ptr, i32, i32, i32)
+"""
+
+
+def _intrinsics(s: KernelShape) -> str:
+    vt, vl = s.vt, s.vl
+    return "\n".join([
+        f"declare {vt} @llvm.fma.{s.suffix}({vt}, {vt}, {vt})",
+        f"declare {s.ty} @llvm.fma.f{s.size * 8}({s.ty}, {s.ty}, {s.ty})",
+        f"declare {vt} @llvm.masked.load.{s.suffix}.p0(ptr, i32, <{vl} x i1>, {vt})",
+        f"declare void @llvm.masked.store.{s.suffix}.p0({vt}, ptr, i32, <{vl} x i1>)"])
+
+
+def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, rows_per_task: int = 256,
+            max_block: int = 4096) -> str:
+    """LLVM IR defining `minixla_gen_sgemm` and `minixla_gen_dgemm` for these kernel shapes."""
+    parts = [_DECLS]
+    for g in ("s", "d"):
+        s = shapes[g]
+        assert s.nc % s.nr == 0 and s.kc % s.unroll == 0, s
+        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, rows_per_task, max_block)]
+    return "\n".join(parts)
+
+
+#: below these the library's gemm (if any) is faster: packing and tile padding cost more than they save
+#: (measured: 64^3 3x, matrix-vector 5-10x, n = 64 x k = 576 convolution patches 1.3x slower generated)
+MIN_DIM = 128
+MIN_WORK = 1 << 21
+
+
+def dispatch_ir(min_dim: int = MIN_DIM, min_work: int = MIN_WORK) -> str:
+    """`minixla_dispatch_?gemm`: small or skinny products to `minixla_fallback_?gemm`
+    (the library's gemm), the rest to the generated one. Same ABI."""
+    out = []
+    for g, t in (("s", "float"), ("d", "double")):
+        sig = (f"i32 %order, i32 %ta, i32 %tb, i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %lda, "
+               f"ptr %b, i64 %ldb, {t} %beta, ptr %c, i64 %ldc")
+        args = ", ".join(a for a in sig.split(", "))
+        out.append(f"""
+declare void @minixla_fallback_{g}gemm({sig})
+define void @minixla_dispatch_{g}gemm({sig}) {{
+entry:
+  %mn = call i64 @llvm.umin.i64(i64 %m, i64 %n)
+  %thin = icmp ult i64 %mn, {min_dim}
+  %mnp = mul i64 %m, %n
+  %work = mul i64 %mnp, %k
+  %little = icmp ult i64 %work, {min_work}
+  %small = or i1 %thin, %little
+  br i1 %small, label %lib, label %gen
+lib:
+  call void @minixla_fallback_{g}gemm({args})
+  ret void
+gen:
+  call void @minixla_gen_{g}gemm({args})
+  ret void
+}}""")
+    return "\n".join(out)
+
+
+def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | None = None,
+                 max_block: int = 4096) -> tuple[object, int, int]:
+    """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses).
+    With `fallback` (addresses of a library's sgemm, dgemm), the returned entries are the
+    dispatchers that leave small and skinny products to it."""
+    import llvmlite.binding as llvm
+
+    from minixla.backends.cpu.target import create_machine, host_target
+    from minixla.backends.cpu.threadpool import ensure_registered
+
+    ensure_registered()  # minixla_parallel_for
+    text = gemm_ir(shapes, max_block=max_block)
+    if fallback is not None:
+        llvm.add_symbol("minixla_fallback_sgemm", fallback[0])
+        llvm.add_symbol("minixla_fallback_dgemm", fallback[1])
+        text += dispatch_ir()
+    host = host_target()
+    module = llvm.parse_assembly(text)
+    module.triple = host.triple
+    module.verify()
+    engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+    engine.finalize_object()
+    entry = "minixla_dispatch_" if fallback is not None else "minixla_gen_"
+    return engine, engine.get_function_address(entry + "sgemm"), engine.get_function_address(entry + "dgemm")
