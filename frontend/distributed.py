@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.backends.mpi.runtime import agree_world, allreduce_array, contiguous, world
+from minixla.frontend.indexed_slices import densify
 from minixla.frontend.tensor import Tensor
 
 Average, Sum, Max, Min = "average", "sum", "maximum", "minimum"
@@ -105,8 +106,8 @@ class DistributedGradientTape:
     def gradient(self, target, sources, *args, **kwargs):
         grads = self._tape.gradient(target, sources, *args, **kwargs)
         if isinstance(grads, (list, tuple)):
-            return type(grads)(g if g is None else allreduce(g, op=self._op) for g in grads)
-        return grads if grads is None else allreduce(grads, op=self._op)
+            return type(grads)(g if g is None else allreduce(densify(g), op=self._op) for g in grads)
+        return grads if grads is None else allreduce(densify(grads), op=self._op)
 
     def __getattr__(self, name):
         return getattr(self._tape, name)

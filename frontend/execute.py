@@ -19,22 +19,27 @@ from minixla.frontend.builder_eager import EagerBuilder
 from minixla.frontend.errors import InvalidArgumentError, at_user_line
 from minixla.frontend.graph import Graph, current_graph
 from minixla.frontend.ops.registry import OpDef, get
+from minixla.frontend.indexed_slices import IndexedSlices
 from minixla.frontend.tensor import Tensor, to_array
 from minixla.frontend.validation import check_integer_division, check_list_inputs, is_allocation_failure, out_of_memory
 from minixla.passes import trace_events as _trace_events
 
 
 def _is_tensor_like(x) -> bool:
-    return isinstance(x, (Tensor, np.ndarray)) or hasattr(x, "_variable_value")
+    return isinstance(x, (Tensor, np.ndarray, IndexedSlices)) or hasattr(x, "_variable_value")
 
 
 def _dtype_of(x) -> np.dtype:
+    if isinstance(x, IndexedSlices):
+        return x.dtype.np
     if hasattr(x, "_variable_value"):
         return x._variable_value().dtype.np
     return x._spec.dtype if isinstance(x, Tensor) else x.dtype
 
 
 def _as_tensor(x, dtype, graph: Graph | None, opdef: OpDef, index: int) -> Tensor:
+    if isinstance(x, IndexedSlices):  # a gather's gradient: rows summed per index, as TF converts it
+        x = x.to_dense()
     if hasattr(x, "_variable_value"):  # tf.Variable
         x = x._variable_value()
     if isinstance(x, Tensor):

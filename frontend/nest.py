@@ -1,7 +1,7 @@
 """Nested argument/result structures of `tf.function`, as a structure plus leaves.
 
 Leaves are tensors (Tensor, ndarray, tf.Variable) and Python scalars; lists,
-tuples, namedtuples and dicts (in sorted key order) are walked; anything else
+tuples, namedtuples, dicts (in sorted key order) and IndexedSlices are walked; anything else
 stays in the structure as a Python value. The trace key, the placeholders of a
 trace and the call plans (call_plan.py) all use this leaf order.
 """
@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from minixla.frontend.indexed_slices import IndexedSlices
 from minixla.frontend.tensor import Tensor
 
 
@@ -24,6 +25,9 @@ def flatten(value, leaves: list) -> Any:
     if is_tensor(value) or isinstance(value, (int, float, bool, str, type(None))):
         leaves.append(value)
         return ("leaf", len(leaves) - 1)
+    if isinstance(value, IndexedSlices):  # a composite: its three tensors are leaves
+        return ("indexed_slices", tuple(flatten(v, leaves) for v in (value.values, value.indices,
+                                                                       value.dense_shape)))
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # namedtuple
         return ("namedtuple", (type(value), tuple(flatten(v, leaves) for v in value)))
     if isinstance(value, (list, tuple)):
@@ -42,6 +46,8 @@ def rebuild(struct, leaves: list):
         return items if kind == "list" else tuple(items)
     if kind == "dict":
         return {k: rebuild(s, leaves) for k, s in body}
+    if kind == "indexed_slices":
+        return IndexedSlices(*[rebuild(s, leaves) for s in body])
     if kind == "namedtuple":
         return body[0](*[rebuild(s, leaves) for s in body[1]])
     return body

@@ -22,6 +22,7 @@ from minixla.frontend.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, c
 from minixla.frontend.execute import execute as _execute
 from minixla.frontend.function import function  # noqa: F401
 from minixla.frontend.tensor import Tensor, TensorShape  # noqa: F401
+from minixla.frontend.indexed_slices import IndexedSlices  # noqa: F401
 from minixla.frontend.variables import Variable  # noqa: F401
 from minixla.frontend.autodiff import GradientTape, UnconnectedGradients  # noqa: F401
 from minixla.frontend.graph import init_scope  # noqa: F401

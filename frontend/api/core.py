@@ -13,6 +13,7 @@ import numpy as np
 
 from minixla.frontend import dtypes
 from minixla.frontend.execute import execute
+from minixla.frontend.indexed_slices import IndexedSlices
 from minixla.frontend.graph import current_graph
 import sys as _sys
 
@@ -43,6 +44,8 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
+    if isinstance(value, IndexedSlices):
+        value = value.to_dense()
     if hasattr(value, "_variable_value"):
         value = value._variable_value()
     if isinstance(value, Tensor):

@@ -222,6 +222,7 @@ def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.N
     struct = _flatten(sources, leaves)
     was = self._tape.persistent
     self._tape.persistent = True
+    self._dense_gradients = True
     rows = []
     try:
         for j in range(n):
@@ -231,6 +232,7 @@ def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.N
                                       unconnected_gradients=unconnected_gradients))
     finally:
         self._tape.persistent = was
+        self._dense_gradients = False
     self._used = True
     if not was:
         self.reset()

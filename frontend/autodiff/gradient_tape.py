@@ -5,7 +5,7 @@ targets' cotangents (ones, or `output_gradients`), runs `backprop` over the
 records on a recording builder - numpy eagerly, graph nodes inside
 `tf.function` - and returns one Tensor per source in the sources' structure.
 A read of a watched variable is a source for that variable; reads are
-summed. Since the backward ops go through a recording builder, enclosing
+summed. A source read only by row gathers gets `tf.IndexedSlices`, as in TF. Since the backward ops go through a recording builder, enclosing
 tapes (and this one, when `gradient` is called inside its own block) record
 them: nested tapes give higher derivatives.
 """
@@ -18,7 +18,7 @@ import numpy as np
 
 from minixla.frontend.graph import current_graph
 from minixla.frontend.autodiff import tape as _tape
-from minixla.frontend.autodiff.backprop import backprop
+from minixla.frontend.autodiff.backprop import RowSlices, backprop
 from minixla.frontend.autodiff.tape import RecordingBuilder, RValue, Tape, differentiable, inner_builder, new_key, tensor_key, to_inner
 
 
@@ -63,6 +63,7 @@ class GradientTape:
         self._used = False
         self._inside = False
         self._seen_vars: list = []
+        self._dense_gradients = False  # jacobian sums a gather's rows (it stacks dense gradients)
 
     def __enter__(self) -> GradientTape:
         _tape.ACTIVE.append(self._tape)
@@ -151,11 +152,16 @@ class GradientTape:
         leaves: list = []
         struct = _flatten(sources, leaves)
         source_keys = [self._keys_of(s) for s in leaves]
-        cts = backprop(b, list(self._tape.records), seeds, {k for ks in source_keys for k in ks})
+        sparse = frozenset() if self._dense_gradients else frozenset(
+            k for s, ks in zip(leaves, source_keys) if _static_shape(s) is not None for k in ks)
+        cts = backprop(b, list(self._tape.records), seeds, {k for ks in source_keys for k in ks}, sparse)
         results = []
         for src, keys in zip(leaves, source_keys):
             got = [cts[k] for k in keys if k in cts]
-            if got:
+            if got and all(isinstance(g, RowSlices) for g in got):  # read only by row gathers
+                results.append(_indexed_slices(b, RowSlices(b, [pc for g in got for pc in g.parts]), src, graph))
+            elif got:
+                got = [g.dense() if isinstance(g, RowSlices) else g for g in got]
                 total = got[0]
                 for g in got[1:]:
                     total = b.add(total, g)
@@ -173,6 +179,20 @@ class GradientTape:
             return list(self._tape.var_keys.get(source, []))
         key = tensor_key(source)
         return [key] if key is not None else []
+
+
+def _indexed_slices(b, rows: RowSlices, src, graph):
+    """TF's gradient of a variable read by gathers only: `tf.IndexedSlices` with one row per index."""
+    from minixla.frontend.indexed_slices import IndexedSlices
+
+    values, indices = rows.values_and_indices()
+    shape = np.asarray(_static_shape(src), np.int32)
+    return IndexedSlices(_tape.to_tensor(b.wrap(values), graph), _tape.to_tensor(b.wrap(indices), graph), shape)
+
+
+def _static_shape(src):
+    value = src._variable_value() if _is_variable(src) else src
+    return getattr(getattr(value, "_spec", None), "shape", None)
 
 
 def _zeros_for(src):

@@ -13,12 +13,30 @@ from __future__ import annotations
 import numpy as np
 from minixla.frontend.api import core as api
 from minixla.frontend.graph import init_scope
+from minixla.frontend.indexed_slices import IndexedSlices, densify
 from minixla.frontend.keras import schedules
 from minixla.frontend.variables import Variable
 
 
 def _c(value, var):
     return np.asarray(value, var.dtype.np)
+
+
+def _squared(g):
+    """g**2, or for a gather's gradient (IndexedSlices) the sum of its squared rows per index: Keras
+    squares the rows before they are added into a dense slot, so repeated ids do not share a square."""
+    return g.square_rows_to_dense() if isinstance(g, IndexedSlices) else api.square(g)
+
+
+def _cast_gradient(g, dtype):
+    if isinstance(g, IndexedSlices):
+        return g.with_values(api.cast(g.values, dtype))
+    return api.cast(api.convert_to_tensor(g), dtype)
+
+
+def _sum_of_squares(g):
+    """What Keras' clipping norms sum: the rows of an IndexedSlices as they are, not summed per index."""
+    return api.reduce_sum(api.square(g.values if isinstance(g, IndexedSlices) else g))
 
 
 class Optimizer:
@@ -99,18 +117,20 @@ class Optimizer:
         if self.clipnorm and self.clipnorm > 0:
             return [_clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm and self.global_clipnorm > 0:
-            norm = api.sqrt(api.add_n([api.reduce_sum(api.square(g)) for g in grads]))
+            norm = api.sqrt(api.add_n([_sum_of_squares(g) for g in grads]))
             scale = api.divide(np.float32(self.global_clipnorm), api.maximum(norm, np.float32(self.global_clipnorm)))
-            return [api.multiply(g, api.cast(scale, g.dtype)) for g in grads]
+            return [api.multiply(densify(g), api.cast(scale, g.dtype)) for g in grads]
         if self.clipvalue and self.clipvalue > 0:
-            return [api.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+            return [g.with_values(api.clip_by_value(g.values, -self.clipvalue, self.clipvalue))  # row by row
+                    if isinstance(g, IndexedSlices) else api.clip_by_value(g, -self.clipvalue, self.clipvalue)
+                    for g in grads]
         return grads
 
     def apply_gradients(self, grads_and_vars, name=None):
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError("No gradients provided for any variable.")
-        grads = self._clip([api.cast(api.convert_to_tensor(g), v.dtype) for g, v in pairs])
+        grads = self._clip([_cast_gradient(g, v.dtype) for g, v in pairs])
         variables = [v for _, v in pairs]
         for v in variables:
             self._create_slots(v)
@@ -146,11 +166,13 @@ class Optimizer:
         pass
 
     def _update(self, g, var, lr) -> None:
+        """One variable's update; `g` is a Tensor or, for a gather's gradient, an IndexedSlices."""
         raise NotImplementedError
 
 
 def _clip_by_norm(g, clipnorm):
-    l2sum = api.reduce_sum(api.square(g))
+    l2sum = _sum_of_squares(g)
+    g = densify(g)
     positive = api.greater(l2sum, 0)
     norm = api.where(positive, api.sqrt(api.where(positive, l2sum, api.ones_like(l2sum))), l2sum)
     c = np.asarray(clipnorm, g.dtype.np)
@@ -169,6 +191,7 @@ class SGD(Optimizer):
             self._slot(var, "momentum")
 
     def _update(self, g, var, lr) -> None:
+        g = densify(g)
         if not self.momentum:
             var.assign_sub(api.multiply(g, lr))
             return
@@ -199,8 +222,9 @@ class Adam(Optimizer):
 
     def _update(self, g, var, lr) -> None:
         m, v = self._slot(var, "momentum"), self._slot(var, "velocity")
+        g, g2 = densify(g), _squared(g)
         m.assign_add(api.multiply(api.subtract(g, m), _c(1 - self.beta_1, var)))
-        v.assign_add(api.multiply(api.subtract(api.square(g), v), _c(1 - self.beta_2, var)))
+        v.assign_add(api.multiply(api.subtract(g2, v), _c(1 - self.beta_2, var)))
         denom_v = v
         if self.amsgrad:
             vhat = self._slot(var, "velocity_hat")
@@ -233,7 +257,8 @@ class RMSprop(Optimizer):
     def _update(self, g, var, lr) -> None:
         rho = _c(self.rho, var)
         vel = self._slot(var, "velocity")
-        vel.assign(api.add(api.multiply(rho, vel), api.multiply(_c(1 - self.rho, var), api.square(g))))
+        g, g2 = densify(g), _squared(g)
+        vel.assign(api.add(api.multiply(rho, vel), api.multiply(_c(1 - self.rho, var), g2)))
         if self.centered:
             avg = self._slot(var, "average_gradient")
             avg.assign(api.add(api.multiply(rho, avg), api.multiply(_c(1 - self.rho, var), g)))
@@ -259,7 +284,8 @@ class Adagrad(Optimizer):
 
     def _update(self, g, var, lr) -> None:
         acc = self._slot(var, "accumulator", self.initial_accumulator_value)
-        acc.assign_add(api.square(g))
+        g, g2 = densify(g), _squared(g)
+        acc.assign_add(g2)
         var.assign_sub(api.divide(api.multiply(lr, g), api.sqrt(api.add(acc, _c(self.epsilon, var)))))
 
 
@@ -275,10 +301,12 @@ class Adadelta(Optimizer):
     def _update(self, g, var, lr) -> None:
         rho, one_minus, eps = _c(self.rho, var), _c(1 - self.rho, var), _c(self.epsilon, var)
         acc_g, acc_d = self._slot(var, "accumulated_grad"), self._slot(var, "accumulated_delta_var")
-        acc_g.assign(api.add(api.multiply(rho, acc_g), api.multiply(one_minus, api.square(g))))
-        delta = api.negative(api.divide(api.multiply(api.sqrt(api.add(acc_d, eps)), g),
-                                        api.sqrt(api.add(acc_g, eps))))
-        acc_d.assign(api.add(api.multiply(rho, acc_d), api.multiply(one_minus, api.square(delta))))
+        g, g2 = densify(g), _squared(g)
+        acc_g.assign(api.add(api.multiply(rho, acc_g), api.multiply(one_minus, g2)))
+        scale = api.divide(api.sqrt(api.add(acc_d, eps)), api.sqrt(api.add(acc_g, eps)))
+        delta = api.negative(api.multiply(scale, g))
+        # Keras squares delta row by row for an IndexedSlices g: scale**2 times the squared rows
+        acc_d.assign(api.add(api.multiply(rho, acc_d), api.multiply(one_minus, api.multiply(api.square(scale), g2))))
         var.assign_add(api.multiply(lr, delta))
 
 
@@ -294,8 +322,9 @@ class Adamax(Optimizer):
     def _update(self, g, var, lr) -> None:
         m, u = self._slot(var, "m"), self._slot(var, "u")
         b1_power = api.pow(_c(self.beta_1, var), api.cast(self._step(), var.dtype))
+        g, g_abs = densify(g), g.abs_rows_to_dense() if isinstance(g, IndexedSlices) else api.abs(g)
         m.assign_add(api.multiply(api.subtract(g, m), _c(1 - self.beta_1, var)))
-        u.assign(api.maximum(api.multiply(_c(self.beta_2, var), u), api.abs(g)))
+        u.assign(api.maximum(api.multiply(_c(self.beta_2, var), u), g_abs))
         var.assign_sub(api.divide(api.multiply(lr, m), api.multiply(api.subtract(_c(1, var), b1_power),
                                                                     api.add(u, _c(self.epsilon, var)))))
 
@@ -325,8 +354,9 @@ class Nadam(Optimizer):
         u_product_t_1 = api.multiply(u_product_t, u_t_1)
         b2_power = api.pow(b2, local)
         m, v = self._slot(var, "momentum"), self._slot(var, "velocity")
+        g, g2 = densify(g), _squared(g)
         m.assign_add(api.multiply(api.subtract(g, m), _c(1 - self.beta_1, var)))
-        v.assign_add(api.multiply(api.subtract(api.square(g), v), _c(1 - self.beta_2, var)))
+        v.assign_add(api.multiply(api.subtract(g2, v), _c(1 - self.beta_2, var)))
         m_hat = api.add(api.divide(api.multiply(u_t_1, m), api.subtract(1.0, u_product_t_1)),
                         api.divide(api.multiply(api.subtract(1.0, u_t), g), api.subtract(1.0, u_product_t)))
         v_hat = api.divide(v, api.subtract(1.0, b2_power))

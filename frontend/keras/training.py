@@ -14,6 +14,7 @@ import numpy as np
 from minixla.frontend import distribute
 from minixla.frontend.api import core as api
 from minixla.frontend.autodiff import GradientTape
+from minixla.frontend.indexed_slices import densify
 from minixla.frontend.function import function as tf_function
 from minixla.frontend.keras import callbacks as callbacks_module
 from minixla.frontend.keras import data_adapter
@@ -212,7 +213,8 @@ class TrainingMixin:
         variables = self.trainable_variables
         grads = tape.gradient(loss, variables)
         if self._replicas() > 1:  # each replica saw its shard: the mean gradient is the global batch's
-            grads = distribute.get_replica_context().all_reduce(distribute.ReduceOp.MEAN, grads)
+            grads = distribute.get_replica_context().all_reduce(distribute.ReduceOp.MEAN,
+                                                                [densify(g) for g in grads])
         self.optimizer.apply_gradients(zip(grads, variables))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 

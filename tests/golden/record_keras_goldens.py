@@ -2,7 +2,7 @@
 
 Run with a TensorFlow install (not needed by the tests):
     python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu
-    /tmp/tfvenv/bin/python tests/golden/record_keras_goldens.py [layers|losses|metrics|optimizers|schedules|masked|training]
+    /tmp/tfvenv/bin/python tests/golden/record_keras_goldens.py [layers|losses|metrics|optimizers|sparse_optimizers|schedules|masked|training]
     /tmp/tfvenv/bin/python tests/golden/record_keras_goldens.py layers=lstm,gru   # only these layer cases
 
 Each case's inputs and weights are drawn here (numpy, seeded by the case name) and stored beside
@@ -179,6 +179,29 @@ def record_optimizers() -> None:
         print("optimizer", name)
 
 
+def record_sparse_optimizers() -> None:
+    """Each optimizer fed a gather's gradient (IndexedSlices with repeated ids) for three steps."""
+    for name, cls, kwargs in cases.OPTIMIZERS:
+        rng = rng_for("sparse_opt_" + name)
+        w0 = rng.normal(size=(5, 3)).astype(np.float32)
+        ids = [rng.integers(0, 5, (4,)).astype(np.int32) for _ in range(cases.OPTIMIZER_STEPS)]
+        ids[0][:2] = 2  # a repeated id in every case
+        rs = [rng.normal(size=(4, 3)).astype(np.float32) for _ in range(cases.OPTIMIZER_STEPS)]
+        w = tf.Variable(w0)
+        opt = getattr(keras.optimizers, cls)(**kwargs)
+        out = {"w0": w0}
+        for i, (idx, r) in enumerate(zip(ids, rs)):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.gather(w, idx) ** 2 * r)
+            g = tape.gradient(loss, w)
+            assert isinstance(g, tf.IndexedSlices)
+            opt.apply_gradients([(g, w)])
+            out[f"ids{i}"], out[f"r{i}"] = idx, r
+            out[f"values{i}"], out[f"w{i + 1}"] = g.values.numpy(), w.numpy()
+        np.savez(OUT / f"sparse_optimizer_{name}.npz", **out)
+        print("sparse optimizer", name)
+
+
 def record_schedules() -> None:
     for name, cls, kwargs in cases.SCHEDULES:
         schedule = getattr(keras.optimizers.schedules, cls)(**kwargs)
@@ -222,12 +245,13 @@ def record_masked() -> None:
         print("masked", name, y.shape)
 
 
-def record_training() -> None:
-    """The examples' small-size training curves, from weights stored in the example's init file."""
+def record_training(names=None) -> None:
+    """The examples' small-size training curves, from weights stored in the example's init file
+    (`training=transformer` records one)."""
     sys.path.insert(0, str(ROOT / "tests" / "frontend" / "keras"))
     import keras_training_cases as training
 
-    for name in training.CASES:
+    for name in names or training.CASES:
         out = training.record(name, keras, np)
         np.savez(OUT / f"training_{name}.npz", **out)
         print("training", name, out["losses"][:3], "...", out["losses"][-1])
@@ -235,7 +259,8 @@ def record_training() -> None:
 
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
-    which = sys.argv[1:] or ["layers", "losses", "metrics", "optimizers", "schedules", "masked", "training"]
+    which = sys.argv[1:] or ["layers", "losses", "metrics", "optimizers", "sparse_optimizers", "schedules", "masked",
+                             "training"]
     for part in which:
         kind, _, names = part.partition("=")
         globals()[f"record_{kind}"](*([names.split(",")] if names else []))
