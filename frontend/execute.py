@@ -19,6 +19,7 @@ from minixla.frontend.builder_eager import EagerBuilder
 from minixla.frontend.errors import InvalidArgumentError, at_user_line
 from minixla.frontend.graph import Graph, current_graph
 from minixla.frontend.ops.registry import OpDef, get
+from minixla.frontend.conversions import CONVERSIONS, convert_registered
 from minixla.frontend.indexed_slices import IndexedSlices
 from minixla.frontend.tensor import Tensor, to_array
 from minixla.frontend.validation import check_integer_division, check_list_inputs, is_allocation_failure, out_of_memory
@@ -60,8 +61,20 @@ def _as_tensor(x, dtype, graph: Graph | None, opdef: OpDef, index: int) -> Tenso
     return graph.constant(arr) if graph is not None else Tensor(arr)
 
 
+def _registered(x):
+    """A value of a type given to tf.register_tensor_conversion_function, converted; else x."""
+    if isinstance(x, (Tensor, np.ndarray, np.generic, int, float, bool, str, bytes, type(None))):
+        return x
+    if isinstance(x, (list, tuple)):
+        return type(x)(_registered(v) for v in x)
+    converted = convert_registered(x)
+    return x if converted is None else converted
+
+
 def convert_inputs(opdef: OpDef, inputs: list, graph: Graph | None) -> list:
     """Tensors (lists for variadic inputs) with `T` unified across typed inputs."""
+    if CONVERSIONS:
+        inputs = [_registered(x) for x in inputs]
     typed = set(opdef.typed_inputs)
     names = opdef.input_names
     target = None
