@@ -1,6 +1,6 @@
 """Top-level `tf.*` functions built from existing ops: searchsorted, sequence_mask, reverse_sequence,
 unravel_index, histogram_fixed_width(_bins), saturate_cast, tensor_scatter_nd_max/min/sub, shape_n,
-realdiv, foldl/foldr, vectorized_map, hessians, numpy_function, grad_pass_through, recompute_grad,
+realdiv, dynamic_stitch, broadcast_dynamic_shape, foldl/foldr, vectorized_map, hessians, numpy_function, grad_pass_through, recompute_grad,
 unique(_with_counts), boolean_mask and the tf.math aliases TF also exports at the top level.
 Shapes come from static shapes, so everything here compiles under jit_compile=True except the ops
 whose result size depends on the data (unique, boolean_mask): they run eagerly and in tf.function,
@@ -162,6 +162,43 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     return execute("TensorScatterSub", [tensor, indices, updates])
 
 
+def dynamic_stitch(indices, data, name=None):
+    """Interleave data[m][i] to position indices[m][i] (later entries win). The indices must be known
+    while compiling: function arguments are specialized on their values, as TF-XLA does."""
+    from minixla.frontend.execute import execute
+    from minixla.frontend.graph import current_graph
+    from minixla.frontend.ops.registry import get
+
+    graph, values = current_graph(), []
+    for i, ids in enumerate(indices):
+        ids = _t(ids)
+        if ids.dtype.np.kind not in "iu":
+            raise TypeError(f"DynamicStitch indices must be int32 or int64, got {ids.dtype.name}")
+        if ids._graph is None:
+            values.append(np.asarray(ids._value))
+        else:
+            values.append(np.asarray(graph._const_value(ids, get("DynamicStitch"), i)))
+    return execute("DynamicStitch", [list(data)], {"indices": tuple(values)})
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """The broadcast of two shape vectors, as a tensor (BroadcastArgs)."""
+    a, b = _t(shape_x), _t(shape_y)
+    if a.dtype != b.dtype:
+        raise TypeError(f"broadcast_dynamic_shape: shapes must have the same dtype, got {a.dtype.name} and "
+                        f"{b.dtype.name}")
+    n = max(int(a.shape[0]), int(b.shape[0]))
+    one = np.ones([], a.dtype.np)
+    a = tf.concat([tf.fill([n - int(a.shape[0])], one), a], 0)
+    b = tf.concat([tf.fill([n - int(b.shape[0])], one), b], 0)
+    if a._graph is None and b._graph is None:
+        x, y = a.numpy(), b.numpy()
+        if ((x != y) & (x != 1) & (y != 1)).any():
+            raise InvalidArgumentError(None, None, f"Incompatible shapes: [{','.join(map(str, shape_x))}] vs. "
+                                                   f"[{','.join(map(str, shape_y))}] [Op:BroadcastArgs]")
+    return tf.where(tf.equal(a, 1), b, a)
+
+
 # -- functional ------------------------------------------------------------------------------------
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
@@ -288,7 +325,7 @@ MATH_ALIASES = ("acos", "asin", "atan", "atan2", "cosh", "sinh", "tan", "scalar_
 FUNCTIONS = (searchsorted, sequence_mask, reverse_sequence, unravel_index, histogram_fixed_width,
              histogram_fixed_width_bins, saturate_cast, realdiv, shape_n, parallel_stack, tensor_scatter_nd_max,
              tensor_scatter_nd_min, tensor_scatter_nd_sub, foldl, foldr, vectorized_map, hessians, numpy_function,
-             grad_pass_through, recompute_grad, unique,
+             grad_pass_through, recompute_grad, dynamic_stitch, broadcast_dynamic_shape, unique,
              unique_with_counts, boolean_mask)
 
 

@@ -71,4 +71,9 @@ CASES = {
     "tl_unique_with_counts": (lambda tf, i: tf.unique_with_counts(i, out_idx=tf.int64), [IDS], None),
     "tl_boolean_mask": (lambda tf, x, m: tf.boolean_mask(x, m, axis=1), [X, MASK], X[:, MASK]),
     "tl_boolean_mask_2d": (lambda tf, x, m: tf.boolean_mask(x * 2.0, m), [ELEMS[:3, :2], MASK2], None),
+    "tl_dynamic_stitch": (lambda tf, a, b: tf.dynamic_stitch([[0, 2], [1, 3, 5]], [a[0, :2], b[1, :3]]), [X, Y],
+                          None),
+    "tl_dynamic_stitch_rows": (lambda tf, a, b: tf.dynamic_stitch([[2, 0], [1, 0]], [a[:2], b[1:]]), [X, Y], None),
+    "tl_broadcast_dynamic_shape": (lambda tf, a, b: tf.broadcast_dynamic_shape(tf.shape(a)[None, 0] * 0 + [2, 1, 4],
+                                                                               tf.shape(b)), [X, Y], None),
 }
