@@ -17,6 +17,7 @@ from minixla.frontend import dtypes
 from minixla.frontend.autodiff import tape as _tape
 from minixla.frontend.builder_eager import EagerBuilder
 from minixla.frontend.errors import InvalidArgumentError, at_user_line
+from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.graph import Graph, current_graph
 from minixla.frontend.ops.registry import OpDef, get
 from minixla.frontend.conversions import CONVERSIONS, convert_registered
@@ -116,15 +117,26 @@ def run_eager(opdef: OpDef, arrays: list, attrs: dict[str, Any]) -> list[np.ndar
             res = opdef.rule(EagerBuilder(), *arrays, **attrs)
         else:
             res = opdef.host(*arrays, **attrs)
+        # a broadcast view (builder_eager) becomes an array here, where running out of memory is reported
+        return [_owned(r) for r in res] if isinstance(res, tuple) else [_owned(res)]
     except (MemoryError, ValueError) as err:
         if is_allocation_failure(err):
             raise out_of_memory(opdef.name, err) from None
         raise
-    return [np.asarray(r) for r in res] if isinstance(res, tuple) else [np.asarray(res)]
+
+
+def _owned(result) -> np.ndarray:
+    out = np.asarray(result)
+    return out.copy() if not out.flags.writeable and out.base is not None else out
 
 
 def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     """Run TF op `name`; returns a Tensor, a tuple of Tensors, or None (no outputs)."""
+    if name in _fast.KERNELS and not attrs and not _tape.ACTIVE and _trace_events.ACTIVE is None \
+            and current_graph() is None:
+        out = _fast.binary(name, inputs)
+        if out is not None:
+            return out
     opdef = get(name)
     attrs = opdef.full_attrs(attrs or {})
     graph = current_graph()
