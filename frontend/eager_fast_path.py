@@ -1,6 +1,7 @@
 """The eager fast path for the arithmetic users chain most (x * 2 + y): AddV2, Sub, Mul, Maximum,
-Minimum and float RealDiv on eager tensors of one dtype and the same shape (or a scalar side), with
-no GradientTape recording and no graph. It calls the same numpy kernel the op's decomposition would
+Minimum and float RealDiv on eager tensors of one dtype and the same shape (or a scalar side), and
+the float unary ops that are one hlo op (Exp, Log, Sqrt, Tanh, ...), with no GradientTape
+recording and no graph. It calls the same numpy kernel the op's decomposition would
 reach (backends/interpreter/kernels/elementwise.py), so the numbers are identical, and skips op
 lookup, input conversion and the builder. Anything else returns None and takes the general path
 (execute.py), which also produces every error message."""
@@ -9,11 +10,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.backends.interpreter.ops_elementwise import BINARY
+from minixla.backends.interpreter.ops_elementwise import BINARY, UNARY
 from minixla.frontend.tensor import Tensor
 
-KERNELS = {"AddV2": BINARY["add"], "Sub": BINARY["subtract"], "Mul": BINARY["multiply"],
-           "Maximum": BINARY["maximum"], "Minimum": BINARY["minimum"], "RealDiv": BINARY["divide"]}
+BINARY_KERNELS = {"AddV2": BINARY["add"], "Sub": BINARY["subtract"], "Mul": BINARY["multiply"],
+                  "Maximum": BINARY["maximum"], "Minimum": BINARY["minimum"], "RealDiv": BINARY["divide"]}
+#: float-only unary ops that are one hlo op each (frontend/ops/math_ops.py SIMPLE_UNARY)
+UNARY_KERNELS = {"Abs": UNARY["abs"], "Neg": UNARY["negate"], "Sqrt": UNARY["sqrt"], "Rsqrt": UNARY["rsqrt"],
+                 "Exp": UNARY["exponential"], "Expm1": UNARY["exponential_minus_one"], "Log": UNARY["log"],
+                 "Log1p": UNARY["log_plus_one"], "Sin": UNARY["sine"], "Cos": UNARY["cosine"],
+                 "Tanh": UNARY["tanh"], "Floor": UNARY["floor"], "Ceil": UNARY["ceil"],
+                 "Sigmoid": UNARY["logistic"]}
+KERNELS = {**BINARY_KERNELS, **UNARY_KERNELS}
 _NUMERIC = frozenset("fiu")
 
 
@@ -32,6 +40,18 @@ def _operand(x, dtype: np.dtype):
     if type(x) is int and dtype.kind == "f" and dtype.itemsize >= 4 and abs(x) < 2 ** 24:
         return np.asarray(x, dtype)
     return None
+
+
+def run(name: str, inputs) -> Tensor | None:
+    """The op's result, or None when the general path must take it."""
+    if name in UNARY_KERNELS:
+        (x,) = inputs
+        if type(x) is not Tensor or x._value is None or x._value.dtype.kind != "f":
+            return None
+        with np.errstate(all="ignore"):
+            out = UNARY_KERNELS[name](x._value)
+        return Tensor(np.asarray(out, x._value.dtype))
+    return binary(name, inputs)
 
 
 def binary(name: str, inputs) -> Tensor | None:

@@ -134,7 +134,7 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     """Run TF op `name`; returns a Tensor, a tuple of Tensors, or None (no outputs)."""
     if name in _fast.KERNELS and not attrs and not _tape.ACTIVE and _trace_events.ACTIVE is None \
             and current_graph() is None:
-        out = _fast.binary(name, inputs)
+        out = _fast.run(name, inputs)
         if out is not None:
             return out
     opdef = get(name)

@@ -47,14 +47,33 @@ def test_fast_path_equals_general_path(op, dtype):
     np.testing.assert_array_equal(got.numpy().view(np.uint8), want.numpy().view(np.uint8))  # bit for bit
 
 
+UNARY = {"Abs": tf.abs, "Neg": tf.negative, "Sqrt": tf.sqrt, "Rsqrt": tf.math.rsqrt, "Exp": tf.exp,
+         "Expm1": tf.math.expm1, "Log": tf.math.log, "Log1p": tf.math.log1p, "Sin": tf.sin, "Cos": tf.cos,
+         "Tanh": tf.tanh, "Floor": tf.floor, "Ceil": tf.math.ceil, "Sigmoid": tf.sigmoid}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, ml_dtypes.bfloat16],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("op", sorted(UNARY))
+def test_unary_fast_path_equals_general_path(op, dtype):
+    assert set(UNARY) == set(eager_fast_path.UNARY_KERNELS)
+    a = _values(dtype, np.random.default_rng(5)) / 300
+    got = UNARY[op](tf.constant(a))
+    want = _general(lambda x, _: UNARY[op](x), a, a)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.numpy().view(np.uint8), want.numpy().view(np.uint8))
+
+
 def test_fast_path_is_taken_for_tensors_and_python_scalars(monkeypatch):
     calls = []
-    real = eager_fast_path.binary
-    monkeypatch.setattr(eager_fast_path, "binary", lambda name, inputs: calls.append(name) or real(name, inputs))
+    real = eager_fast_path.run
+    monkeypatch.setattr(eager_fast_path, "run", lambda name, inputs: calls.append(name) or real(name, inputs))
     x = tf.constant(np.arange(4, dtype=np.float32))
     y = (x * 2.0 + 1) - x
     np.testing.assert_array_equal(y.numpy(), np.arange(4, dtype=np.float32) + 1)
     assert calls == ["Mul", "AddV2", "Sub"]
+    tf.exp(y)
+    assert calls[-1] == "Exp"
     n = tf.constant(np.array([250], np.uint8))
     np.testing.assert_array_equal((n + 10).numpy(), [4])  # wraps like the compiled op
 
