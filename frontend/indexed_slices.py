@@ -14,13 +14,20 @@ from __future__ import annotations
 
 import numpy as np
 
+#: the tf ops this module uses, installed by frontend/api (core.py, math_linalg.py): importing
+#: them here would close an import cycle (execute.py converts IndexedSlices inputs)
+API: dict = {}
+
+
+def install(**ops) -> None:
+    API.update(ops)
+
 
 class IndexedSlices:
     """values[i] is row indices[i] of a tensor of shape dense_shape; repeated indices add up."""
 
     def __init__(self, values, indices, dense_shape=None):
-        from minixla.frontend.api.core import convert_to_tensor
-
+        convert_to_tensor = API["convert_to_tensor"]
         self._values = convert_to_tensor(values)
         self._indices = convert_to_tensor(indices)
         if self._indices.dtype.np.kind not in "iu":
@@ -72,28 +79,20 @@ class IndexedSlices:
 
     def to_dense(self):
         """The dense tensor: rows with the same index summed (TF's IndexedSlices -> Tensor conversion)."""
-        from minixla.frontend.api.math_linalg import unsorted_segment_sum
-
-        return unsorted_segment_sum(self._values, self._indices, self._rows())
+        return API["unsorted_segment_sum"](self._values, self._indices, self._rows())
 
     def square_rows_to_dense(self):
         """The dense sum of the squared rows: what `square` then a dense add gives in Keras' optimizers."""
-        from minixla.frontend.api.core import square
-
-        return IndexedSlices(square(self._values), self._indices, self._dense_shape).to_dense()
+        return IndexedSlices(API["square"](self._values), self._indices, self._dense_shape).to_dense()
 
     def abs_rows_to_dense(self):
-        from minixla.frontend.api.core import abs as abs_
-
-        return IndexedSlices(abs_(self._values), self._indices, self._dense_shape).to_dense()
+        return IndexedSlices(API["abs"](self._values), self._indices, self._dense_shape).to_dense()
 
     def with_values(self, values) -> IndexedSlices:
         return IndexedSlices(values, self._indices, self._dense_shape)
 
     def __neg__(self) -> IndexedSlices:
-        from minixla.frontend.api.core import negative
-
-        return self.with_values(negative(self._values))
+        return self.with_values(API["negative"](self._values))
 
     def __array__(self, dtype=None, copy=None):
         out = np.asarray(self.to_dense()._value)

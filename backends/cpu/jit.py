@@ -7,13 +7,18 @@ step (~1 s) for no measurable run-time gain, since vectorization and
 interleaving still run (docs/cpu-pipeline.md, "Compile time").
 
 `JitModule` owns the engine, so function addresses stay valid exactly as long
-as it lives. Compiled modules are cached by their LLVM IR text in memory,
-and their object code on disk (compile_cache.py).
+as it lives. Compiled modules are cached by their LLVM IR text in memory (the
+`MINIXLA_JIT_CACHE_ENTRIES` most recently used ones, 256 by default: a process
+that compiles many distinct programs, like the fuzzer, would otherwise keep
+every engine, about 1 MB each; an evicted module lives on while a compiled
+function uses it), and their object code on disk (compile_cache.py).
 """
 
 from __future__ import annotations
 
+import os
 import threading
+from collections import OrderedDict
 
 import llvmlite.binding as llvm
 
@@ -21,8 +26,12 @@ from minixla.passes.trace_events import span
 
 from minixla.backends.cpu.target import create_machine, host_target
 
-_CACHE: dict[str, JitModule] = {}
+_CACHE: OrderedDict[str, JitModule] = OrderedDict()
 _LOCK = threading.Lock()
+
+
+def cache_limit() -> int:
+    return max(1, int(os.environ.get("MINIXLA_JIT_CACHE_ENTRIES", "256")))
 
 
 class JitError(Exception):
@@ -119,11 +128,16 @@ def jit_compile(llvm_ir: str, opt_level: int = 3) -> JitModule:
     key = f"{opt_level}\0{llvm_ir}"
     with _LOCK:
         hit = _CACHE.get(key)
-    if hit is not None:
-        return hit
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            return hit
     compiled = JitModule(llvm_ir, opt_level)
     with _LOCK:
-        return _CACHE.setdefault(key, compiled)
+        kept = _CACHE.setdefault(key, compiled)
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > cache_limit():
+            _CACHE.popitem(last=False)
+        return kept
 
 
 def clear_cache() -> None:

@@ -14,6 +14,7 @@ import numpy as np
 from minixla.frontend import dtypes
 from minixla.frontend.execute import execute
 from minixla.frontend.conversions import CONVERSIONS, convert_registered
+from minixla.frontend import indexed_slices as _indexed_slices
 from minixla.frontend.indexed_slices import IndexedSlices
 from minixla.frontend.graph import current_graph
 import sys as _sys
@@ -499,3 +500,4 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 
 
 tensor_module.API[0] = _sys.modules[__name__]  # Tensor's operators call these functions
+_indexed_slices.install(convert_to_tensor=convert_to_tensor, square=square, abs=abs, negative=negative)

@@ -13,6 +13,7 @@ import builtins
 
 import numpy as np
 
+from minixla.frontend import indexed_slices as _indexed_slices
 from minixla.frontend.api import core as api
 from minixla.frontend import dtypes
 from minixla.frontend.api.core import _const_arg, _t
@@ -332,3 +333,6 @@ def tensordot(a, b, axes, name=None):
     ra = api.reshape(api.transpose(a, free_a + a_axes), [pa, ka])
     rb = api.reshape(api.transpose(b, b_axes + free_b), [kb, pb])
     return api.reshape(api.matmul(ra, rb), [sa[i] for i in free_a] + [sb[i] for i in free_b])
+
+
+_indexed_slices.install(unsorted_segment_sum=unsorted_segment_sum)  # IndexedSlices -> Tensor sums rows per id
