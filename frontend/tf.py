@@ -128,3 +128,5 @@ def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the
     raise AttributeError(f"module 'tf' has no attribute {name!r}")
 from minixla.frontend import profiler as _profiler  # noqa: E402
 profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
+from minixla.frontend.api import math_extras as _math_extras  # noqa: E402
+_math_extras.install(_sys.modules[__name__])

@@ -1,0 +1,313 @@
+"""tf.math names built from existing ops (so eager, tf.function, jit and gradients come from the
+decomposition): inverse hyperbolics, erfc, the no-nan and x*log1p(y) forms, order predicates,
+polyval, cumulative_logsumexp, in_top_k, confusion_matrix, bincount and the segment reductions.
+The special functions (lgamma, digamma, erfinv, bessel, ...) live in math_special.py."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minixla.frontend.api.math_linalg import _static_int
+from minixla.frontend.execute import execute
+from minixla.frontend.ops import segment_ops  # noqa: F401 -- registers SegmentSum/Mean/Max/Min/Prod
+
+tf = None  # the public `tf` module, set by install()
+
+
+def _f(x):
+    return tf.convert_to_tensor(x)
+
+
+def _poly(x, coeffs):
+    """Horner's rule, coefficients highest degree first."""
+    acc = tf.zeros_like(x) + coeffs[0]
+    for c in coeffs[1:]:
+        acc = acc * x + c
+    return acc
+
+
+# -- elementwise -----------------------------------------------------------------------------
+
+def asinh(x, name=None):
+    """sign(x) * log1p(a + a^2 / (1 + sqrt(1 + a^2))), a = |x| (exact near 0; odd by construction)."""
+    x = _f(x)
+    a = tf.where(x < 0, -x, x)  # |x| whose derivative at 0 is 1, so d asinh(0) = 1
+    big = a > float(np.sqrt(np.finfo(x.dtype.as_numpy_dtype).max)) / 2
+    safe = tf.where(big, tf.zeros_like(a), a)
+    y = tf.math.log1p(safe + safe * safe / (1 + tf.sqrt(1 + safe * safe)))
+    y = tf.where(big, tf.math.log(tf.where(big, a, tf.ones_like(a))) + np.log(2.0), y)
+    return tf.where(x < 0, -y, y)
+
+
+def acosh(x, name=None):
+    """log(x + sqrt((x + 1)(x - 1))); log(x) + log 2 where x^2 would overflow (XLA's expansion)."""
+    x = _f(x)
+    big = x >= float(np.sqrt(np.finfo(x.dtype.as_numpy_dtype).max))
+    safe = tf.where(big, tf.ones_like(x), x)
+    huge = tf.where(big, x, tf.ones_like(x))
+    return tf.where(big, tf.math.log(huge) + np.log(2.0), tf.math.log(safe + tf.sqrt((safe + 1) * (safe - 1))))
+
+
+def atanh(x, name=None):
+    """0.5 * log1p(2x / (1 - x))."""
+    x = _f(x)
+    return 0.5 * tf.math.log1p(2 * x / (1 - x))
+
+
+_ERFC_P = (1.0208116471767425537109375e-01, 4.2920666933059692382812500e-01, 3.2379078865051269531250000e-01,
+           5.3971976041793823242187500e-02)
+_ERFC_Q = (1.7251677811145782470703125e-02, 3.9137163758277893066406250e-01, 1.0, 6.2173241376876831054687500e-01,
+           9.5662862062454223632812500e-02)
+_ERFC_SMALL = (5.61802298761904239654541015625e-04, -4.91381669417023658752441406250e-03,
+               2.67075151205062866210937500000e-02, -1.12800106406211853027343750000e-01,
+               3.76122951507568359375000000000e-01, -1.12837910652160644531250000000e+00)
+
+
+def erfc(x, name=None):
+    """1 - erf(x) without the cancellation: x P(x^2) + 1 for |x| <= 1, exp(-x^2) P(1/x^2) / (|x| Q(1/x^2))
+    above (Eigen's and XLA's float32 rational approximations)."""
+    x = _f(x)
+    large = tf.abs(x) > 1
+    xl = tf.where(large, x, tf.ones_like(x))  # keeps 1/x^2 finite on the unused branch
+    xs = tf.where(large, tf.zeros_like(x), x)
+    ax = tf.minimum(tf.abs(xl), 10.06)
+    q2 = 1 / (xl * xl)
+    tail = tf.exp(-xl * xl) * _poly(q2, _ERFC_P) / (ax * _poly(q2, _ERFC_Q))
+    tail = tf.where(xl < 0, 2 - tail, tail)
+    return tf.where(large, tail, xs * _poly(xs * xs, _ERFC_SMALL) + 1)
+
+
+def reciprocal_no_nan(x, name=None):
+    x = _f(x)
+    return tf.math.divide_no_nan(tf.ones_like(x), x)
+
+
+def xlog1py(x, y, name=None):
+    """x * log1p(y), and 0 where x == 0 (even where log1p(y) is inf or nan)."""
+    x, y = _f(x), _f(y)
+    x, y = x + tf.zeros_like(y), y + tf.zeros_like(x)
+    zero = tf.equal(x, 0)
+    return tf.where(zero, tf.zeros_like(x), x * tf.math.log1p(tf.where(zero, tf.zeros_like(y), y)))
+
+
+def zero_fraction(value, name=None):
+    """The fraction of zeros, a float32 scalar."""
+    return tf.reduce_mean(tf.cast(tf.equal(_f(value), 0), "float32"))
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    if not inputs:
+        raise ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
+    return tf.add_n([_f(t) for t in inputs])
+
+
+def invert_permutation(x, name=None):
+    """y[x[i]] = i (a scatter of the positions)."""
+    x = _f(x)
+    if x.shape.rank != 1:
+        raise ValueError(f"invert_permutation: x must be a vector, got shape {x.shape}")
+    n = x.shape[0]
+    return tf.scatter_nd(tf.reshape(x, [n, 1]), tf.range(n, dtype=x.dtype), tf.constant([n], x.dtype))
+
+
+def _ordered(x, strict):
+    flat = tf.reshape(_f(x), [-1])
+    if flat.shape[0] < 2:
+        return tf.constant(True)
+    cmp = tf.greater if strict else tf.greater_equal
+    return tf.reduce_all(cmp(flat[1:], flat[:-1]))
+
+
+def is_non_decreasing(x, name=None):
+    return _ordered(x, strict=False)
+
+
+def is_strictly_increasing(x, name=None):
+    return _ordered(x, strict=True)
+
+
+def polyval(coeffs, x, name=None):
+    """sum_i coeffs[i] * x^(n-1-i), by Horner's rule (coeffs highest degree first)."""
+    x = _f(x)
+    if not isinstance(coeffs, (list, tuple)):
+        raise ValueError(f"Argument coeffs must be list type found {type(coeffs)}.")
+    if not coeffs:
+        return tf.zeros_like(x)
+    acc = _f(coeffs[0]) + tf.zeros_like(x)
+    for c in coeffs[1:]:
+        acc = acc * x + _f(c)
+    return acc
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """log(cumsum(exp(x - max))) + max: the running log-sum-exp, shifted by the maximum for range."""
+    x = _f(x)
+    m = tf.stop_gradient(tf.reduce_max(x, axis=axis, keepdims=True))
+    m = tf.where(tf.math.is_finite(m), m, tf.zeros_like(m))
+    return tf.math.log(tf.cumsum(tf.exp(x - m), axis=axis, exclusive=exclusive, reverse=reverse)) + m
+
+
+# -- classification counts ---------------------------------------------------------------------
+
+def in_top_k(targets, predictions, k, name=None):
+    """True where the target's prediction has fewer than k predictions strictly above it (ties count as
+    in), and False for a non-finite prediction or an out-of-range target, as TF's InTopKV2."""
+    targets, predictions = _f(targets), _f(predictions)
+    classes = predictions.shape[-1]
+    valid = tf.logical_and(targets >= 0, targets < classes)
+    safe = tf.where(valid, targets, tf.zeros_like(targets))
+    picked = tf.reduce_sum(predictions * tf.one_hot(safe, classes, dtype=predictions.dtype), axis=-1)
+    above = tf.reduce_sum(tf.cast(predictions > picked[:, None], "int32"), axis=-1)
+    ok = tf.logical_and(valid, tf.math.is_finite(picked))
+    return tf.logical_and(ok, above < tf.cast(k, "int32"))
+
+
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype="int32", name=None):
+    """counts[label, prediction] (or summed weights): a scatter-add of ones at label * n + prediction."""
+    labels, predictions = tf.cast(tf.reshape(_f(labels), [-1]), "int64"), tf.cast(tf.reshape(_f(predictions), [-1]),
+                                                                                  "int64")
+    if num_classes is None:
+        top = tf.maximum(tf.reduce_max(labels), tf.reduce_max(predictions)) + 1
+        n = _static_int(top, "ScatterNd", 2)
+    else:
+        n = _static_int(num_classes, "ScatterNd", 2)
+    values = tf.ones_like(labels, dtype=dtype) if weights is None else tf.cast(tf.reshape(_f(weights), [-1]), dtype)
+    cells = labels * n + predictions
+    return tf.reshape(tf.math.unsorted_segment_sum(values, cells, n * n), [n, n])
+
+
+def bincount(arr, weights=None, minlength=None, maxlength=None, dtype="int32", name=None, axis=None,
+             binary_output=False):
+    """Counts (or summed weights) of each value 0..size-1, size = max(max(arr) + 1, minlength) capped at
+    maxlength; values at or above size are dropped, as TF drops them."""
+    arr = _f(arr)
+    if axis not in (None, 0, -1) or (axis is not None and arr.shape.rank != 2):
+        raise NotImplementedError("tf.math.bincount with this axis is not implemented in minixla")
+    if minlength is not None and maxlength is not None and int(minlength) == int(maxlength):
+        size = int(minlength)
+    else:
+        size = _static_int(tf.reduce_max(arr) + 1 if arr.shape.num_elements() else 0, "Bincount", 1)
+        size = max(size, int(minlength) if minlength is not None else 0)
+        if maxlength is not None:
+            size = min(size, int(maxlength))
+    out_dtype = weights.dtype if weights is not None and hasattr(weights, "dtype") else tf.as_dtype(dtype)
+    values = tf.ones_like(arr, dtype=out_dtype) if weights is None else tf.cast(_f(weights), out_dtype)
+    if axis == -1:
+        rows = arr.shape[0]
+        ids = arr + size * tf.range(rows, dtype=arr.dtype)[:, None]
+        ids = tf.where(arr < size, ids, -tf.ones_like(ids))
+        out = tf.reshape(tf.math.unsorted_segment_sum(values, ids, rows * size), [rows, size])
+    else:
+        ids = tf.where(arr < size, arr, -tf.ones_like(arr))
+        out = tf.math.unsorted_segment_sum(tf.reshape(values, [-1]), tf.reshape(ids, [-1]), size)
+    if binary_output:
+        out = tf.cast(out > 0, out_dtype)
+    return out
+
+
+# -- segment reductions ----------------------------------------------------------------------
+
+def _segment(op):
+    def fn(data, segment_ids, name=None):
+        return execute(op, [data, segment_ids])
+
+    fn.__name__ = op
+    return fn
+
+
+segment_sum = _segment("SegmentSum")
+segment_mean = _segment("SegmentMean")
+segment_max = _segment("SegmentMax")
+segment_min = _segment("SegmentMin")
+segment_prod = _segment("SegmentProd")
+
+
+def _unsorted(data, segment_ids, num_segments, fill, reduce):
+    """The [segments, rows] one-hot mask of the ids picks each segment's rows; `reduce` over them, `fill`
+    elsewhere (ids outside [0, num_segments) belong to no segment, as in TF)."""
+    data, ids = _f(data), _f(segment_ids)
+    n = _static_int(num_segments, "UnsortedSegmentMax", 2)
+    lead = ids.shape.rank
+    rest = data.shape.as_list()[lead:]
+    rows = tf.reshape(data, [-1] + rest)
+    flat = tf.reshape(ids, [1, -1])
+    mask = tf.equal(flat, tf.range(n, dtype=ids.dtype)[:, None])
+    mask = tf.reshape(mask, mask.shape.as_list() + [1] * len(rest))
+    spread = tf.broadcast_to(rows[None], [n] + rows.shape.as_list())
+    mask = tf.broadcast_to(mask, spread.shape.as_list())
+    return reduce(tf.where(mask, spread, tf.fill(spread.shape.as_list(), tf.cast(fill, data.dtype))), mask)
+
+
+def _lowest(dtype):
+    d = np.dtype(dtype.as_numpy_dtype)
+    return (np.finfo(d) if d.kind == "f" else np.iinfo(d)).min
+
+
+def _highest(dtype):
+    d = np.dtype(dtype.as_numpy_dtype)
+    return (np.finfo(d) if d.kind == "f" else np.iinfo(d)).max
+
+
+def unsorted_segment_max(data, segment_ids, num_segments, name=None):
+    data = _f(data)
+    return _unsorted(data, segment_ids, num_segments, _lowest(data.dtype), lambda v, m: tf.reduce_max(v, axis=1))
+
+
+def unsorted_segment_min(data, segment_ids, num_segments, name=None):
+    data = _f(data)
+    return _unsorted(data, segment_ids, num_segments, _highest(data.dtype), lambda v, m: tf.reduce_min(v, axis=1))
+
+
+def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
+    return _unsorted(data, segment_ids, num_segments, 1, lambda v, m: tf.reduce_prod(v, axis=1))
+
+
+def _count(data, segment_ids, num_segments):
+    data = _f(data)
+    ones = tf.ones(_f(segment_ids).shape.as_list() + [1] * (data.shape.rank - _f(segment_ids).shape.rank), data.dtype)
+    return tf.math.unsorted_segment_sum(ones, segment_ids, num_segments)
+
+
+def _in_range_sum(data, segment_ids, num_segments):
+    """unsorted_segment_sum with the rows of out-of-range ids zeroed first, so that their gradient is 0
+    (as TF's _GatherDropNegatives) rather than the clamped gather's row."""
+    data, ids = _f(data), _f(segment_ids)
+    n = _static_int(num_segments, "UnsortedSegmentSum", 2)
+    valid = tf.logical_and(ids >= 0, ids < n)
+    valid = tf.reshape(valid, ids.shape.as_list() + [1] * (data.shape.rank - ids.shape.rank))
+    kept = tf.where(tf.broadcast_to(valid, data.shape.as_list()), data, tf.zeros_like(data))
+    return tf.math.unsorted_segment_sum(kept, ids, n)
+
+
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    """sum / max(count, 1)."""
+    total = _in_range_sum(data, segment_ids, num_segments)
+    return total / tf.maximum(_count(data, segment_ids, num_segments), 1)
+
+
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+    """sum / sqrt(max(count, 1))."""
+    total = _in_range_sum(data, segment_ids, num_segments)
+    return total / tf.sqrt(tf.maximum(_count(data, segment_ids, num_segments), 1))
+
+
+_MATH = ["asinh", "acosh", "atanh", "erfc", "reciprocal_no_nan", "xlog1py", "zero_fraction", "accumulate_n",
+         "invert_permutation", "is_non_decreasing", "is_strictly_increasing", "polyval", "cumulative_logsumexp",
+         "in_top_k", "confusion_matrix", "bincount", "segment_sum", "segment_mean", "segment_max", "segment_min",
+         "segment_prod", "unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
+         "unsorted_segment_mean", "unsorted_segment_sqrt_n"]
+
+
+def install(module) -> None:
+    global tf
+    tf = module
+    g = globals()
+    for n in _MATH:
+        setattr(module.math, n, g[n])
+    for n in ("asinh", "acosh", "atanh", "invert_permutation"):
+        if not hasattr(module, n):
+            setattr(module, n, g[n])
+    for n in ("softmax", "log_softmax", "softsign"):
+        setattr(module.math, n, getattr(module.nn, n))
+    if not hasattr(module.nn, "in_top_k"):
+        module.nn.in_top_k = in_top_k

@@ -1,0 +1,74 @@
+"""tf.math breadth cases (frontend/api/math_extras.py, math_special.py), recorded from real TensorFlow by
+`record_tf_goldens.py --cases tests/frontend/math_cases.py --out tests/golden/math` and replayed by
+tests/frontend/test_math_goldens.py. Same format as op_cases.py; numpy only.
+
+Segment max/min/prod inputs have no ties and no zeros, so every gradient convention agrees."""
+
+from __future__ import annotations
+
+import numpy as np
+
+R = np.random.default_rng(14)
+F = np.float32
+
+X = R.uniform(-3, 3, (3, 4)).astype(F)
+POS = R.uniform(1.2, 6, (3, 4)).astype(F)
+UNIT = R.uniform(-0.9, 0.9, (3, 4)).astype(F)
+ERFC_X = np.array([-3.0, -1.5, -1.0, -0.4, 0.0, 0.2, 0.9, 1.0, 1.3, 2.5, 4.0], F)
+DATA = R.permutation(np.arange(1, 16)).reshape(5, 3).astype(F) / 4
+IDS_SORTED = np.array([0, 0, 2, 3, 3], np.int32)
+IDS = np.array([2, 0, 2, -1, 4], np.int32)
+PRED = R.standard_normal((4, 5)).astype(F)
+LOGITS = R.standard_normal((2, 5)).astype(F)
+
+CASES = {
+    "m_asinh": (lambda tf, x: tf.math.asinh(x), [np.append(X.ravel(), 0).astype(F)], np.arcsinh(np.append(X, 0))),
+    "m_acosh": (lambda tf, x: tf.math.acosh(x), [POS], np.arccosh(POS)),
+    "m_atanh": (lambda tf, x: tf.math.atanh(x), [UNIT], np.arctanh(UNIT)),
+    "m_erfc": (lambda tf, x: tf.math.erfc(x), [ERFC_X], None),
+    "m_reciprocal_no_nan": (lambda tf, x: tf.math.reciprocal_no_nan(x), [np.array([2.0, 0.0, -0.5, 4.0], F)],
+                            np.array([0.5, 0.0, -2.0, 0.25], F)),
+    "m_xlog1py": (lambda tf, x, y: tf.math.xlog1py(x, y),
+                  [np.array([0.0, 1.5, 2.0, 0.0, -1.0], F), np.array([-1.0, 0.5, 3.0, 2.0, 0.25], F)], None),
+    "m_zero_fraction": (lambda tf, x: tf.math.zero_fraction(x), [np.array([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]], F)],
+                        np.float32(0.5)),
+    "m_accumulate_n": (lambda tf, a, b, c: tf.math.accumulate_n([a, b, c]), [X, POS, UNIT], X + POS + UNIT),
+    "m_invert_permutation": (lambda tf, p: tf.math.invert_permutation(p), [np.array([3, 0, 4, 1, 2], np.int32)],
+                             np.argsort([3, 0, 4, 1, 2]).astype(np.int32)),
+    "m_is_non_decreasing": (lambda tf, x: tf.math.is_non_decreasing(x), [np.array([1.0, 1.0, 2.0, 5.0], F)],
+                            np.bool_(True)),
+    "m_is_non_decreasing_false": (lambda tf, x: tf.math.is_non_decreasing(x), [np.array([[1, 3], [2, 4]], np.int32)],
+                                  np.bool_(False)),
+    "m_is_strictly_increasing": (lambda tf, x: tf.math.is_strictly_increasing(x),
+                                 [np.array([1.0, 1.0, 2.0], F)], np.bool_(False)),
+    "m_polyval": (lambda tf, a, b, c, x: tf.math.polyval([a, b, c], x),
+                  [np.array(2.0, F), np.array(-1.0, F), np.array(0.5, F), X], 2 * X * X - X + 0.5),
+    "m_cumulative_logsumexp": (lambda tf, x: tf.math.cumulative_logsumexp(x, axis=1), [X], None),
+    "m_cumulative_logsumexp_excl_rev": (lambda tf, x: tf.math.cumulative_logsumexp(x, axis=0, exclusive=True,
+                                                                                     reverse=True), [X], None),
+    "m_in_top_k": (lambda tf, t, p: tf.math.in_top_k(t, p, 2), [np.array([0, 4, 2, 1], np.int32), PRED], None),
+    "m_nn_in_top_k": (lambda tf, t, p: tf.nn.in_top_k(t, p, 3), [np.array([1, 1, 3, 0], np.int32), PRED], None),
+    "m_confusion_matrix": (lambda tf, lab, pred: tf.math.confusion_matrix(lab, pred, num_classes=4),
+                           [np.array([0, 1, 2, 3, 1, 1], np.int32), np.array([0, 2, 2, 3, 1, 0], np.int32)], None),
+    "m_confusion_matrix_weights": (lambda tf, lab, pred, w: tf.math.confusion_matrix(lab, pred, 3, weights=w,
+                                                                                    dtype=tf.float32),
+                                   [np.array([0, 1, 2, 1], np.int32), np.array([0, 2, 2, 1], np.int32),
+                                    np.array([0.5, 1.0, 2.0, 3.0], F)], None),
+    "m_bincount": (lambda tf, a: tf.math.bincount(a, minlength=6, maxlength=6),
+                   [np.array([1, 1, 3, 0, 5, 1], np.int32)], np.array([1, 3, 0, 1, 0, 1], np.int32)),
+    "m_bincount_weights": (lambda tf, a, w: tf.math.bincount(a, weights=w, minlength=4, maxlength=4),
+                           [np.array([1, 1, 3, 0, 5], np.int32), np.array([0.5, 1.0, 2.0, 3.0, 4.0], F)], None),
+    "m_softmax": (lambda tf, x: tf.math.softmax(x), [LOGITS], None),
+    "m_log_softmax": (lambda tf, x: tf.math.log_softmax(x, axis=0), [LOGITS], None),
+    "m_softsign": (lambda tf, x: tf.math.softsign(x), [X], X / (1 + np.abs(X))),
+    "m_segment_sum": (lambda tf, d, i: tf.math.segment_sum(d, i), [DATA, IDS_SORTED], None),
+    "m_segment_mean": (lambda tf, d, i: tf.math.segment_mean(d, i), [DATA, IDS_SORTED], None),
+    "m_segment_max": (lambda tf, d, i: tf.math.segment_max(d, i), [DATA, IDS_SORTED], None),
+    "m_segment_min": (lambda tf, d, i: tf.math.segment_min(d, i), [DATA, IDS_SORTED], None),
+    "m_segment_prod": (lambda tf, d, i: tf.math.segment_prod(d, i), [DATA, IDS_SORTED], None),
+    "m_unsorted_segment_max": (lambda tf, d, i: tf.math.unsorted_segment_max(d, i, 5), [DATA, IDS], None),
+    "m_unsorted_segment_min": (lambda tf, d, i: tf.math.unsorted_segment_min(d, i, 5), [DATA, IDS], None),
+    "m_unsorted_segment_prod": (lambda tf, d, i: tf.math.unsorted_segment_prod(d, i, 5), [DATA, IDS], None),
+    "m_unsorted_segment_mean": (lambda tf, d, i: tf.math.unsorted_segment_mean(d, i, 5), [DATA, IDS], None),
+    "m_unsorted_segment_sqrt_n": (lambda tf, d, i: tf.math.unsorted_segment_sqrt_n(d, i, 5), [DATA, IDS], None),
+}

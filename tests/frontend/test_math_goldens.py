@@ -1,0 +1,77 @@
+"""tf.math breadth (frontend/api/math_extras.py, math_special.py) against real TensorFlow 2.21
+(tests/golden/math/, recorded by `record_tf_goldens.py --cases tests/frontend/math_cases.py --out
+tests/golden/math`): every case eagerly, in tf.function and under jit_compile=True (or TF's own jit
+error where TF cannot compile the case: the sorted segment reductions), forward and gradient, plus
+numpy references where the table has them.
+
+Tolerances (rtol = atol): EXACT = 1e-5 for the compositions; SPECIAL = 1e-4 for the special functions,
+which TF evaluates with Eigen/Cephes kernels eagerly and we with XLA's approximations (Lanczos,
+Chebyshev, Giles), so the last few ulps differ, and more in the derivatives of those approximations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minixla.frontend import tf
+from tests.frontend import golden_replay as replay
+from tests.frontend.math_cases import CASES
+from tests.frontend.test_goldens import MODES
+from tests.paths import GOLDEN_DIR
+
+GOLDEN = GOLDEN_DIR / "math"
+TABLE = "tests/frontend/math_cases.py"
+EXACT, SPECIAL = 1e-5, 1e-4
+TOLERANCE = {name: SPECIAL if name.startswith("sp_") else EXACT for name in CASES}
+NAMES = sorted(CASES)
+
+
+def _jit_error(data: dict, fn) -> None:
+    """TF cannot compile the case: the same error type, message and unsupported op names."""
+    err_type, message = str(data["jit_error"]).split(": ", 1)
+    tensors = [tf.constant(a) for a in replay._inputs(data)]
+    with pytest.raises(getattr(tf.errors, err_type)) as info:
+        tf.function(lambda *a: fn(tf, *a), jit_compile=True)(*tensors)
+    assert str(info.value).startswith(message.split(" graph ")[0])
+    for op in data["jit_unsupported_ops"].tolist():
+        assert f"No registered '{op}' OpKernel for XLA_CPU_JIT" in str(info.value), (op, str(info.value))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", NAMES)
+def test_math_forward_against_tensorflow(name, mode):
+    data = replay.load(GOLDEN, name, TABLE)
+    if mode == "jit" and "jit_error" in data:
+        _jit_error(data, CASES[name][0])
+        return
+    replay.check_forward(data, CASES[name][0], name, mode, TOLERANCE[name])
+
+
+GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
+GRAD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" else (n, m) for n in GRAD_NAMES for m in MODES]
+
+
+@pytest.mark.parametrize("name, mode", GRAD_CASES)
+def test_math_gradient_against_tensorflow(name, mode):
+    data = replay.load(GOLDEN, name, TABLE)
+    if mode == "jit" and "jit_error" in data:
+        pytest.skip("TensorFlow cannot compile this case (the forward test checks the error)")
+    replay.check_gradient(data, CASES[name][0], name, mode, 2 * TOLERANCE[name])
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if CASES[n][2] is not None])
+def test_math_against_numpy(name):
+    fn, inputs, want = CASES[name]
+    got = fn(tf, *[tf.constant(a) for a in inputs])
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_unsorted_segment_ids_out_of_range_are_dropped():
+    got = tf.math.unsorted_segment_max(tf.constant([1.0, 5.0, 3.0]), tf.constant([0, 7, -1]), 2)
+    np.testing.assert_array_equal(got.numpy(), [1.0, np.finfo(np.float32).min])
+
+
+def test_segment_ids_must_be_sorted():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="segment ids are not increasing"):
+        tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 2, 1]))
