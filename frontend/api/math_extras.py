@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minixla.frontend.api import math_special
 from minixla.frontend.api.math_linalg import _static_int
 from minixla.frontend.execute import execute
 from minixla.frontend.ops import segment_ops  # noqa: F401 -- registers SegmentSum/Mean/Max/Min/Prod
@@ -309,5 +310,6 @@ def install(module) -> None:
             setattr(module, n, g[n])
     for n in ("softmax", "log_softmax", "softsign"):
         setattr(module.math, n, getattr(module.nn, n))
+    math_special.install(module)
     if not hasattr(module.nn, "in_top_k"):
         module.nn.in_top_k = in_top_k

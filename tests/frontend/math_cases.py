@@ -20,6 +20,15 @@ IDS_SORTED = np.array([0, 0, 2, 3, 3], np.int32)
 IDS = np.array([2, 0, 2, -1, 4], np.int32)
 PRED = R.standard_normal((4, 5)).astype(F)
 LOGITS = R.standard_normal((2, 5)).astype(F)
+GAMMA_X = np.array([-2.5, -1.3, -0.3, 0.2, 0.5, 0.9, 1.5, 2.3, 3.7, 10.0, 31.5], F)
+PROB = np.array([0.001, 0.02, 0.3, 0.5, 0.77, 0.95, 0.999], F)
+ERF_Y = np.array([-0.999, -0.9, -0.5, -0.1, 0.0, 0.3, 0.7, 0.98], F)
+BESSEL_X = np.array([-12.0, -3.0, -0.7, 0.3, 1.0, 5.5, 7.9, 8.1, 15.0, 40.0], F)
+ZETA_X = np.array([1.5, 2.0, 3.5, 6.0, 2.2], F)
+ZETA_Q = np.array([0.3, 1.0, 2.5, 0.8, 12.0], F)
+ORDER = np.array([0.0, 1.0, 2.0, 3.0, 1.0], F)
+PG_X = np.array([0.7, 1.5, 2.0, 5.0, 20.0], F)
+BETA = R.uniform(0.3, 4, (3, 4)).astype(F)
 
 CASES = {
     "m_asinh": (lambda tf, x: tf.math.asinh(x), [np.append(X.ravel(), 0).astype(F)], np.arcsinh(np.append(X, 0))),
@@ -71,4 +80,21 @@ CASES = {
     "m_unsorted_segment_prod": (lambda tf, d, i: tf.math.unsorted_segment_prod(d, i, 5), [DATA, IDS], None),
     "m_unsorted_segment_mean": (lambda tf, d, i: tf.math.unsorted_segment_mean(d, i, 5), [DATA, IDS], None),
     "m_unsorted_segment_sqrt_n": (lambda tf, d, i: tf.math.unsorted_segment_sqrt_n(d, i, 5), [DATA, IDS], None),
+    "sp_lgamma": (lambda tf, x: tf.math.lgamma(x), [GAMMA_X], None),
+    "sp_digamma": (lambda tf, x: tf.math.digamma(x), [GAMMA_X], None),
+    "sp_lbeta": (lambda tf, x: tf.math.lbeta(x), [BETA], None),
+    "sp_erfinv": (lambda tf, x: tf.math.erfinv(x), [ERF_Y], None),
+    "sp_ndtri": (lambda tf, x: tf.math.ndtri(x), [PROB], None),
+    "sp_erfcinv": (lambda tf, x: tf.math.erfcinv(x), [2 * PROB], None),
+    "sp_bessel_i0e": (lambda tf, x: tf.math.bessel_i0e(x), [BESSEL_X], None),
+    "sp_bessel_i1e": (lambda tf, x: tf.math.bessel_i1e(x), [BESSEL_X], None),
+    "sp_bessel_i0": (lambda tf, x: tf.math.bessel_i0(x), [BESSEL_X[:7]], None),
+    "sp_bessel_i1": (lambda tf, x: tf.math.bessel_i1(x), [BESSEL_X[:7]], None),
+    "sp_special_bessel": (lambda tf, x: (tf.math.special.bessel_i0e(x), tf.math.special.bessel_i1(x)), [BESSEL_X[:7]],
+                          None),
+    "sp_zeta": (lambda tf, x, q: tf.math.zeta(x, q), [ZETA_X, ZETA_Q], None),
+    "sp_polygamma": (lambda tf, n, x: tf.math.polygamma(n, x), [ORDER, PG_X], None),
+    "sp_nextafter": (lambda tf, a, b: tf.math.nextafter(a, b),
+                     [np.array([1.0, 0.0, -1.0, 2.0, 0.0, 3.5], F), np.array([2.0, -1.0, 0.0, 2.0, 0.0, -np.inf], F)],
+                     None),
 }

@@ -1,0 +1,256 @@
+"""tf.math special functions built from core ops the way XLA's client library (xla/hlo/builder/lib/math.cc)
+builds them, so that they compile and differentiate through their decomposition: Lanczos lgamma and
+digamma, Giles' erfinv, Cephes' Chebyshev series for the scaled Bessel functions, the Euler-Maclaurin
+Hurwitz zeta, and nextafter on the bit patterns. Where TF's gradient is not the derivative of the
+value (zeta and polygamma in their order, the incomplete functions in a and b) the argument is cut
+from the tape, as TF has no gradient there."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from minixla.frontend.execute import execute
+from minixla.frontend.ops import special_ops  # noqa: F401 -- registers the Bessel ops
+
+tf = None  # the public `tf` module, set by install()
+
+_LANCZOS_G = 7.0
+_LANCZOS_BASE = 0.99999999999980993227684700473478
+_LANCZOS = (676.520368121885098567009190444019, -1259.13921672240287047156078755283,
+            771.3234287776530788486528258894, -176.61502916214059906584551354, 12.507343278686904814458936853,
+            -0.13857109526572011689554707, 9.984369578019570859563e-6, 1.50563273514931155834e-7)
+
+
+def _f(x):
+    x = tf.convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise TypeError(f"Value passed to parameter 'x' has DataType {x.dtype.name} not in list of allowed "
+                        "values: bfloat16, half, float32, float64")
+    return x
+
+
+def _full_like(x, value):
+    return tf.zeros_like(x) + tf.constant(value, x.dtype)
+
+
+def _up(x):
+    """Half precision is computed in float32 (XLA's DoWithUpcastToF32)."""
+    return tf.cast(x, "float32") if x.dtype.size < 4 else x
+
+
+def _lanczos_z(x):
+    reflect = x < 0.5
+    return reflect, tf.where(reflect, -x, x - 1)
+
+
+def _log_t(z):
+    """log(g + 1/2 + z) as log(g + 1/2) + log1p(z / (g + 1/2))."""
+    return np.log(_LANCZOS_G + 0.5) + tf.math.log1p(z / (_LANCZOS_G + 0.5))
+
+
+def lgamma(x, name=None):
+    """log|Gamma(x)|: Lanczos (g = 7, 8 terms) for x >= 1/2, Euler's reflection below."""
+    x0 = _f(x)
+    x = _up(x0)
+    reflect, z = _lanczos_z(x)
+    a = tf.zeros_like(x) + _LANCZOS_BASE
+    for i, c in enumerate(_LANCZOS):
+        a = a + c / (z + (i + 1))
+    t = z + (_LANCZOS_G + 0.5)
+    log_t = _log_t(z)
+    log_y = 0.5 * np.log(2 * np.pi) + (z + 0.5 - t / log_t) * log_t + tf.math.log(a)
+    ax = tf.abs(x)
+    frac = ax - tf.floor(ax)
+    frac = tf.where(frac > 0.5, 1 - frac, frac)
+    frac = tf.where(reflect, frac, tf.ones_like(frac) * 0.5)  # sin(pi/2): no pole on the unused branch
+    denom = tf.math.log(tf.sin(np.pi * frac))
+    finite = tf.math.is_finite(denom)
+    reflection = tf.where(finite, np.log(np.pi) - tf.where(finite, denom, tf.zeros_like(denom)) - log_y, -denom)
+    out = tf.where(reflect, reflection, log_y)
+    out = tf.where(tf.math.is_inf(x), _full_like(x, np.inf), out)
+    return tf.cast(out, x0.dtype)
+
+
+def digamma(x, name=None):
+    """d/dx lgamma: log t + A'(z)/A(z) - g/t (Lanczos) for x >= 1/2, psi(1-x) - pi cot(pi x) below; -inf at
+    0 and nan at the negative integers."""
+    x0 = _f(x)
+    x = _up(x0)
+    reflect, z = _lanczos_z(x)
+    num, den = tf.zeros_like(x), tf.zeros_like(x) + _LANCZOS_BASE
+    for i, c in enumerate(_LANCZOS):
+        zi = z + (i + 1)
+        num = num - c / (zi * zi)
+        den = den + c / zi
+    t = z + (_LANCZOS_G + 0.5)
+    y = _log_t(z) + num / den - _LANCZOS_G / t
+    reduced = x + tf.abs(tf.floor(x + 0.5))
+    out = tf.where(reflect, y - np.pi * tf.cos(np.pi * reduced) / tf.sin(np.pi * reduced), y)
+    out = tf.where(tf.equal(x, 0), _full_like(x, -np.inf), out)
+    negint = tf.logical_and(x < 0, tf.equal(x, tf.floor(x)))
+    out = tf.where(negint, _full_like(x, np.nan), out)
+    return tf.cast(out, x0.dtype)
+
+
+def lbeta(x, name=None):
+    """log|Beta(x)| over the last axis: sum(lgamma(x)) - lgamma(sum(x)); an empty last axis gives 0."""
+    x = _f(x)
+    if x.shape.rank == 0:
+        raise ValueError("lbeta: the input must have at least one dimension")
+    if x.shape[-1] == 0:
+        return tf.zeros(x.shape.as_list()[:-1], x.dtype)
+    return tf.reduce_sum(lgamma(x), axis=-1) - lgamma(tf.reduce_sum(x, axis=-1))
+
+
+_ERFINV_LT5 = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+               -0.00417768164, 0.246640727, 1.50140941)
+_ERFINV_GE5 = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+               0.00943887047, 1.00167406, 2.83297682)
+
+
+def erfinv(x, name=None):
+    """Giles' single-precision approximation: w = -log(1 - x^2), a degree-8 polynomial in w - 2.5 (w < 5)
+    or sqrt(w) - 3, times x; +-inf at +-1."""
+    x0 = _f(x)
+    x = _up(x0)
+    edge = tf.equal(tf.abs(x), 1)
+    xs = tf.where(edge, tf.zeros_like(x), x)
+    w = -tf.math.log1p(-xs * xs)
+    lt = w < 5
+    w = tf.where(lt, w - 2.5, tf.sqrt(tf.where(lt, tf.ones_like(w) * 25, w)) - 3)
+    p = tf.where(lt, tf.zeros_like(x) + _ERFINV_LT5[0], tf.zeros_like(x) + _ERFINV_GE5[0])
+    for lo, hi in zip(_ERFINV_LT5[1:], _ERFINV_GE5[1:]):
+        p = tf.where(lt, tf.zeros_like(x) + lo, tf.zeros_like(x) + hi) + p * w
+    out = tf.where(edge, tf.where(x > 0, _full_like(x, np.inf), _full_like(x, -np.inf)), p * xs)
+    return tf.cast(out, x0.dtype)
+
+
+def ndtri(x, name=None):
+    """The standard normal quantile: sqrt(2) erfinv(2x - 1)."""
+    return np.sqrt(2.0) * erfinv(2 * _f(x) - 1)
+
+
+def erfcinv(x, name=None):
+    """erfc^-1(x) = -ndtri(x / 2) / sqrt(2)."""
+    return -ndtri(0.5 * _f(x)) / np.sqrt(2.0)
+
+
+def bessel_i0e(x, name=None):
+    """exp(-|x|) I0(x) (frontend/ops/special_ops.py)."""
+    return execute("BesselI0e", [_f(x)])
+
+
+def bessel_i1e(x, name=None):
+    """exp(-|x|) I1(x)."""
+    return execute("BesselI1e", [_f(x)])
+
+
+def bessel_i0(x, name=None):
+    """I0(x); TF 2.21 has no XLA kernel for it (jit_compile=True raises as in TF)."""
+    return execute("BesselI0", [_f(x)])
+
+
+def bessel_i1(x, name=None):
+    return execute("BesselI1", [_f(x)])
+
+
+# (2j)! / B_2j for the Euler-Maclaurin tail of the Hurwitz zeta (Cephes' zeta.c uses the same 12 terms)
+def _bernoulli_ratios(count: int) -> list[float]:
+    b = [Fraction(1)]
+    for m in range(1, 2 * count + 1):
+        b.append(-sum(math.comb(m + 1, k) * b[k] for k in range(m)) / (m + 1))
+    return [float(math.factorial(2 * j) / b[2 * j]) for j in range(1, count + 1)]
+
+
+_ZETA_A = _bernoulli_ratios(12)
+_ZETA_N = 9
+
+
+def zeta(x, q, name=None):
+    """The Hurwitz zeta sum_k (q + k)^-x: 9 terms, then the Euler-Maclaurin tail. Domain: x > 1, q > 0
+    (nan elsewhere, inf at x = 1). TF differentiates it in q only."""
+    x0, q = _f(x), _f(q)
+    x0, q = x0 + tf.zeros_like(q), q + tf.zeros_like(x0)
+    x = tf.stop_gradient(_up(x0))
+    q = _up(q)
+    ok = tf.logical_and(x > 1, q > 0)
+    xs = tf.where(ok, x, tf.ones_like(x) * 2)
+    qs = tf.where(ok, q, tf.ones_like(q))
+    s = tf.zeros_like(qs)
+    for k in range(_ZETA_N):
+        s = s + tf.pow(qs + k, -xs)
+    w = qs + _ZETA_N
+    s = s + tf.pow(w, 1 - xs) / (xs - 1) + 0.5 * tf.pow(w, -xs)
+    fac, term = tf.ones_like(xs), tf.pow(w, -xs) / w  # w^(-x-1)
+    for j, a in enumerate(_ZETA_A):
+        fac = fac * (xs + 2 * j) if j == 0 else fac * (xs + 2 * j - 1) * (xs + 2 * j)
+        s = s + fac * term / a
+        term = term / (w * w)
+    out = tf.where(ok, s, _full_like(s, np.nan))
+    out = tf.where(tf.equal(x, 1), _full_like(s, np.inf), out)
+    return tf.cast(out, x0.dtype)
+
+
+def polygamma(a, x, name=None):
+    """psi^(a)(x): digamma for a = 0, (-1)^(a+1) a! zeta(a + 1, x) above; nan for a non-integral or
+    negative order. TF differentiates it in x only."""
+    a, x = _f(a), _f(x)
+    a, x = a + tf.zeros_like(x), x + tf.zeros_like(a)
+    a = tf.stop_gradient(a)
+    order_ok = tf.logical_and(tf.equal(a, tf.floor(a)), a >= 0)
+    safe_a = tf.where(order_ok, a, tf.zeros_like(a))
+    sign = 2 * tf.math.floormod(safe_a, 2) - 1  # (-1)^(a+1)
+    fact = tf.exp(lgamma(safe_a + 1))
+    higher = sign * fact * zeta(safe_a + 1, x)
+    out = tf.where(tf.equal(safe_a, 0), digamma(x), higher)
+    return tf.where(order_ok, out, _full_like(out, np.nan))
+
+
+def _next_bits(x1, x2):
+    """XLA's NextAfter on the integer bit patterns."""
+    ity = {4: "int32", 8: "int64"}.get(x1.dtype.size)
+    if ity is None:
+        raise TypeError(f"nextafter: {x1.dtype.name} is not supported (float32 or float64)")
+    bits = 8 * x1.dtype.size
+    a, b = tf.bitcast(x1, ity), tf.bitcast(x2, ity)
+    sign_mask = tf.constant(np.array(-(1 << (bits - 1))).astype(ity))
+    mag_mask = tf.constant(np.array((1 << (bits - 1)) - 1).astype(ity))
+    a_abs, b_abs = tf.bitwise.bitwise_and(a, mag_mask), tf.bitwise.bitwise_and(b, mag_mask)
+    a_sign, b_sign = tf.bitwise.bitwise_and(a, sign_mask), tf.bitwise.bitwise_and(b, sign_mask)
+    smaller = tf.logical_or(a_abs > b_abs, tf.not_equal(a_sign, b_sign))
+    out = a + tf.where(smaller, -tf.ones_like(a), tf.ones_like(a))
+    from_zero = tf.bitwise.bitwise_or(b_sign, tf.ones_like(b))
+    out = tf.where(tf.equal(a_abs, 0), tf.where(tf.equal(b_abs, 0), b, from_zero), out)
+    out = tf.where(tf.equal(a, b), b, out)
+    res = tf.bitcast(out, x1.dtype)
+    return tf.where(tf.logical_or(tf.math.is_nan(x1), tf.math.is_nan(x2)), _full_like(res, np.nan), res)
+
+
+def nextafter(x1, x2, name=None):
+    """The next representable value after x1 towards x2: +-1 on the bit pattern (XLA's NextAfter). TF's
+    gradient passes the upstream gradient to x1 and zeros to x2."""
+    x1, x2 = _f(x1), _f(x2)
+    x1, x2 = x1 + tf.zeros_like(x2), x2 + tf.zeros_like(x1)
+
+    @tf.custom_gradient
+    def step(a, b):
+        return _next_bits(a, b), lambda dy: (dy, tf.zeros_like(dy))
+
+    return step(x1, x2)
+
+
+_MATH = ["lgamma", "digamma", "lbeta", "erfinv", "erfcinv", "ndtri", "bessel_i0", "bessel_i0e", "bessel_i1",
+         "bessel_i1e", "zeta", "polygamma", "nextafter"]
+
+
+def install(module) -> None:
+    global tf
+    tf = module
+    g = globals()
+    for n in _MATH:
+        setattr(module.math, n, g[n])
+    module.math.special = type(module.math)(**{n: g[n] for n in ("bessel_i0", "bessel_i0e", "bessel_i1",
+                                                                 "bessel_i1e")})
