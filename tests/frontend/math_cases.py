@@ -29,6 +29,11 @@ ZETA_Q = np.array([0.3, 1.0, 2.5, 0.8, 12.0], F)
 ORDER = np.array([0.0, 1.0, 2.0, 3.0, 1.0], F)
 PG_X = np.array([0.7, 1.5, 2.0, 5.0, 20.0], F)
 BETA = R.uniform(0.3, 4, (3, 4)).astype(F)
+IG_A = np.array([0.5, 1.0, 2.5, 3.0, 10.0, 0.2, 4.0], F)
+IG_X = np.array([0.3, 2.0, 1.0, 5.0, 8.0, 0.01, 12.0], F)
+BI_A = np.array([0.5, 2.0, 3.0, 1.0, 6.0], F)
+BI_B = np.array([0.5, 3.0, 1.5, 4.0, 2.0], F)
+BI_X = np.array([0.2, 0.7, 0.5, 0.95, 0.4], F)
 
 CASES = {
     "m_asinh": (lambda tf, x: tf.math.asinh(x), [np.append(X.ravel(), 0).astype(F)], np.arcsinh(np.append(X, 0))),
@@ -97,4 +102,7 @@ CASES = {
     "sp_nextafter": (lambda tf, a, b: tf.math.nextafter(a, b),
                      [np.array([1.0, 0.0, -1.0, 2.0, 0.0, 3.5], F), np.array([2.0, -1.0, 0.0, 2.0, 0.0, -np.inf], F)],
                      None),
+    "sp_igamma": (lambda tf, a, x: tf.math.igamma(a, x), [IG_A, IG_X], None),
+    "sp_igammac": (lambda tf, a, x: tf.math.igammac(a, x), [IG_A, IG_X], None),
+    "sp_betainc": (lambda tf, a, b, x: tf.math.betainc(a, b, x), [BI_A, BI_B, BI_X], None),
 }

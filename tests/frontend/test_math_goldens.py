@@ -49,10 +49,14 @@ def test_math_forward_against_tensorflow(name, mode):
 
 
 GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
+# The incomplete gamma/beta functions are while loops (and their gradients loops again): compiling
+# them under jit takes ~5 s each on 2 cores, so their jit gradients run with `python -m pytest -m slow`.
+LOOPS = ("sp_igamma", "sp_igammac", "sp_betainc")
+GRAD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n in LOOPS else (n, m)
+              for n in GRAD_NAMES for m in MODES]
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", GRAD_NAMES)
+@pytest.mark.parametrize("name, mode", GRAD_CASES)
 def test_math_gradient_against_tensorflow(name, mode):
     data = replay.load(GOLDEN, name, TABLE)
     if mode == "jit" and "jit_error" in data:
