@@ -292,11 +292,43 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     return total / tf.sqrt(tf.maximum(_count(data, segment_ids, num_segments), 1))
 
 
+# -- approximate top-k (exact on CPU, as XLA's CPU fallback: a sort) --------------------------
+
+def _approx_k(operand, k, reduction_dimension, largest):
+    x = _f(operand)
+    rank = x.shape.rank
+    dim = reduction_dimension % rank if rank else 0
+    if not 0 < k <= x.shape[dim]:
+        raise ValueError(f"approx top-k: k must be in [1, {x.shape[dim]}], got {k}")
+    perm = [d for d in range(rank) if d != dim] + [dim]
+    moved = tf.transpose(x, perm) if dim != rank - 1 else x
+    values, indices = tf.math.top_k(moved if largest else -moved, k=k, sorted=True)
+    if not largest:
+        values = -values
+    if dim != rank - 1:
+        back = [perm.index(d) for d in range(rank)]
+        values, indices = tf.transpose(values, back), tf.transpose(indices, back)
+    return values, indices
+
+
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,
+                 aggregate_to_topk=True, name=None):
+    """The k largest along `reduction_dimension` and their indices. XLA on CPU/GPU computes them exactly
+    (the approximation is a TPU algorithm), so this is top_k along that axis."""
+    return _approx_k(operand, k, reduction_dimension, largest=True)
+
+
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,
+                 aggregate_to_topk=True, name=None):
+    """The k smallest along `reduction_dimension` (see approx_max_k)."""
+    return _approx_k(operand, k, reduction_dimension, largest=False)
+
+
 _MATH = ["asinh", "acosh", "atanh", "erfc", "reciprocal_no_nan", "xlog1py", "zero_fraction", "accumulate_n",
          "invert_permutation", "is_non_decreasing", "is_strictly_increasing", "polyval", "cumulative_logsumexp",
          "in_top_k", "confusion_matrix", "bincount", "segment_sum", "segment_mean", "segment_max", "segment_min",
          "segment_prod", "unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
-         "unsorted_segment_mean", "unsorted_segment_sqrt_n"]
+         "unsorted_segment_mean", "unsorted_segment_sqrt_n", "approx_max_k", "approx_min_k"]
 
 
 def install(module) -> None:
@@ -308,6 +340,9 @@ def install(module) -> None:
     for n in ("asinh", "acosh", "atanh", "invert_permutation"):
         if not hasattr(module, n):
             setattr(module, n, g[n])
+    for n in ("approx_max_k", "approx_min_k"):
+        if not hasattr(module.nn, n):
+            setattr(module.nn, n, g[n])
     for n in ("softmax", "log_softmax", "softsign"):
         setattr(module.math, n, getattr(module.nn, n))
     math_special.install(module)

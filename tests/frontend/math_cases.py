@@ -28,6 +28,7 @@ ZETA_X = np.array([1.5, 2.0, 3.5, 6.0, 2.2], F)
 ZETA_Q = np.array([0.3, 1.0, 2.5, 0.8, 12.0], F)
 ORDER = np.array([0.0, 1.0, 2.0, 3.0, 1.0], F)
 PG_X = np.array([0.7, 1.5, 2.0, 5.0, 20.0], F)
+TOPK = R.permutation(np.arange(24)).reshape(4, 6).astype(F) / 3
 BETA = R.uniform(0.3, 4, (3, 4)).astype(F)
 IG_A = np.array([0.5, 1.0, 2.5, 3.0, 10.0, 0.2, 4.0], F)
 IG_X = np.array([0.3, 2.0, 1.0, 5.0, 8.0, 0.01, 12.0], F)
@@ -105,4 +106,14 @@ CASES = {
     "sp_igamma": (lambda tf, a, x: tf.math.igamma(a, x), [IG_A, IG_X], None),
     "sp_igammac": (lambda tf, a, x: tf.math.igammac(a, x), [IG_A, IG_X], None),
     "sp_betainc": (lambda tf, a, b, x: tf.math.betainc(a, b, x), [BI_A, BI_B, BI_X], None),
+    "m_approx_max_k": (lambda tf, x: tf.math.approx_max_k(x, 3), [TOPK], None),
+    # TF 2.21 has an eager CPU kernel for ApproxTopK with is_max_k=True and the last axis only; the others
+    # are recorded (and replayed) inside a jit-compiled function
+    "m_approx_max_k_dim0": (lambda tf, x: tf.function(lambda a: tf.math.approx_max_k(a, 2, reduction_dimension=0),
+                                                      jit_compile=True)(x), [TOPK], None),
+    "m_approx_min_k": (lambda tf, x: tf.function(lambda a: tf.math.approx_min_k(a, 2), jit_compile=True)(x), [TOPK],
+                       None),
+    "m_nn_approx_min_k_dim0": (lambda tf, x: tf.function(lambda a: tf.nn.approx_min_k(a, 3, reduction_dimension=0),
+                                                         jit_compile=True)(x), [TOPK], None),
+    "m_approx_max_k_values": (lambda tf, x: tf.math.approx_max_k(x, 2)[0], [TOPK], None),
 }
