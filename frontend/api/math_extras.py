@@ -9,6 +9,7 @@ import numpy as np
 
 from minixla.frontend.api import math_special
 from minixla.frontend.api.math_linalg import _static_int
+from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.execute import execute
 from minixla.frontend.ops import segment_ops  # noqa: F401 -- registers SegmentSum/Mean/Max/Min/Prod
 
@@ -106,7 +107,7 @@ def invert_permutation(x, name=None):
     """y[x[i]] = i (a scatter of the positions)."""
     x = _f(x)
     if x.shape.rank != 1:
-        raise ValueError(f"invert_permutation: x must be a vector, got shape {x.shape}")
+        raise InvalidArgumentError("invert_permutation expects a 1D vector. [Op:InvertPermutation]")
     n = x.shape[0]
     return tf.scatter_nd(tf.reshape(x, [n, 1]), tf.range(n, dtype=x.dtype), tf.constant([n], x.dtype))
 
@@ -131,7 +132,7 @@ def polyval(coeffs, x, name=None):
     """sum_i coeffs[i] * x^(n-1-i), by Horner's rule (coeffs highest degree first)."""
     x = _f(x)
     if not isinstance(coeffs, (list, tuple)):
-        raise ValueError(f"Argument coeffs must be list type found {type(coeffs)}.")
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
     if not coeffs:
         return tf.zeros_like(x)
     acc = _f(coeffs[0]) + tf.zeros_like(x)
@@ -154,6 +155,9 @@ def in_top_k(targets, predictions, k, name=None):
     """True where the target's prediction has fewer than k predictions strictly above it (ties count as
     in), and False for a non-finite prediction or an out-of-range target, as TF's InTopKV2."""
     targets, predictions = _f(targets), _f(predictions)
+    if not targets.dtype.is_integer:
+        raise InvalidArgumentError(f"Value for attr 'T' of {math_special._TF_NAMES.get(targets.dtype.name, targets.dtype.name)} is not in the list of allowed "
+                                   "values: int32, int64 [Op:InTopKV2]")
     classes = predictions.shape[-1]
     valid = tf.logical_and(targets >= 0, targets < classes)
     safe = tf.where(valid, targets, tf.zeros_like(targets))
@@ -229,6 +233,9 @@ def _unsorted(data, segment_ids, num_segments, fill, reduce):
     data, ids = _f(data), _f(segment_ids)
     n = _static_int(num_segments, "UnsortedSegmentMax", 2)
     lead = ids.shape.rank
+    if data.shape.as_list()[:lead] != ids.shape.as_list():
+        raise InvalidArgumentError(f"data.shape = {data.shape.as_list()} does not start with segment_ids.shape = "
+                                   f"{ids.shape.as_list()} [Op:UnsortedSegmentMax]")
     rest = data.shape.as_list()[lead:]
     rows = tf.reshape(data, [-1] + rest)
     flat = tf.reshape(ids, [1, -1])
@@ -299,7 +306,8 @@ def _approx_k(operand, k, reduction_dimension, largest):
     rank = x.shape.rank
     dim = reduction_dimension % rank if rank else 0
     if not 0 < k <= x.shape[dim]:
-        raise ValueError(f"approx top-k: k must be in [1, {x.shape[dim]}], got {k}")
+        raise InvalidArgumentError(f"input must have at least k columns. Had {x.shape[dim]}, needed {k} "
+                                   "[Op:ApproxTopK]")
     perm = [d for d in range(rank) if d != dim] + [dim]
     moved = tf.transpose(x, perm) if dim != rank - 1 else x
     values, indices = tf.math.top_k(moved if largest else -moved, k=k, sorted=True)

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.execute import execute
 from minixla.frontend.ops import special_ops  # noqa: F401 -- registers the Bessel ops
 
@@ -24,11 +25,14 @@ _LANCZOS = (676.520368121885098567009190444019, -1259.13921672240287047156078755
             -0.13857109526572011689554707, 9.984369578019570859563e-6, 1.50563273514931155834e-7)
 
 
+_TF_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 def _f(x):
     x = tf.convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise TypeError(f"Value passed to parameter 'x' has DataType {x.dtype.name} not in list of allowed "
-                        "values: bfloat16, half, float32, float64")
+        raise InvalidArgumentError(f"Value for attr 'T' of {_TF_NAMES.get(x.dtype.name, x.dtype.name)} is not in the "
+                                   "list of allowed values: bfloat16, half, float, double")
     return x
 
 
@@ -99,7 +103,7 @@ def lbeta(x, name=None):
     """log|Beta(x)| over the last axis: sum(lgamma(x)) - lgamma(sum(x)); an empty last axis gives 0."""
     x = _f(x)
     if x.shape.rank == 0:
-        raise ValueError("lbeta: the input must have at least one dimension")
+        raise InvalidArgumentError("Invalid reduction dimension (-1 for input with 0 dimension(s) [Op:Sum]")
     if x.shape[-1] == 0:
         return tf.zeros(x.shape.as_list()[:-1], x.dtype)
     return tf.reduce_sum(lgamma(x), axis=-1) - lgamma(tf.reduce_sum(x, axis=-1))
@@ -211,9 +215,7 @@ def polygamma(a, x, name=None):
 
 def _next_bits(x1, x2):
     """XLA's NextAfter on the integer bit patterns."""
-    ity = {4: "int32", 8: "int64"}.get(x1.dtype.size)
-    if ity is None:
-        raise TypeError(f"nextafter: {x1.dtype.name} is not supported (float32 or float64)")
+    ity = {4: "int32", 8: "int64"}[x1.dtype.size]
     bits = 8 * x1.dtype.size
     a, b = tf.bitcast(x1, ity), tf.bitcast(x2, ity)
     sign_mask = tf.constant(np.array(-(1 << (bits - 1))).astype(ity))
@@ -233,6 +235,9 @@ def nextafter(x1, x2, name=None):
     """The next representable value after x1 towards x2: +-1 on the bit pattern (XLA's NextAfter). TF's
     gradient passes the upstream gradient to x1 and zeros to x2."""
     x1, x2 = _f(x1), _f(x2)
+    if x1.dtype.size not in (4, 8):
+        raise InvalidArgumentError(f"Value for attr 'T' of {_TF_NAMES.get(x1.dtype.name, x1.dtype.name)} is not in "
+                                   "the list of allowed values: double, float")
     x1, x2 = x1 + tf.zeros_like(x2), x2 + tf.zeros_like(x1)
 
     @tf.custom_gradient

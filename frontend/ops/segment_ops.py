@@ -26,10 +26,11 @@ def _segment(op: str):
             raise op_error(op, "segment_ids should be a vector.")
         if ids.shape[0] != data.shape[0]:
             raise op_error(op, "segment_ids should be the same size as dimension 0 of input.")
-        if ids.size and ids[0] < 0:
-            raise op_error(op, "segment ids must be >= 0")
-        if np.any(np.diff(ids) < 0):
-            raise op_error(op, "segment ids are not increasing")
+        bad = np.flatnonzero((ids < 0) | (np.diff(ids, prepend=0) < 0))
+        if bad.size:  # TF's kernel reports the first id out of [0, number of segments so far)
+            k = int(bad[0])
+            raise op_error(op, f"Segment id {ids[k]} out of range [0, {int(ids[k - 1]) + 1 if k else 1}), possibly "
+                               "because 'segment_ids' input is not sorted.")
         n = int(ids[-1]) + 1 if ids.size else 0
         rows = list(data.shape[1:])
         full = [n, ids.shape[0]] + rows

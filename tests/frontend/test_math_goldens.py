@@ -77,5 +77,37 @@ def test_unsorted_segment_ids_out_of_range_are_dropped():
 
 
 def test_segment_ids_must_be_sorted():
-    with pytest.raises(tf.errors.InvalidArgumentError, match="segment ids are not increasing"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Segment id 1 out of range"):
         tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 2, 1]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Segment id -1 out of range \[0, 1\)"):
+        tf.math.segment_sum(tf.constant([1.0, 2.0]), tf.constant([-1, 0]))
+
+
+#: bad input raises TF 2.21's error type and message (recorded by hand from real TF)
+BAD_INPUT = {
+    "lgamma_int": (lambda: tf.math.lgamma(tf.constant([1, 2])), tf.errors.InvalidArgumentError,
+                   "Value for attr 'T' of int32 is not in the list of allowed values: bfloat16, half, float, double"),
+    "invert_permutation_2d": (lambda: tf.math.invert_permutation(tf.constant([[0, 1]])),
+                              tf.errors.InvalidArgumentError, "invert_permutation expects a 1D vector"),
+    "lbeta_scalar": (lambda: tf.math.lbeta(tf.constant(2.0)), tf.errors.InvalidArgumentError,
+                     "Invalid reduction dimension"),
+    "nextafter_f16": (lambda: tf.math.nextafter(tf.constant([1.0], tf.float16), tf.constant([2.0], tf.float16)),
+                      tf.errors.InvalidArgumentError, "Value for attr 'T' of half is not in the list"),
+    "unsorted_segment_ids_shape": (lambda: tf.math.unsorted_segment_max(tf.constant([1.0, 2.0]),
+                                                                        tf.constant([0, 1, 1]), 2),
+                                   tf.errors.InvalidArgumentError, "does not start with segment_ids.shape"),
+    "approx_k_too_big": (lambda: tf.math.approx_max_k(tf.constant([[1.0, 2.0]]), 3), tf.errors.InvalidArgumentError,
+                         "input must have at least k columns. Had 2, needed 3"),
+    "polyval_not_list": (lambda: tf.math.polyval(tf.constant([1.0, 2.0]), 2.0), ValueError,
+                         "Argument coeffs must be list type"),
+    "in_top_k_float_targets": (lambda: tf.math.in_top_k(tf.constant([0.0]), tf.constant([[1.0, 2.0]]), 1),
+                               tf.errors.InvalidArgumentError, "Value for attr 'T' of float"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUT))
+def test_bad_input_raises_tensorflows_error(name):
+    fn, err, message = BAD_INPUT[name]
+    with pytest.raises(err) as info:
+        fn()
+    assert message in str(info.value)
