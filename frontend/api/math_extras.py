@@ -65,18 +65,53 @@ _ERFC_SMALL = (5.61802298761904239654541015625e-04, -4.9138166941702365875244140
                3.76122951507568359375000000000e-01, -1.12837910652160644531250000000e+00)
 
 
+_ERFC64_P = (2.46196981473530512524E-10, 5.64189564831068821977E-1, 7.46321056442269912687E0,
+             4.86371970985681366614E1, 1.96520832956077098242E2, 5.26445194995477358631E2, 9.34528527171957607540E2,
+             1.02755188689515710272E3, 5.57535335369399327526E2)
+_ERFC64_Q = (1.0, 1.32281951154744992508E1, 8.67072140885989742329E1, 3.54937778887819891062E2,
+             9.75708501743205489753E2, 1.82390916687909736289E3, 2.24633760818710981792E3, 1.65666309194161350182E3,
+             5.57535340817727675546E2)
+_ERFC64_R = (5.64189583547755073984E-1, 1.27536670759978104416E0, 5.01905042251180477414E0,
+             6.16021097993053585195E0, 7.40974269950448939160E0, 2.97886665372100240670E0)
+_ERFC64_S = (1.0, 2.26052863220117276590E0, 9.39603524938001434673E0, 1.20489539808096656605E1,
+             1.70814450747565897222E1, 9.60896809063285878198E0, 3.36907645100081516050E0)
+_ERF64_T = (9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3, 7.00332514112805075473E3,
+            5.55923013010394962768E4)
+_ERF64_U = (1.0, 3.35617141647503099647E1, 5.21357949780152679795E2, 4.59432382970980127987E3,
+            2.26290000613890934246E4, 4.92673942608635921086E4)
+
+
+def _erfc64(x, large):
+    """Cephes' double-precision erfc: exp(-x^2) P(|x|)/Q(|x|) below 8, R/S above; 1 - x T(x^2)/U(x^2) for
+    |x| <= 1."""
+    xl = tf.where(large, x, tf.ones_like(x) * 2)
+    xs = tf.where(large, tf.zeros_like(x), x)
+    ax = tf.abs(xl)
+    z = -xl * xl
+    near = tf.exp(z) * _poly(ax, _ERFC64_P) / _poly(ax, _ERFC64_Q)
+    far = tf.exp(z) * _poly(ax, _ERFC64_R) / _poly(ax, _ERFC64_S)
+    tail = tf.where(ax < 8, near, far)
+    tail = tf.where(z < -7.09782712893383996843E2, tf.zeros_like(tail), tail)
+    tail = tf.where(xl < 0, 2 - tail, tail)
+    x2 = xs * xs
+    return tf.where(large, tail, 1 - xs * _poly(x2, _ERF64_T) / _poly(x2, _ERF64_U))
+
+
 def erfc(x, name=None):
     """1 - erf(x) without the cancellation: x P(x^2) + 1 for |x| <= 1, exp(-x^2) P(1/x^2) / (|x| Q(1/x^2))
-    above (Eigen's and XLA's float32 rational approximations)."""
-    x = _f(x)
+    above (Eigen's and XLA's float32 rational approximations; Cephes' for float64)."""
+    x0 = _f(x)
+    x = tf.cast(x0, "float32") if x0.dtype.size < 4 else x0
     large = tf.abs(x) > 1
+    if x.dtype == tf.float64:
+        return _erfc64(x, large)
     xl = tf.where(large, x, tf.ones_like(x))  # keeps 1/x^2 finite on the unused branch
     xs = tf.where(large, tf.zeros_like(x), x)
     ax = tf.minimum(tf.abs(xl), 10.06)
     q2 = 1 / (xl * xl)
     tail = tf.exp(-xl * xl) * _poly(q2, _ERFC_P) / (ax * _poly(q2, _ERFC_Q))
     tail = tf.where(xl < 0, 2 - tail, tail)
-    return tf.where(large, tail, xs * _poly(xs * xs, _ERFC_SMALL) + 1)
+    return tf.cast(tf.where(large, tail, xs * _poly(xs * xs, _ERFC_SMALL) + 1), x0.dtype)
 
 
 def reciprocal_no_nan(x, name=None):

@@ -116,4 +116,12 @@ CASES = {
     "m_nn_approx_min_k_dim0": (lambda tf, x: tf.function(lambda a: tf.nn.approx_min_k(a, 3, reduction_dimension=0),
                                                          jit_compile=True)(x), [TOPK], None),
     "m_approx_max_k_values": (lambda tf, x: tf.math.approx_max_k(x, 2)[0], [TOPK], None),
+    # float64: the double-precision polynomials (erfinv, erfc) and float64 loops and tables elsewhere
+    "sp_erfinv_f64": (lambda tf, x: tf.math.erfinv(x), [np.array([-0.9999, -0.9, -0.3, 0.0, 0.5, 0.99, 0.999999])],
+                      None),
+    "sp_erfc_f64": (lambda tf, x: tf.math.erfc(x), [ERFC_X.astype(np.float64)], None),
+    "sp_lgamma_f64": (lambda tf, x: tf.math.lgamma(x), [GAMMA_X.astype(np.float64)], None),
+    "sp_bessel_i1e_f64": (lambda tf, x: tf.math.bessel_i1e(x), [BESSEL_X.astype(np.float64)], None),
+    "sp_igamma_f64": (lambda tf, a, x: tf.math.igamma(a, x), [IG_A.astype(np.float64), IG_X.astype(np.float64)], None),
+    "sp_erfc_f16": (lambda tf, x: tf.math.erfc(x), [ERFC_X.astype(np.float16)], None),
 }
