@@ -367,11 +367,67 @@ def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95, reducti
     return _approx_k(operand, k, reduction_dimension, largest=False)
 
 
+# -- Sobol sequence ---------------------------------------------------------------------------
+
+#: Joe and Kuo's direction numbers (new-joe-kuo-6.21201) for dimensions 2..21: (degree s, polynomial a,
+#: initial m_1..m_s); dimension 1 is the van der Corput sequence
+_SOBOL = ((1, 0, (1,)), (2, 1, (1, 3)), (3, 1, (1, 3, 1)), (3, 2, (1, 1, 1)), (4, 1, (1, 1, 3, 3)),
+          (4, 4, (1, 3, 5, 13)), (5, 2, (1, 1, 5, 5, 17)), (5, 4, (1, 1, 5, 5, 5)), (5, 7, (1, 1, 7, 11, 19)),
+          (5, 11, (1, 1, 5, 1, 1)), (5, 13, (1, 1, 1, 3, 11)), (5, 14, (1, 3, 5, 5, 31)), (6, 1, (1, 3, 3, 9, 7, 49)),
+          (6, 13, (1, 1, 1, 15, 21, 21)), (6, 16, (1, 3, 1, 13, 27, 49)), (6, 19, (1, 1, 1, 15, 7, 5)),
+          (6, 22, (1, 3, 1, 15, 13, 25)), (6, 25, (1, 1, 5, 5, 19, 61)), (7, 1, (1, 3, 7, 11, 23, 15, 103)),
+          (7, 4, (1, 3, 7, 13, 13, 15, 69)))
+_SOBOL_BITS = 32
+
+
+def _sobol_directions(dim: int) -> np.ndarray:
+    """[dim, 32] direction integers by Bratley and Fox's recurrence from each primitive polynomial."""
+    bits = _SOBOL_BITS
+    v = np.zeros((dim, bits), np.uint64)
+    v[0] = [1 << (bits - 1 - i) for i in range(bits)]
+    for d in range(1, dim):
+        s, a, m = _SOBOL[d - 1]
+        for i in range(bits):
+            if i < s:
+                v[d, i] = m[i] << (bits - 1 - i)
+                continue
+            x = v[d, i - s] ^ (v[d, i - s] >> np.uint64(s))
+            for k in range(1, s):
+                if (a >> (s - 1 - k)) & 1:
+                    x ^= v[d, i - k]
+            v[d, i] = x
+    return v
+
+
+def sobol_sample(dim, num_results, skip=0, dtype="float32", name=None):
+    """Points skip+1 .. skip+num_results of the Sobol sequence (Gray-code order, the zero point left out,
+    as TF's kernel). The arguments are compile-time constants, so the points are computed when the op is
+    built, as TF's XLA kernel does."""
+    dim = _static_int(dim, "SobolSample", 0)
+    n = _static_int(num_results, "SobolSample", 1)
+    skip = _static_int(skip, "SobolSample", 2)
+    for bad, message in ((dim < 1, "dim must be at least one"), (n < 1, "num_results must be at least one"),
+                         (skip < 0, "skip must be non-negative")):
+        if bad:
+            raise InvalidArgumentError(f"{message} [Op:SobolSample]")
+    if dim > len(_SOBOL) + 1:
+        raise NotImplementedError(f"tf.math.sobol_sample in more than {len(_SOBOL) + 1} dimensions is not "
+                                  "implemented in minixla (it carries Joe and Kuo's first direction numbers only)")
+    v = _sobol_directions(dim)
+    idx = np.arange(skip + 1, skip + n + 1, dtype=np.uint64)
+    gray = idx ^ (idx >> np.uint64(1))
+    x = np.zeros((n, dim), np.uint64)
+    for i in range(_SOBOL_BITS):
+        on = ((gray >> np.uint64(i)) & np.uint64(1)).astype(bool)
+        x[on] ^= v[:, i]
+    return tf.constant(x / 2.0 ** _SOBOL_BITS, dtype=dtype)
+
+
 _MATH = ["asinh", "acosh", "atanh", "erfc", "reciprocal_no_nan", "xlog1py", "zero_fraction", "accumulate_n",
          "invert_permutation", "is_non_decreasing", "is_strictly_increasing", "polyval", "cumulative_logsumexp",
          "in_top_k", "confusion_matrix", "bincount", "segment_sum", "segment_mean", "segment_max", "segment_min",
          "segment_prod", "unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
-         "unsorted_segment_mean", "unsorted_segment_sqrt_n", "approx_max_k", "approx_min_k"]
+         "unsorted_segment_mean", "unsorted_segment_sqrt_n", "approx_max_k", "approx_min_k", "sobol_sample"]
 
 
 def install(module) -> None:

@@ -124,4 +124,8 @@ CASES = {
     "sp_bessel_i1e_f64": (lambda tf, x: tf.math.bessel_i1e(x), [BESSEL_X.astype(np.float64)], None),
     "sp_igamma_f64": (lambda tf, a, x: tf.math.igamma(a, x), [IG_A.astype(np.float64), IG_X.astype(np.float64)], None),
     "sp_erfc_f16": (lambda tf, x: tf.math.erfc(x), [ERFC_X.astype(np.float16)], None),
+    "m_sobol_sample": (lambda tf: tf.math.sobol_sample(21, 40, skip=5), [], None),
+    "m_sobol_sample_f64": (lambda tf: tf.math.sobol_sample(3, 7, dtype=tf.float64),
+                           [], np.array([[0.5, 0.5, 0.5], [0.75, 0.25, 0.25], [0.25, 0.75, 0.75], [0.375, 0.375, 0.625],
+                                         [0.875, 0.875, 0.125], [0.625, 0.125, 0.875], [0.125, 0.625, 0.375]])),
 }

@@ -107,6 +107,11 @@ BAD_INPUT = {
                          "input must have at least k columns. Had 2, needed 3"),
     "polyval_not_list": (lambda: tf.math.polyval(tf.constant([1.0, 2.0]), 2.0), ValueError,
                          "Argument coeffs must be list type"),
+    "sobol_dim_0": (lambda: tf.math.sobol_sample(0, 2), tf.errors.InvalidArgumentError, "dim must be at least one"),
+    "sobol_negative_skip": (lambda: tf.math.sobol_sample(2, 2, skip=-1), tf.errors.InvalidArgumentError,
+                            "skip must be non-negative"),
+    "sobol_beyond_table": (lambda: tf.math.sobol_sample(22, 2), NotImplementedError,
+                           "more than 21 dimensions is not implemented in minixla"),
     "in_top_k_float_targets": (lambda: tf.math.in_top_k(tf.constant([0.0]), tf.constant([[1.0, 2.0]]), 1),
                                tf.errors.InvalidArgumentError, "Value for attr 'T' of float"),
 }
