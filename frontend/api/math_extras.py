@@ -188,17 +188,19 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
 
 def in_top_k(targets, predictions, k, name=None):
     """True where the target's prediction has fewer than k predictions strictly above it (ties count as
-    in), and False for a non-finite prediction or an out-of-range target, as TF's InTopKV2."""
+    in); False for an out-of-range target or a row with a non-finite prediction, as TF's InTopKV2 kernel
+    (TF's XLA kernel looks at the target's prediction only, so TF's own jit results differ there)."""
     targets, predictions = _f(targets), _f(predictions)
     if not targets.dtype.is_integer:
-        raise InvalidArgumentError(f"Value for attr 'T' of {math_special._TF_NAMES.get(targets.dtype.name, targets.dtype.name)} is not in the list of allowed "
-                                   "values: int32, int64 [Op:InTopKV2]")
+        kind = math_special._TF_NAMES.get(targets.dtype.name, targets.dtype.name)
+        raise InvalidArgumentError(f"Value for attr 'T' of {kind} is not in the list of allowed values: int32, int64 "
+                                   "[Op:InTopKV2]")
     classes = predictions.shape[-1]
     valid = tf.logical_and(targets >= 0, targets < classes)
     safe = tf.where(valid, targets, tf.zeros_like(targets))
-    picked = tf.reduce_sum(predictions * tf.one_hot(safe, classes, dtype=predictions.dtype), axis=-1)
+    picked = tf.gather(predictions, safe, batch_dims=1)  # (a gather: inf elsewhere in the row stays out)
     above = tf.reduce_sum(tf.cast(predictions > picked[:, None], "int32"), axis=-1)
-    ok = tf.logical_and(valid, tf.math.is_finite(picked))
+    ok = tf.logical_and(valid, tf.reduce_all(tf.math.is_finite(predictions), axis=-1))
     return tf.logical_and(ok, above < tf.cast(k, "int32"))
 
 

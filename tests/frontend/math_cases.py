@@ -128,4 +128,7 @@ CASES = {
     "m_sobol_sample_f64": (lambda tf: tf.math.sobol_sample(3, 7, dtype=tf.float64),
                            [], np.array([[0.5, 0.5, 0.5], [0.75, 0.25, 0.25], [0.25, 0.75, 0.75], [0.375, 0.375, 0.625],
                                          [0.875, 0.875, 0.125], [0.625, 0.125, 0.875], [0.125, 0.625, 0.375]])),
+    "m_in_top_k_nonfinite": (lambda tf, t, p: tf.math.in_top_k(t, p, 2),
+                             [np.array([0, 1, 2], np.int32),
+                              np.array([[1.0, np.inf, 0.5], [np.nan, 2.0, 1.0], [0.1, -np.inf, np.inf]], F)], None),
 }
