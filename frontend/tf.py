@@ -128,3 +128,5 @@ def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the
     raise AttributeError(f"module 'tf' has no attribute {name!r}")
 from minixla.frontend import profiler as _profiler  # noqa: E402
 profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
+from minixla.frontend.api import nn_extras as _nn_extras  # noqa: E402
+_nn_extras.install(_sys.modules[__name__])  # the rest of tf.nn: pools, transposed convs, space/depth, losses

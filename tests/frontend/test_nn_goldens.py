@@ -1,0 +1,72 @@
+"""tf.nn breadth (frontend/api/nn_extras.py, nn_ctc.py) against real TensorFlow 2.21
+(tests/golden/nn/, recorded by `record_tf_goldens.py --cases tests/frontend/nn_cases.py --out
+tests/golden/nn`): every case eagerly, in tf.function and under jit_compile=True, forward and
+gradient, plus numpy references where the table has them.
+
+TF cannot compile MaxPoolWithArgmax under XLA; our decomposition can, so its jit results are
+compared with TF's eager ones. Tolerance (rtol = atol) 2e-5 for the convolutions and reductions
+(other summation orders), twice that for gradients.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minixla.frontend import tf
+from tests.frontend import golden_replay as replay
+from tests.frontend.nn_cases import CASES
+from tests.frontend.test_goldens import MODES
+from tests.paths import GOLDEN_DIR
+
+GOLDEN = GOLDEN_DIR / "nn"
+TABLE = "tests/frontend/nn_cases.py"
+TOLERANCE = dict.fromkeys(CASES, 2e-5)
+NAMES = sorted(CASES)
+
+
+def _data(name, mode):
+    data = replay.load(GOLDEN, name, TABLE)
+    if mode == "jit" and "jit_error" in data:  # TF cannot compile it; we can: compare with TF's eager result
+        data = {k: v for k, v in data.items() if not k.startswith("jit_")}
+    return data
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", NAMES)
+def test_nn_forward_against_tensorflow(name, mode):
+    replay.check_forward(_data(name, mode), CASES[name][0], name, mode, TOLERANCE[name])
+
+
+GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
+# jit gradients compile a second program per case: `python -m pytest -m slow`
+GRAD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" else (n, m) for n in GRAD_NAMES for m in MODES]
+
+
+@pytest.mark.parametrize("name, mode", GRAD_CASES)
+def test_nn_gradient_against_tensorflow(name, mode):
+    replay.check_gradient(_data(name, mode), CASES[name][0], name, mode, 2 * TOLERANCE[name])
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if CASES[n][2] is not None])
+def test_nn_against_numpy(name):
+    fn, inputs, want = CASES[name]
+    got = fn(tf, *[tf.constant(a) for a in inputs])
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_dilated_same_pooling_is_a_value_error():
+    with pytest.raises(ValueError, match="'SAME' padding is not implemented for `dilation_rate` > 1"):
+        tf.nn.pool(tf.zeros([1, 4, 4, 1]), [2, 2], "MAX", padding="SAME", dilations=[2, 2])
+
+
+def test_space_to_depth_needs_divisible_sizes():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="should be divisible by block_size"):
+        tf.nn.space_to_depth(tf.zeros([1, 5, 4, 1]), 2)
+
+
+def test_in_top_k_is_false_for_bad_targets_and_non_finite_rows():
+    p = tf.constant([[0.1, 0.9, 0.5], [np.nan, 1.0, 0.0], [1.0, 1.0, 1.0]])
+    got = tf.nn.in_top_k(tf.constant([1, 1, 2]), p, 1).numpy().tolist()
+    assert got == [True, False, True]  # ties count as in the top k, as TF's kernel
+    assert tf.nn.in_top_k(tf.constant([3]), tf.constant([[0.0, 1.0, 2.0]]), 3).numpy().tolist() == [False]
