@@ -38,6 +38,18 @@ SPARSE = np.where(R.uniform(size=(4, 5)) < 0.4, 0, _f(4, 5)).astype(np.float32)
 FREQ = R.uniform(0.5, 2, (4, 1)).astype(np.float32)
 
 
+CTC_LOGITS = _f(7, 3, 5, lo=-2, hi=2)  # [T, B, C]
+CTC_LABELS = np.array([[1, 2, 2, 0], [3, 1, 4, 2], [4, 0, 0, 0]], np.int32)  # repeats need a blank between
+CTC_LABEL_LEN = np.array([3, 4, 1], np.int32)
+CTC_LOGIT_LEN = np.array([7, 7, 5], np.int32)
+ISO = _f(3, 7)
+
+
+def _ctc(tf, logits, **kw):
+    return tf.nn.ctc_loss(tf.constant(CTC_LABELS), logits, tf.constant(CTC_LABEL_LEN), tf.constant(CTC_LOGIT_LEN),
+                          **kw)
+
+
 def _numpy_depth_to_space(x, b):
     n, h, w, c = x.shape
     return x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5).reshape(n, h * b, w * b, c // (b * b))
@@ -142,6 +154,18 @@ CASES = {
     "nn_approx_min_k": (lambda tf, x: _xla(tf, lambda y: tf.nn.approx_min_k(y, 2))(x), [SCORES], None),
     "nn_approx_max_k_axis0": (lambda tf, x: _xla(tf, lambda y: tf.nn.approx_max_k(y, 2, reduction_dimension=0))(x),
                               [SCORES], None),
+    # CTC and label helpers
+    "nn_ctc_loss": (lambda tf, x: _ctc(tf, x), [CTC_LOGITS], None),
+    "nn_ctc_loss_blank_last": (lambda tf, x: tf.nn.ctc_loss(tf.constant(CTC_LABELS - 1 + (CTC_LABELS == 0)), x,
+                                                          tf.constant(CTC_LABEL_LEN), tf.constant(CTC_LOGIT_LEN),
+                                                          blank_index=-1), [CTC_LOGITS], None),
+    "nn_ctc_loss_batch_major": (lambda tf, x: _ctc(tf, x, logits_time_major=False),
+                                [CTC_LOGITS.transpose(1, 0, 2).copy()], None),
+    "nn_ctc_unique_labels": (lambda tf: tf.nn.ctc_unique_labels(tf.constant([[3, 1, 3, 2, 1, 0], [2, 2, 5, 0, 0, 0]])),
+                             [], None),
+    "nn_isotonic_regression": (lambda tf, x: tf.nn.isotonic_regression(x), [ISO], None),
+    "nn_isotonic_regression_increasing_axis0": (
+        lambda tf, x: tf.nn.isotonic_regression(x, decreasing=False, axis=0), [ISO.T.copy()], None),
     "nn_depth_to_space_numpy": (lambda tf, x: tf.nn.depth_to_space(x, 2), [X2[..., :2].repeat(2, -1)],
                                 _numpy_depth_to_space(X2[..., :2].repeat(2, -1), 2)),
 }
