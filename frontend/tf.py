@@ -129,6 +129,4 @@ def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the
 from minixla.frontend import profiler as _profiler  # noqa: E402
 profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
 from minixla.frontend.api import nn_extras as _nn_extras  # noqa: E402
-_nn_extras.install(_sys.modules[__name__])  # the rest of tf.nn: pools, transposed convs, space/depth, losses
-from minixla.frontend.api import nn_ctc as _nn_ctc  # noqa: E402
-_nn_ctc.install(_sys.modules[__name__])  # tf.nn.ctc_loss, ctc_unique_labels, isotonic_regression
+_nn_extras.install(_sys.modules[__name__])  # the rest of tf.nn (with nn_ctc, nn_rnn_wrappers)

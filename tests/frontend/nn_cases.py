@@ -50,6 +50,24 @@ def _ctc(tf, logits, **kw):
                           **kw)
 
 
+CELL_X, CELL_H, CELL_W, CELL_U = _f(2, 3), _f(2, 3), _f(3, 3), _f(3, 3)
+
+
+def _wrapped_cell(tf, wrap, x, h, w, u):
+    """One step of a tanh cell (a Keras layer defined here: minixla and TF both take it) in `wrap`."""
+
+    class Cell(tf.keras.layers.Layer):
+        state_size = 3
+        output_size = 3
+
+        def call(self, inputs, states):
+            out = tf.tanh(tf.matmul(inputs, w) + tf.matmul(states[0], u))
+            return out, [out]
+
+    out, state = wrap(tf, Cell())(x, [h])
+    return out, state[0]
+
+
 def _numpy_depth_to_space(x, b):
     n, h, w, c = x.shape
     return x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5).reshape(n, h * b, w * b, c // (b * b))
@@ -166,6 +184,18 @@ CASES = {
     "nn_isotonic_regression": (lambda tf, x: tf.nn.isotonic_regression(x), [ISO], None),
     "nn_isotonic_regression_increasing_axis0": (
         lambda tf, x: tf.nn.isotonic_regression(x, decreasing=False, axis=0), [ISO.T.copy()], None),
+    # RNN cell wrappers
+    "nn_rnn_residual_wrapper": (lambda tf, *a: _wrapped_cell(tf, lambda tf, c: tf.nn.RNNCellResidualWrapper(c), *a),
+                                [CELL_X, CELL_H, CELL_W, CELL_U], None),
+    "nn_rnn_residual_wrapper_fn": (
+        lambda tf, *a: _wrapped_cell(tf, lambda tf, c: tf.nn.RNNCellResidualWrapper(c, lambda i, o: i * o), *a),
+        [CELL_X, CELL_H, CELL_W, CELL_U], None),
+    "nn_rnn_device_wrapper": (
+        lambda tf, *a: _wrapped_cell(tf, lambda tf, c: tf.nn.RNNCellDeviceWrapper(c, "/cpu:0"), *a),
+        [CELL_X, CELL_H, CELL_W, CELL_U], None),
+    "nn_rnn_dropout_wrapper_keep_all": (
+        lambda tf, *a: _wrapped_cell(tf, lambda tf, c: tf.nn.RNNCellDropoutWrapper(c, 1.0, 1.0, 1.0), *a),
+        [CELL_X, CELL_H, CELL_W, CELL_U], None),
     "nn_depth_to_space_numpy": (lambda tf, x: tf.nn.depth_to_space(x, 2), [X2[..., :2].repeat(2, -1)],
                                 _numpy_depth_to_space(X2[..., :2].repeat(2, -1), 2)),
 }

@@ -92,3 +92,29 @@ def test_isotonic_regression_gradient_is_the_block_mean(decreasing):
     want = np.stack([[u[r][seg[r] == seg[r][i]].mean() for i in range(9)] for r in range(2)])
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     assert seg.max() > 0  # a real fit, not one block
+
+
+class _AddCell:
+    state_size = 4
+    output_size = 4
+
+    def __call__(self, inputs, state):
+        return inputs + state[0], [inputs * 2.0]
+
+
+def test_rnn_dropout_wrapper_drops_and_rescales():
+    """keep 0.5: about half of the outputs are 0 and the rest are doubled (TF's stream is not replayed)."""
+    cell = tf.nn.RNNCellDropoutWrapper(_AddCell(), output_keep_prob=0.5, state_keep_prob=0.5, seed=1)
+    x = tf.ones([200, 4])
+    out, state = cell(x, cell.zero_state(200, tf.float32))
+    for v in (out.numpy(), state[0].numpy()):
+        assert set(np.unique(v).tolist()) <= {0.0, 2.0, 4.0}
+        assert 0.35 < np.mean(v == 0) < 0.65
+
+
+def test_rnn_wrappers_delegate_sizes_and_check_probabilities():
+    cell = tf.nn.RNNCellResidualWrapper(_AddCell())
+    assert (cell.state_size, cell.output_size) == (4, 4)
+    assert cell.get_initial_state(batch_size=3, dtype=tf.float32).shape == (3, 4)
+    with pytest.raises(ValueError, match="input_keep_prob must be between 0 and 1"):
+        tf.nn.RNNCellDropoutWrapper(_AddCell(), input_keep_prob=1.5)
