@@ -68,6 +68,17 @@ def _wrapped_cell(tf, wrap, x, h, w, u):
     return out, state[0]
 
 
+EMB_W, EMB_B, EMB_X = _f(10, 4), _f(10), _f(3, 4)
+EMB_LABELS = np.array([[2, 7], [0, 5], [9, 1]], np.int64)
+SAMPLED = (np.array([1, 3, 4, 6], np.int64), R.uniform(0.2, 1.0, (3, 2)).astype(np.float32),
+           R.uniform(0.2, 1.0, 4).astype(np.float32))
+
+
+def _sampled_loss(tf, loss, w, b, x, **kw):
+    values = tuple(tf.constant(v) for v in SAMPLED)
+    return loss(w, b, tf.constant(EMB_LABELS), x, 4, 10, num_true=2, sampled_values=values, **kw)
+
+
 def _numpy_depth_to_space(x, b):
     n, h, w, c = x.shape
     return x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5).reshape(n, h * b, w * b, c // (b * b))
@@ -196,6 +207,18 @@ CASES = {
     "nn_rnn_dropout_wrapper_keep_all": (
         lambda tf, *a: _wrapped_cell(tf, lambda tf, c: tf.nn.RNNCellDropoutWrapper(c, 1.0, 1.0, 1.0), *a),
         [CELL_X, CELL_H, CELL_W, CELL_U], None),
+    # candidate sampling and sampled losses
+    "nn_all_candidate_sampler": (lambda tf: tf.nn.all_candidate_sampler(tf.constant(EMB_LABELS), 2, 10, True), [],
+                                 None),
+    "nn_nce_loss": (lambda tf, w, b, x: _sampled_loss(tf, tf.nn.nce_loss, w, b, x), [EMB_W, EMB_B, EMB_X], None),
+    "nn_nce_loss_remove_hits": (lambda tf, w, b, x: _sampled_loss(tf, tf.nn.nce_loss, w, b, x,
+                                                                  remove_accidental_hits=True),
+                                [EMB_W, EMB_B, EMB_X], None),
+    "nn_sampled_softmax_loss": (lambda tf, w, b, x: _sampled_loss(tf, tf.nn.sampled_softmax_loss, w, b, x),
+                                [EMB_W, EMB_B, EMB_X], None),
+    "nn_sampled_softmax_loss_keep_hits": (
+        lambda tf, w, b, x: _sampled_loss(tf, tf.nn.sampled_softmax_loss, w, b, x, remove_accidental_hits=False),
+        [EMB_W, EMB_B, EMB_X], None),
     "nn_depth_to_space_numpy": (lambda tf, x: tf.nn.depth_to_space(x, 2), [X2[..., :2].repeat(2, -1)],
                                 _numpy_depth_to_space(X2[..., :2].repeat(2, -1), 2)),
 }

@@ -3,8 +3,9 @@
 tests/golden/nn`): every case eagerly, in tf.function and under jit_compile=True, forward and
 gradient, plus numpy references where the table has them.
 
-TF cannot compile MaxPoolWithArgmax under XLA; our decomposition can, so its jit results are
-compared with TF's eager ones. Tolerance (rtol = atol) 2e-5 for the convolutions and reductions
+Where TF cannot compile a case under XLA (MaxPoolWithArgmax, IsotonicRegression,
+AllCandidateSampler, the accidental-hit scatter of the sampled losses) our decomposition can, so its
+jit results are compared with TF's eager ones; TF then records no gradient either. Tolerance (rtol = atol) 2e-5 for the convolutions and reductions
 (other summation orders), twice that for gradients.
 """
 
@@ -118,3 +119,14 @@ def test_rnn_wrappers_delegate_sizes_and_check_probabilities():
     assert cell.get_initial_state(batch_size=3, dtype=tf.float32).shape == (3, 4)
     with pytest.raises(ValueError, match="input_keep_prob must be between 0 and 1"):
         tf.nn.RNNCellDropoutWrapper(_AddCell(), input_keep_prob=1.5)
+
+
+def test_all_candidate_sampler_checks_the_true_classes_range():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+        tf.nn.all_candidate_sampler(tf.constant([[1], [7]], tf.int64), 1, 5, True)
+
+
+def test_sampled_losses_need_sampled_values():
+    w, x = tf.zeros([10, 4]), tf.zeros([3, 4])
+    with pytest.raises(NotImplementedError, match="sampled_values"):
+        tf.nn.sampled_softmax_loss(w, tf.zeros([10]), tf.constant([[1], [2], [3]]), x, 4, 10)
