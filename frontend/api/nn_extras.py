@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.frontend.api import nn as _nn, nn_conv_image as _conv, nn_ctc as _nn_ctc, nn_rnn_wrappers as _nn_rnn_wrappers, nn_sampled as _nn_sampled
+from minixla.frontend.api import (nn as _nn, nn_conv_image as _conv, nn_ctc as _nn_ctc,
+                                  nn_fractional as _nn_fractional, nn_rnn_wrappers as _nn_rnn_wrappers,
+                                  nn_sampled as _nn_sampled)
 
 tf = None  # the public `tf` module, set by install()
 
@@ -559,3 +561,4 @@ def install(tf_module) -> None:
     _nn_ctc.install(tf_module)
     _nn_rnn_wrappers.install(tf_module)
     _nn_sampled.install(tf_module)
+    _nn_fractional.install(tf_module)

@@ -130,3 +130,43 @@ def test_sampled_losses_need_sampled_values():
     w, x = tf.zeros([10, 4]), tf.zeros([3, 4])
     with pytest.raises(NotImplementedError, match="sampled_values"):
         tf.nn.sampled_softmax_loss(w, tf.zeros([10]), tf.constant([[1], [2], [3]]), x, 4, 10)
+
+
+def _numpy_fractional(x, rows, cols, overlapping, reduce):
+    def window(seq, i, n):
+        return slice(seq[i], min(seq[i + 1] + 1, n) if overlapping else seq[i + 1])
+
+    return np.stack([np.stack([reduce(x[:, window(rows, i, x.shape[1]), window(cols, j, x.shape[2])], axis=(1, 2))
+                               for j in range(len(cols) - 1)], 1) for i in range(len(rows) - 1)], 1)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind, pseudo, overlapping", [("max", False, False), ("max", True, True),
+                                                       ("avg", False, True), ("avg", True, False)])
+def test_fractional_pools_follow_their_sequences(kind, pseudo, overlapping, mode):
+    """TF's random stream is not replayed: the drawn boundaries must follow TF's rules (windows of
+    k or k + 1, covering the input) and the pooled values must be those of the drawn windows."""
+    x = np.random.default_rng(8).standard_normal((2, 11, 9, 3)).astype(np.float32)
+    fn = getattr(tf.nn, f"fractional_{kind}_pool")
+
+    def run(v):
+        return fn(v, [1.0, 1.6, 1.3, 1.0], pseudo_random=pseudo, overlapping=overlapping, seed=5)
+
+    if mode != "eager":
+        run = tf.function(run, jit_compile=(mode == "jit"))
+    y, rows, cols = (t.numpy() for t in run(tf.constant(x)))
+    for seq, n, m in ((rows, 11, 6), (cols, 9, 6)):
+        assert len(seq) == m + 1 and seq[0] == 0 and seq[-1] == n
+        assert set(np.diff(seq).tolist()) <= {n // m, n // m + 1}
+    want = _numpy_fractional(x, rows, cols, overlapping, np.max if kind == "max" else np.mean)
+    np.testing.assert_allclose(y, want, rtol=1e-6, atol=1e-6)
+
+
+def test_fractional_max_pool_gradient_goes_to_each_window_max():
+    x = tf.constant(np.random.default_rng(9).standard_normal((1, 8, 7, 2)).astype(np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y, rows, cols = tf.nn.fractional_max_pool(x, [1.0, 1.5, 1.5, 1.0], seed=2)
+    g = tape.gradient(y, x).numpy()
+    assert g.sum() == y.numpy().size and set(np.unique(g).tolist()) <= {0.0, 1.0}
+    np.testing.assert_array_equal(np.sort(x.numpy()[g == 1]), np.sort(y.numpy().reshape(-1)))
