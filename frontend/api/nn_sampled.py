@@ -11,8 +11,9 @@ import numpy as np
 
 tf = None  # the public `tf` module, set by install()
 
-CandidateSamplerResult = namedtuple("AllCandidateSampler",
-                                    ["sampled_candidates", "true_expected_count", "sampled_expected_count"])
+_FIELDS = ["sampled_candidates", "true_expected_count", "sampled_expected_count"]
+CandidateSamplerResult = namedtuple("AllCandidateSampler", _FIELDS)
+FixedUnigramResult = namedtuple("FixedUnigramCandidateSampler", _FIELDS)
 
 
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
@@ -29,6 +30,56 @@ def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None
     return CandidateSamplerResult(tf.range(num_sampled, dtype=tf.int64),
                                   tf.ones(true_classes.shape.as_list(), tf.float32),
                                   tf.ones([num_sampled], tf.float32))
+
+
+def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, vocab_file="",
+                                    distortion=1.0, num_reserved_ids=0, num_shards=1, shard=0, unigrams=(), seed=None,
+                                    name=None):
+    """Classes drawn with probability unigrams ** distortion (reserved ids never). With `unique`,
+    num_sampled distinct classes: the Gumbel top-k of log p is the same law as TF's draw-and-reject
+    loop, and the number of draws that loop would have made (for the expected counts
+    1 - (1 - p) ** tries) is drawn as one geometric count per new class. TF's stream is not replayed."""
+    if vocab_file:
+        raise NotImplementedError("fixed_unigram_candidate_sampler(vocab_file=...) is not implemented in minixla: "
+                                  "pass unigrams")
+    if num_shards != 1:
+        raise NotImplementedError("fixed_unigram_candidate_sampler with num_shards > 1 is not implemented in minixla")
+    weights = np.zeros(range_max, np.float64)
+    counts = np.asarray(unigrams, np.float64)
+    if len(counts) + num_reserved_ids != range_max:
+        raise tf.errors.InvalidArgumentError(None, None, f"range is {range_max} must be equal to weights size  "
+                                                         f"{len(counts) + num_reserved_ids}")
+    weights[num_reserved_ids:] = counts ** distortion
+    if unique and num_sampled > int((weights > 0).sum()):
+        raise tf.errors.InvalidArgumentError(None, None, f"Sampler's range is too small: {int((weights > 0).sum())} "
+                                                         f"classes for {num_sampled} unique samples")
+    p = weights / weights.sum()
+    true_classes = tf.convert_to_tensor(true_classes)
+    log_p = tf.constant(np.log(np.where(p > 0, p, 1.0)) + np.where(p > 0, 0.0, -np.inf))
+    u = tf.random.uniform([num_sampled if not unique else range_max], dtype=tf.float64, seed=seed)
+    tiny = np.finfo(np.float64).tiny
+    if unique:
+        gumbel = -tf.math.log(-tf.math.log(tf.maximum(u, tiny)))
+        sampled = tf.math.top_k(log_p + gumbel, num_sampled).indices
+        seen = tf.cumsum(tf.gather(tf.constant(p), sampled), exclusive=True)  # mass drawn before each new class
+        v = tf.random.uniform([num_sampled], dtype=tf.float64, seed=None if seed is None else seed + 1)
+        extra = tf.where(seen > 0, tf.floor(tf.math.log(tf.maximum(v, tiny)) / tf.math.log(tf.maximum(seen, tiny))),
+                         tf.zeros_like(seen))
+        tries = tf.reduce_sum(extra) + num_sampled
+    else:  # inverse CDF
+        cdf = tf.constant(np.cumsum(p)[:-1])
+        sampled = tf.reduce_sum(tf.cast(cdf[None, :] <= u[:, None], tf.int32), 1)
+        tries = tf.constant(float(num_sampled), tf.float64)
+    sampled = tf.cast(sampled, tf.int64)
+
+    def expected(prob):
+        plain = prob * num_sampled
+        return tf.cast(tf.where(tf.equal(tries, num_sampled), plain, -tf.math.expm1(tries * tf.math.log1p(-prob))),
+                       tf.float32)
+
+    pt = tf.constant(p)
+    return FixedUnigramResult(sampled, expected(tf.gather(pt, tf.cast(true_classes, tf.int32))),
+                                  expected(tf.gather(pt, tf.cast(sampled, tf.int32))))
 
 
 def _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values,
@@ -87,5 +138,5 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
 def install(tf_module) -> None:
     global tf
     tf = tf_module
-    for fn in (all_candidate_sampler, nce_loss, sampled_softmax_loss):
+    for fn in (all_candidate_sampler, fixed_unigram_candidate_sampler, nce_loss, sampled_softmax_loss):
         setattr(tf_module.nn, fn.__name__, fn)

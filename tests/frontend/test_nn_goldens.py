@@ -170,3 +170,35 @@ def test_fractional_max_pool_gradient_goes_to_each_window_max():
     g = tape.gradient(y, x).numpy()
     assert g.sum() == y.numpy().size and set(np.unique(g).tolist()) <= {0.0, 1.0}
     np.testing.assert_array_equal(np.sort(x.numpy()[g == 1]), np.sort(y.numpy().reshape(-1)))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fixed_unigram_sampler_draws_by_the_unigrams(mode):
+    """TF's stream is not replayed: frequencies follow unigrams ** distortion, reserved ids never
+    come, expected counts are p * num_sampled (TF's rule without `unique`)."""
+    p = np.array([0, 1, 4, 9, 16], np.float64) / 30  # unigrams [1, 2, 3, 4] squared, id 0 reserved
+
+    def run(t):
+        return tuple(tf.nn.fixed_unigram_candidate_sampler(t, 1, 6000, False, 5, distortion=2.0, num_reserved_ids=1,
+                                                           unigrams=[1, 2, 3, 4], seed=7))
+
+    if mode != "eager":
+        run = tf.function(run, jit_compile=(mode == "jit"))
+    sampled, true_count, sampled_count = (v.numpy() for v in run(tf.constant([[1], [4]], tf.int64)))
+    np.testing.assert_allclose(np.bincount(sampled, minlength=5) / 6000, p, atol=0.02)
+    np.testing.assert_allclose(true_count.ravel(), p[[1, 4]] * 6000, rtol=1e-5)
+    np.testing.assert_allclose(sampled_count, p[sampled] * 6000, rtol=1e-5)
+
+
+def test_fixed_unigram_sampler_unique():
+    r = tf.nn.fixed_unigram_candidate_sampler(tf.constant([[2]], tf.int64), 1, 3, True, 5, unigrams=[1, 2, 3, 4],
+                                              num_reserved_ids=1, seed=3)
+    sampled = r.sampled_candidates.numpy()
+    assert len(set(sampled.tolist())) == 3 and 0 not in sampled
+    p = np.array([0, 0.1, 0.2, 0.3, 0.4])
+    # one draw count for every class: 1 - (1 - p) ** tries, tries >= 3
+    tries = np.log1p(-r.sampled_expected_count.numpy()) / np.log1p(-p[sampled])
+    assert np.all(tries >= 3 - 1e-3) and np.ptp(tries) < 1e-3
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be equal to weights size"):
+        tf.nn.fixed_unigram_candidate_sampler(tf.constant([[2]], tf.int64), 1, 3, True, 6, unigrams=[1, 2, 3, 4],
+                                              num_reserved_ids=1)
