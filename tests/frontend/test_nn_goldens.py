@@ -202,3 +202,37 @@ def test_fixed_unigram_sampler_unique():
     with pytest.raises(tf.errors.InvalidArgumentError, match="must be equal to weights size"):
         tf.nn.fixed_unigram_candidate_sampler(tf.constant([[2]], tf.int64), 1, 3, True, 6, unigrams=[1, 2, 3, 4],
                                               num_reserved_ids=1)
+
+
+_RNG = np.random.default_rng(21)
+_X4 = _RNG.standard_normal((2, 6, 4, 8)).astype(np.float32)
+
+
+def _first(x):
+    return np.moveaxis(x, -1, 1)
+
+
+@pytest.mark.parametrize("name, last, first", [
+    ("depth_to_space", lambda x: tf.nn.depth_to_space(x, 2), lambda x: tf.nn.depth_to_space(x, 2, "NCHW")),
+    ("space_to_depth", lambda x: tf.nn.space_to_depth(x, 2), lambda x: tf.nn.space_to_depth(x, 2, "NCHW")),
+    ("max_pool1d", lambda x: tf.nn.max_pool1d(x[:, 0], 3, 2, "SAME"),
+     lambda x: tf.nn.max_pool1d(x[:, :, 0], 3, 2, "SAME", "NCW")),
+    ("conv3d_transpose", lambda x: tf.nn.conv3d_transpose(x[..., None, :4], tf.constant(_X4[0, :2, :2].reshape(2, 2, 1, 2, 4)),
+                                                          [2, 12, 8, 1, 2], [1, 2, 2, 1, 1]),
+     lambda x: tf.nn.conv3d_transpose(x[:, :4, ..., None], tf.constant(_X4[0, :2, :2].reshape(2, 2, 1, 2, 4)), [2, 2, 12, 8, 1],
+                                      [1, 1, 2, 2, 1], data_format="NCDHW")),
+])
+def test_channels_first_matches_channels_last(name, last, first):
+    """TF's CPU kernels take no channels-first input, so no golden: the same op on the transposed input."""
+    want = last(tf.constant(_X4)).numpy()
+    got = first(tf.constant(_first(_X4))).numpy()
+    np.testing.assert_allclose(got, _first(want), rtol=1e-5, atol=1e-5)
+
+
+def test_depthwise_backprop_filter_channels_first():
+    x = _RNG.standard_normal((2, 6, 6, 3)).astype(np.float32)
+    g = _RNG.standard_normal((2, 3, 3, 6)).astype(np.float32)
+    want = tf.nn.depthwise_conv2d_backprop_filter(x, [3, 3, 3, 2], g, [1, 2, 2, 1], "SAME").numpy()
+    got = tf.nn.depthwise_conv2d_backprop_filter(_first(x), [3, 3, 3, 2], _first(g), [1, 1, 2, 2], "SAME",
+                                                 data_format="NCHW", dilations=[1, 1, 1, 1]).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
