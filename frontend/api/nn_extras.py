@@ -408,7 +408,7 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", out
 
 # -- activations, normalization, statistics, losses ------------------------------------------
 
-def crelu(features, name=None, axis=-1):
+def crelu(features, axis=-1, name=None):
     x = tf.convert_to_tensor(features)
     return tf.nn.relu(tf.concat([x, -x], axis))
 
