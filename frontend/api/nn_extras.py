@@ -417,7 +417,7 @@ def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0, bet
     """input / (bias + alpha * sum of squares over the 2 r + 1 nearest channels) ** beta."""
     x = tf.convert_to_tensor(input)
     if x.shape.rank != 4:
-        raise tf.errors.InvalidArgumentError(None, None, f"input must be 4-dimensional, got {x.shape}")
+        raise tf.errors.InvalidArgumentError(None, None, "in must be 4-dimensional")
     r, c = int(depth_radius), x.shape[-1]
     sq = tf.pad(tf.square(x), [[0, 0], [0, 0], [0, 0], [r, r]])
     total = tf.add_n([sq[..., k:k + c] for k in range(2 * r + 1)])
@@ -503,9 +503,10 @@ def in_top_k(targets, predictions, k, name=None):
     out-of-range target or a row with a non-finite score), as TF's InTopKV2 kernel."""
     p = tf.convert_to_tensor(predictions)
     t = tf.convert_to_tensor(targets)
-    if p.shape.rank != 2 or t.shape.rank != 1:
-        raise tf.errors.InvalidArgumentError(None, None, f"predictions must be 2-dimensional and targets "
-                                                         f"1-dimensional, got {p.shape} and {t.shape}")
+    if p.shape.rank != 2:
+        raise tf.errors.InvalidArgumentError(None, None, "predictions must be 2-dimensional")
+    if t.shape.rank != 1:
+        raise tf.errors.InvalidArgumentError(None, None, "targets must be 1-dimensional")
     classes = p.shape[1]
     inside = tf.logical_and(t >= 0, t < classes)
     score = tf.gather(p, tf.clip_by_value(tf.cast(t, tf.int32), 0, classes - 1)[:, None], batch_dims=1)

@@ -236,3 +236,22 @@ def test_depthwise_backprop_filter_channels_first():
     got = tf.nn.depthwise_conv2d_backprop_filter(_first(x), [3, 3, 3, 2], _first(g), [1, 1, 2, 2], "SAME",
                                                  data_format="NCHW", dilations=[1, 1, 1, 1]).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: tf.nn.space_to_batch(tf.zeros([1, 5, 4, 1]), [2, 2], [[0, 0], [0, 0]]),
+     r"padded_shape\[0\]=5 is not divisible by block_shape\[0\]=2"),
+    (lambda: tf.nn.depth_to_space(tf.zeros([1, 2, 2, 6]), 2), "Input depth dimension 6 should be divisible by: 4"),
+    (lambda: tf.batch_to_space(tf.zeros([3, 2, 2, 1]), [2, 2], [[0, 0], [0, 0]]),
+     r"Input batch dimension \(3\) is not divisible by product of block sizes \(4\)"),
+    (lambda: tf.nn.lrn(tf.zeros([2, 3])), "in must be 4-dimensional"),
+    (lambda: tf.nn.in_top_k(tf.constant([1]), tf.zeros([1, 2, 3]), 1), "predictions must be 2-dimensional"),
+    (lambda: tf.nn.dilation2d(tf.zeros([1, 4, 4, 2]), tf.zeros([2, 2, 3]), [1, 1, 1, 1], "SAME", "NHWC",
+                              [1, 1, 1, 1]), "input and filter must have the same depth: 2 vs 3"),
+    (lambda: tf.nn.conv3d_transpose(tf.zeros([1, 2, 3, 2, 2]), tf.zeros([2, 3, 2, 4, 2]), [1, 9, 5, 4, 4],
+                                    [1, 2, 2, 2, 1], "SAME"), "Size of out_backprop doesn't match computed"),
+])
+def test_bad_input_is_tensorflows_error(call, message):
+    """The error type (and text) of TF 2.21's kernels for the same call."""
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        call()
