@@ -14,6 +14,7 @@ tf = None  # the public `tf` module, set by install()
 _FIELDS = ["sampled_candidates", "true_expected_count", "sampled_expected_count"]
 CandidateSamplerResult = namedtuple("AllCandidateSampler", _FIELDS)
 FixedUnigramResult = namedtuple("FixedUnigramCandidateSampler", _FIELDS)
+LearnedUnigramResult = namedtuple("LearnedUnigramCandidateSampler", _FIELDS)
 
 
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
@@ -53,33 +54,67 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
     if unique and num_sampled > int((weights > 0).sum()):
         raise tf.errors.InvalidArgumentError(None, None, f"Sampler's range is too small: {int((weights > 0).sum())} "
                                                          f"classes for {num_sampled} unique samples")
-    p = weights / weights.sum()
+    return _draw(FixedUnigramResult, tf.constant(weights / weights.sum()), true_classes, num_sampled, unique, seed)
+
+
+def _draw(result, p, true_classes, num_sampled, unique, seed):
+    """num_sampled classes by the probabilities p (float64 [range_max]) and the expected counts."""
     true_classes = tf.convert_to_tensor(true_classes)
-    log_p = tf.constant(np.log(np.where(p > 0, p, 1.0)) + np.where(p > 0, 0.0, -np.inf))
+    range_max = p.shape[0]
+    log_p = tf.where(p > 0, tf.math.log(tf.where(p > 0, p, 1.0)), tf.constant(-np.inf, tf.float64))
     u = tf.random.uniform([num_sampled if not unique else range_max], dtype=tf.float64, seed=seed)
     tiny = np.finfo(np.float64).tiny
     if unique:
         gumbel = -tf.math.log(-tf.math.log(tf.maximum(u, tiny)))
         sampled = tf.math.top_k(log_p + gumbel, num_sampled).indices
-        seen = tf.cumsum(tf.gather(tf.constant(p), sampled), exclusive=True)  # mass drawn before each new class
+        seen = tf.cumsum(tf.gather(p, sampled), exclusive=True)  # mass drawn before each new class
         v = tf.random.uniform([num_sampled], dtype=tf.float64, seed=None if seed is None else seed + 1)
         extra = tf.where(seen > 0, tf.floor(tf.math.log(tf.maximum(v, tiny)) / tf.math.log(tf.maximum(seen, tiny))),
                          tf.zeros_like(seen))
         tries = tf.reduce_sum(extra) + num_sampled
     else:  # inverse CDF
-        cdf = tf.constant(np.cumsum(p)[:-1])
+        cdf = tf.cumsum(p)[:-1]
         sampled = tf.reduce_sum(tf.cast(cdf[None, :] <= u[:, None], tf.int32), 1)
         tries = tf.constant(float(num_sampled), tf.float64)
-    sampled = tf.cast(sampled, tf.int64)
 
     def expected(prob):
         plain = prob * num_sampled
         return tf.cast(tf.where(tf.equal(tries, num_sampled), plain, -tf.math.expm1(tries * tf.math.log1p(-prob))),
                        tf.float32)
 
-    pt = tf.constant(p)
-    return FixedUnigramResult(sampled, expected(tf.gather(pt, tf.cast(true_classes, tf.int32))),
-                                  expected(tf.gather(pt, tf.cast(sampled, tf.int32))))
+    return result(tf.cast(sampled, tf.int64), expected(tf.gather(p, tf.cast(true_classes, tf.int32))),
+                  expected(tf.gather(p, sampled)))
+
+
+_LEARNED: dict = {}  # sampler state (class counts) per (attributes, graph), as TF's kernel keeps it
+
+
+def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None,
+                                      name=None):
+    """Classes drawn by the counts of the true classes seen so far (each count starts at 1), then
+    those counts updated with this call's true classes. The counts live in a variable per sampler
+    (per attributes eagerly, per traced function in a tf.function), as TF's stateful kernel."""
+    from minixla.frontend.graph import current_graph
+
+    true_classes = tf.convert_to_tensor(true_classes)
+    if true_classes.shape.rank != 2 or true_classes.shape[1] != num_true:
+        raise tf.errors.InvalidArgumentError(None, None, f"true_classes must be a matrix with num_true={num_true} "
+                                                         f"columns, got {true_classes.shape}")
+    if unique and num_sampled > range_max:
+        raise tf.errors.InvalidArgumentError(None, None, f"Sampler's range is too small: {range_max} classes for "
+                                                         f"{num_sampled} unique samples")
+    graph = current_graph()
+    key = (num_true, num_sampled, bool(unique), range_max, seed, id(graph))
+    if key not in _LEARNED:
+        with tf.init_scope():  # the graph is kept with its counts, so that its id is not reused
+            _LEARNED[key] = (graph, tf.Variable(np.ones(range_max, np.float64), trainable=False))
+    counts = _LEARNED[key][1]
+    weights = tf.identity(counts.read_value())
+    out = _draw(LearnedUnigramResult, weights / tf.reduce_sum(weights), true_classes, num_sampled, unique, seed)
+    ids = tf.reshape(tf.cast(true_classes, tf.int32), [-1, 1])
+    counts.assign_add(tf.tensor_scatter_nd_add(tf.zeros([range_max], tf.float64), ids,
+                                               tf.ones([ids.shape[0]], tf.float64)))
+    return out
 
 
 def _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values,
@@ -138,5 +173,6 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
 def install(tf_module) -> None:
     global tf
     tf = tf_module
-    for fn in (all_candidate_sampler, fixed_unigram_candidate_sampler, nce_loss, sampled_softmax_loss):
+    for fn in (all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler, nce_loss,
+               sampled_softmax_loss):
         setattr(tf_module.nn, fn.__name__, fn)

@@ -255,3 +255,21 @@ def test_bad_input_is_tensorflows_error(call, message):
     """The error type (and text) of TF 2.21's kernels for the same call."""
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         call()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_learned_unigram_sampler_learns_the_true_classes(mode):
+    """The expected counts TF 2.21 gives for three calls on true classes [1, 1, 3] (range 5, 4 draws):
+    counts start at 1 and grow by the classes seen, each call sampling before it learns."""
+    seed = 100 + MODES.index(mode)  # one sampler state per test
+
+    def run(t):
+        return tuple(tf.nn.learned_unigram_candidate_sampler(t, 1, 4, False, 5, seed=seed))
+
+    if mode != "eager":
+        run = tf.function(run, jit_compile=(mode == "jit"))
+    t = tf.constant([[1], [1], [3]], tf.int64)
+    for want in ([0.8, 0.8, 0.8], [1.5, 1.5, 1.0], [20 / 11, 20 / 11, 12 / 11]):
+        sampled, true_count, sampled_count = (v.numpy() for v in run(t))
+        np.testing.assert_allclose(true_count.ravel(), want, rtol=1e-6)
+        assert sampled.shape == (4,) and sampled.min() >= 0 and sampled.max() < 5
