@@ -9,6 +9,9 @@ from collections import namedtuple
 
 import numpy as np
 
+from minixla.frontend.execute import execute
+from minixla.frontend.ops import nn_host_ops  # noqa: F401  (registers ComputeAccidentalHits)
+
 tf = None  # the public `tf` module, set by install()
 
 _FIELDS = ["sampled_candidates", "true_expected_count", "sampled_expected_count"]
@@ -117,6 +120,13 @@ def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, uniqu
     return out
 
 
+def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
+    """(rows, positions, weights -FLT_MAX) of the sampled candidates that are true classes of a row."""
+    out = execute("ComputeAccidentalHits", [tf.cast(true_classes, tf.int64), tf.cast(sampled_candidates, tf.int64)],
+                  {"num_true": int(num_true), "seed": seed or 0, "seed2": 0})
+    return tuple(out)
+
+
 def _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values,
                             subtract_log_q, remove_accidental_hits):
     if isinstance(weights, (list, tuple)):
@@ -173,6 +183,6 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
 def install(tf_module) -> None:
     global tf
     tf = tf_module
-    for fn in (all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler, nce_loss,
+    for fn in (all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler, nce_loss,
                sampled_softmax_loss):
         setattr(tf_module.nn, fn.__name__, fn)

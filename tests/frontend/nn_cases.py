@@ -1,4 +1,4 @@
-"""tf.nn cases (frontend/api/nn_extras.py, nn_ctc.py), recorded from real TensorFlow by
+"""tf.nn cases (frontend/api/nn_extras.py and the modules it installs), recorded from real TensorFlow by
 `record_tf_goldens.py --cases tests/frontend/nn_cases.py --out tests/golden/nn` and replayed by
 tests/frontend/test_nn_goldens.py. Same format as op_cases.py; numpy only. Inputs are small and
 random (no ties, so max-type gradients pick the same element as TF's kernels)."""
@@ -210,6 +210,9 @@ CASES = {
     # candidate sampling and sampled losses
     "nn_all_candidate_sampler": (lambda tf: tf.nn.all_candidate_sampler(tf.constant(EMB_LABELS), 2, 10, True), [],
                                  None),
+    "nn_compute_accidental_hits": (
+        lambda tf: tf.nn.compute_accidental_hits(tf.constant(EMB_LABELS), tf.constant([1, 3, 7, 6, 1, 9], tf.int64), 2),
+        [], None),
     "nn_nce_loss": (lambda tf, w, b, x: _sampled_loss(tf, tf.nn.nce_loss, w, b, x), [EMB_W, EMB_B, EMB_X], None),
     "nn_nce_loss_remove_hits": (lambda tf, w, b, x: _sampled_loss(tf, tf.nn.nce_loss, w, b, x,
                                                                   remove_accidental_hits=True),
