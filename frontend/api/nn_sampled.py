@@ -18,6 +18,8 @@ _FIELDS = ["sampled_candidates", "true_expected_count", "sampled_expected_count"
 CandidateSamplerResult = namedtuple("AllCandidateSampler", _FIELDS)
 FixedUnigramResult = namedtuple("FixedUnigramCandidateSampler", _FIELDS)
 LearnedUnigramResult = namedtuple("LearnedUnigramCandidateSampler", _FIELDS)
+LogUniformResult = namedtuple("LogUniformCandidateSampler", _FIELDS)
+UniformResult = namedtuple("UniformCandidateSampler", _FIELDS)
 
 
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
@@ -89,6 +91,31 @@ def _draw(result, p, true_classes, num_sampled, unique, seed):
                   expected(tf.gather(p, sampled)))
 
 
+def _check(true_classes, num_true, num_sampled, unique, range_max):
+    true_classes = tf.convert_to_tensor(true_classes)
+    if true_classes.shape.rank != 2 or true_classes.shape[1] != num_true:
+        raise tf.errors.InvalidArgumentError(None, None, f"true_classes must be a matrix with num_true={num_true} "
+                                                         f"columns, got {true_classes.shape}")
+    if unique and num_sampled > range_max:
+        raise tf.errors.InvalidArgumentError(None, None, f"Sampler's range is too small: {range_max} classes for "
+                                                         f"{num_sampled} unique samples")
+    return true_classes
+
+
+def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
+    true_classes = _check(true_classes, num_true, num_sampled, unique, range_max)
+    p = tf.constant(np.full(range_max, 1.0 / range_max))
+    return _draw(UniformResult, p, true_classes, num_sampled, unique, seed)
+
+
+def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
+    """Zipf-like classes: P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)."""
+    true_classes = _check(true_classes, num_true, num_sampled, unique, range_max)
+    k = np.arange(range_max, dtype=np.float64)
+    p = tf.constant(np.log((k + 2) / (k + 1)) / np.log(range_max + 1))
+    return _draw(LogUniformResult, p, true_classes, num_sampled, unique, seed)
+
+
 _LEARNED: dict = {}  # sampler state (class counts) per (attributes, graph), as TF's kernel keeps it
 
 
@@ -99,13 +126,7 @@ def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, uniqu
     (per attributes eagerly, per traced function in a tf.function), as TF's stateful kernel."""
     from minixla.frontend.graph import current_graph
 
-    true_classes = tf.convert_to_tensor(true_classes)
-    if true_classes.shape.rank != 2 or true_classes.shape[1] != num_true:
-        raise tf.errors.InvalidArgumentError(None, None, f"true_classes must be a matrix with num_true={num_true} "
-                                                         f"columns, got {true_classes.shape}")
-    if unique and num_sampled > range_max:
-        raise tf.errors.InvalidArgumentError(None, None, f"Sampler's range is too small: {range_max} classes for "
-                                                         f"{num_sampled} unique samples")
+    true_classes = _check(true_classes, num_true, num_sampled, unique, range_max)
     graph = current_graph()
     key = (num_true, num_sampled, bool(unique), range_max, seed, id(graph))
     if key not in _LEARNED:
@@ -128,17 +149,16 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
 
 
 def _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values,
-                            subtract_log_q, remove_accidental_hits):
+                            subtract_log_q, remove_accidental_hits, seed=None):
     if isinstance(weights, (list, tuple)):
         if len(weights) != 1:
             raise NotImplementedError("sampled losses over a sharded (list of) weights are not implemented in "
                                       "minixla")
         weights = weights[0]
-    if sampled_values is None:
-        raise NotImplementedError("sampled losses without `sampled_values` (TF's log-uniform sampler) are not "
-                                  "implemented in minixla: pass sampled_values, e.g. from all_candidate_sampler")
     inputs = tf.convert_to_tensor(inputs)
     labels = tf.reshape(tf.cast(labels, tf.int64), [-1, num_true])
+    if sampled_values is None:  # TF's default: unique log-uniform classes
+        sampled_values = log_uniform_candidate_sampler(labels, num_true, num_sampled, True, num_classes, seed)
     sampled, true_expected, sampled_expected = (tf.stop_gradient(tf.convert_to_tensor(s)) for s in sampled_values)
     sampled = tf.cast(sampled, tf.int64)
     labels_flat = tf.reshape(labels, [-1])
@@ -176,13 +196,17 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
                          remove_accidental_hits=True, seed=None, name="sampled_softmax_loss"):
     """Softmax cross entropy over the true classes and the sampled ones only."""
     logits, labels = _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-                                             sampled_values, True, remove_accidental_hits)
+                                             sampled_values, True, remove_accidental_hits, seed)
     return tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(labels), logits=logits)
 
 
 def install(tf_module) -> None:
     global tf
     tf = tf_module
+    for fn in (all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
+               log_uniform_candidate_sampler, uniform_candidate_sampler):
+        if not hasattr(tf_module.random, fn.__name__):
+            setattr(tf_module.random, fn.__name__, fn)
     for fn in (all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler, nce_loss,
                sampled_softmax_loss):
         setattr(tf_module.nn, fn.__name__, fn)

@@ -138,10 +138,24 @@ def test_all_candidate_sampler_checks_the_true_classes_range():
         tf.nn.all_candidate_sampler(tf.constant([[1], [7]], tf.int64), 1, 5, True)
 
 
-def test_sampled_losses_need_sampled_values():
-    w, x = tf.zeros([10, 4]), tf.zeros([3, 4])
-    with pytest.raises(NotImplementedError, match="sampled_values"):
-        tf.nn.sampled_softmax_loss(w, tf.zeros([10]), tf.constant([[1], [2], [3]]), x, 4, 10)
+def test_sampled_losses_default_to_log_uniform_classes():
+    """Without sampled_values the classes come from the log-uniform sampler (TF's stream is not
+    replayed): a finite positive loss per example, and gradients for the weights."""
+    w = tf.constant(np.random.default_rng(2).standard_normal((50, 4)).astype(np.float32))
+    x = tf.constant(np.random.default_rng(3).standard_normal((3, 4)).astype(np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(w)
+        loss = tf.nn.sampled_softmax_loss(w, tf.zeros([50]), tf.constant([[1], [2], [30]]), x, 8, 50, seed=4)
+    assert loss.shape == (3,) and np.all(np.isfinite(loss.numpy())) and np.all(loss.numpy() > 0)
+    assert np.count_nonzero(np.abs(tape.gradient(loss, w).numpy()).sum(1)) >= 3
+
+
+def test_log_uniform_sampler_expected_counts():
+    """TF 2.21's expected counts for classes 1 and 2 of range 10, 3 draws with replacement."""
+    r = tf.random.log_uniform_candidate_sampler(tf.constant([[1], [2]], tf.int64), 1, 3, False, 10, seed=1)
+    np.testing.assert_allclose(r.true_expected_count.numpy().ravel(), [0.5072763, 0.35991824], rtol=1e-6)
+    u = tf.random.uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 4, True, 6, seed=1)
+    assert len(set(u.sampled_candidates.numpy().tolist())) == 4
 
 
 def _numpy_fractional(x, rows, cols, overlapping, reduce):
