@@ -89,6 +89,24 @@ def ctc_unique_labels(labels, name=None):
     return y, tf.cast(idx, x.dtype)
 
 
+def collapse_repeated(labels, seq_length, name=None):
+    """Runs of a repeated label merged into one, per row: (labels [batch, new max length], new
+    lengths). The kept labels are moved left by a one-hot compaction; the width (the longest new
+    row) is known only at run time, so the last step is a host `Where`: this runs eagerly and in
+    tf.function, but not under jit_compile (TF's XLA pads the dynamic width; ours cannot)."""
+    x = tf.convert_to_tensor(labels)
+    n = tf.convert_to_tensor(seq_length)
+    width = x.shape[1]
+    differs = tf.concat([tf.ones_like(x[:, :1], tf.bool), tf.not_equal(x[:, 1:], x[:, :-1])], 1)
+    keep = tf.logical_and(differs, tf.range(width)[None, :] < tf.cast(n, tf.int32)[:, None])
+    new_len = tf.reduce_sum(tf.cast(keep, tf.int32), 1)
+    slot = tf.cumsum(tf.cast(keep, tf.int32), 1) - 1
+    moved = tf.logical_and(keep[:, :, None], tf.equal(slot[:, :, None], tf.range(width)[None, None, :]))
+    packed = tf.reduce_sum(tf.where(moved, x[:, :, None], tf.zeros([], x.dtype)), 1)  # [batch, width]
+    columns = tf.where(tf.range(width) < tf.reduce_max(new_len))[:, 0]
+    return tf.gather(packed, columns, axis=1), tf.cast(new_len, n.dtype)
+
+
 def isotonic_regression(inputs, decreasing=True, axis=-1):
     """(the isotonic fit along axis, segment ids): y_i = min_{j<=i} max_{k>=i} mean(x_j..x_k) for a
     decreasing fit (max/min swapped for an increasing one), all block means from one cumsum; the
@@ -120,5 +138,5 @@ def isotonic_regression(inputs, decreasing=True, axis=-1):
 def install(tf_module) -> None:
     global tf
     tf = tf_module
-    for fn in (ctc_loss, ctc_unique_labels, isotonic_regression):
+    for fn in (ctc_loss, ctc_unique_labels, collapse_repeated, isotonic_regression):
         setattr(tf_module.nn, fn.__name__, fn)

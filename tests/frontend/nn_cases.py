@@ -192,6 +192,9 @@ CASES = {
                                 [CTC_LOGITS.transpose(1, 0, 2).copy()], None),
     "nn_ctc_unique_labels": (lambda tf: tf.nn.ctc_unique_labels(tf.constant([[3, 1, 3, 2, 1, 0], [2, 2, 5, 0, 0, 0]])),
                              [], None),
+    "nn_collapse_repeated": (lambda tf, x, n: tf.nn.collapse_repeated(x, n),
+                             [np.array([[1, 1, 2, 2, 3, 3], [4, 4, 4, 0, 0, 0], [5, 6, 6, 5, 5, 7]], np.int32),
+                              np.array([5, 3, 4], np.int32)], None),
     "nn_isotonic_regression": (lambda tf, x: tf.nn.isotonic_regression(x), [ISO], None),
     "nn_isotonic_regression_increasing_axis0": (
         lambda tf, x: tf.nn.isotonic_regression(x, decreasing=False, axis=0), [ISO.T.copy()], None),
