@@ -307,3 +307,16 @@ def test_learned_unigram_sampler_learns_the_true_classes(mode):
         sampled, true_count, sampled_count = (v.numpy() for v in run(t))
         np.testing.assert_allclose(true_count.ravel(), want, rtol=1e-6)
         assert sampled.shape == (4,) and sampled.min() >= 0 and sampled.max() < 5
+
+
+def test_max_pool_with_argmax_gradient_is_max_pools():
+    """TF records no gradient for it here (no XLA kernel); its gradient is max_pool's."""
+    x = tf.constant(np.random.default_rng(6).standard_normal((2, 5, 5, 3)).astype(np.float32))
+    up = tf.constant(np.random.default_rng(7).standard_normal((2, 3, 3, 3)).astype(np.float32))
+    grads = []
+    for pool in (lambda v: tf.nn.max_pool_with_argmax(v, 2, 2, "SAME")[0], lambda v: tf.nn.max_pool2d(v, 2, 2, "SAME")):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = pool(x)
+        grads.append(tape.gradient(y, x, output_gradients=up).numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
