@@ -184,7 +184,18 @@ class EagerBuilder(Builder):
         return [np.asarray(r) for r in res] if isinstance(res, tuple) else [np.asarray(res)]
 
     def _apply(self, op, operands, attrs, results, body=None):
+        if op == "broadcast_in_dim":  # a read-only view, not a copy: the next kernel reads it once
+            return [_broadcast_view(np.asarray(operands[0]), results[0].shape, attrs["dims"])]
         with np.errstate(all="ignore"):
             out = KERNELS[op]([np.asarray(o) for o in operands], attrs, results, body)
         outs = out if isinstance(out, list) else [out]
         return [np.asarray(o).astype(r.dtype, copy=False).reshape(r.shape) for o, r in zip(outs, results)]
+
+
+def _broadcast_view(x: np.ndarray, shape, dims) -> np.ndarray:
+    """hlo.broadcast_in_dim as a zero-copy numpy view. A Tensor made from such a view copies it
+    (tensor.py), so users never hold a read-only view; kernels only read their operands."""
+    view_shape = [1] * len(shape)
+    for src, dst in enumerate(dims):
+        view_shape[dst] = x.shape[src]
+    return np.broadcast_to(x.reshape(view_shape), tuple(shape))

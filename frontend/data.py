@@ -18,38 +18,13 @@ import numpy as np
 from minixla.frontend import dtypes
 from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.function import function
-from minixla.frontend.tensor import Tensor, TensorShape
+from minixla.frontend.tensor import Tensor
+from minixla.frontend.tensor_spec import SpecShape, TensorSpec  # noqa: F401  (tf.data.TensorSpec)
 from minixla.frontend.variables import Variable
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
-
-
-class SpecShape(tuple):
-    """A shape whose dimensions may be None (unknown), with TensorShape's `as_list`/`rank`."""
-
-    def as_list(self) -> list:
-        return list(self)
-
-    @property
-    def rank(self) -> int:
-        return len(self)
-
-
-class TensorSpec:
-    def __init__(self, shape, dtype="float32", name=None):
-        dims = shape.as_list() if isinstance(shape, TensorShape) else ([] if shape is None else list(shape))
-        self.shape = SpecShape(None if d is None else int(d) for d in dims)
-        self.dtype = dtypes.as_dtype(dtype)
-        self.name = name
-
-    def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self.shape.as_list() == other.shape.as_list()
-                and self.dtype == other.dtype)
-
-    def __repr__(self) -> str:
-        return f"TensorSpec(shape={tuple(self.shape.as_list())}, dtype=tf.{self.dtype.name}, name={self.name})"
 
 
 def _map_structure(fn, s):

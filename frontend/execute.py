@@ -17,8 +17,10 @@ from minixla.frontend import dtypes
 from minixla.frontend.autodiff import tape as _tape
 from minixla.frontend.builder_eager import EagerBuilder
 from minixla.frontend.errors import InvalidArgumentError, at_user_line
+from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.graph import Graph, current_graph
 from minixla.frontend.ops.registry import OpDef, get
+from minixla.frontend.conversions import CONVERSIONS, convert_registered
 from minixla.frontend.indexed_slices import IndexedSlices
 from minixla.frontend.tensor import Tensor, to_array
 from minixla.frontend.validation import check_integer_division, check_list_inputs, is_allocation_failure, out_of_memory
@@ -60,8 +62,20 @@ def _as_tensor(x, dtype, graph: Graph | None, opdef: OpDef, index: int) -> Tenso
     return graph.constant(arr) if graph is not None else Tensor(arr)
 
 
+def _registered(x):
+    """A value of a type given to tf.register_tensor_conversion_function, converted; else x."""
+    if isinstance(x, (Tensor, np.ndarray, np.generic, int, float, bool, str, bytes, type(None))):
+        return x
+    if isinstance(x, (list, tuple)):
+        return type(x)(_registered(v) for v in x)
+    converted = convert_registered(x)
+    return x if converted is None else converted
+
+
 def convert_inputs(opdef: OpDef, inputs: list, graph: Graph | None) -> list:
     """Tensors (lists for variadic inputs) with `T` unified across typed inputs."""
+    if CONVERSIONS:
+        inputs = [_registered(x) for x in inputs]
     typed = set(opdef.typed_inputs)
     names = opdef.input_names
     target = None
@@ -103,15 +117,26 @@ def run_eager(opdef: OpDef, arrays: list, attrs: dict[str, Any]) -> list[np.ndar
             res = opdef.rule(EagerBuilder(), *arrays, **attrs)
         else:
             res = opdef.host(*arrays, **attrs)
+        # a broadcast view (builder_eager) becomes an array here, where running out of memory is reported
+        return [_owned(r) for r in res] if isinstance(res, tuple) else [_owned(res)]
     except (MemoryError, ValueError) as err:
         if is_allocation_failure(err):
             raise out_of_memory(opdef.name, err) from None
         raise
-    return [np.asarray(r) for r in res] if isinstance(res, tuple) else [np.asarray(res)]
+
+
+def _owned(result) -> np.ndarray:
+    out = np.asarray(result)
+    return out.copy() if not out.flags.writeable and out.base is not None else out
 
 
 def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     """Run TF op `name`; returns a Tensor, a tuple of Tensors, or None (no outputs)."""
+    if name in _fast.KERNELS and not attrs and not _tape.ACTIVE and _trace_events.ACTIVE is None \
+            and current_graph() is None:
+        out = _fast.run(name, inputs)
+        if out is not None:
+            return out
     opdef = get(name)
     attrs = opdef.full_attrs(attrs or {})
     graph = current_graph()

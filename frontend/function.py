@@ -30,6 +30,7 @@ from minixla.frontend.api.config import _STATE as config_state
 from minixla.frontend.execute import run_graph
 from minixla.frontend.graph import _STACK, Graph, NeedsConstant, tracing
 from minixla.frontend.nest import flatten, is_tensor, rebuild
+from minixla.frontend.signature import bind_signature, spec_example
 from minixla.frontend.tensor import Tensor
 from minixla.passes import trace_events as _trace_events
 
@@ -136,6 +137,7 @@ class Function:
         self._plans: dict[tuple, Any] = {}  # call key -> plan (call_plan.py)
         self._forms: dict[Any, Any] = {}  # call form -> normalizer of its arguments
         self._counter = tracing_log.counter_for(python_function)
+        self._input_signature = None if input_signature is None else tuple(input_signature)
         functools.update_wrapper(self, python_function)
 
     # ---- keys ------------------------------------------------------------------
@@ -229,6 +231,8 @@ class Function:
                                 updates, consts, [i for i, v in enumerate(leaves) if is_tensor(v)])
 
     def _concrete(self, args, kwargs, count_call: bool) -> tuple[ConcreteFunction, list]:
+        if self._input_signature is not None:
+            args, kwargs = bind_signature(self._input_signature, self._signature, args, kwargs)
         structure, leaves = self._bind(args, kwargs)
         key, leaf_keys = self._key(structure, leaves)
         cf = self._cache.get(key)
@@ -267,6 +271,8 @@ class Function:
 
     # ---- public API --------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if self._input_signature is not None:  # checked and converted before any cache sees them
+            args, kwargs = bind_signature(self._input_signature, self._signature, args, kwargs)
         if config_state.run_eagerly:  # tf.config.run_functions_eagerly(True)
             return self._python_function(*args, **kwargs)
         if _STACK or _tape.ACTIVE:
@@ -312,7 +318,13 @@ class Function:
         by_value.plans[by_value.key(values)] = plan
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        if not args and not kwargs and self._input_signature:  # trace the signature itself
+            args = tuple(spec_example(spec) for spec in self._input_signature)
         return self._concrete(args, kwargs, count_call=False)[0]
+
+    @property
+    def input_signature(self):
+        return self._input_signature
 
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count

@@ -120,6 +120,8 @@ class Tensor:
     def __init__(self, value: np.ndarray | None = None, *, graph=None, ssa=None, spec: Spec | None = None,
                  const: np.ndarray | None = None, name: str = ""):
         self._value = None if value is None else np.asarray(value)
+        if self._value is not None and not self._value.flags.writeable and self._value.base is not None:
+            self._value = self._value.copy()  # a broadcast view (builder_eager): users may write .numpy()
         self._graph = graph
         self._ssa = ssa
         self._spec = spec if spec is not None else Spec(self._value.shape, self._value.dtype)
@@ -315,4 +317,5 @@ def to_array(value: Any, dtype=None) -> np.ndarray:
         info = np.iinfo(dt)
         if arr.min() < info.min or arr.max() > info.max:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtypes.dtype_name(dt)}")
-    return arr.astype(dt)
+    with np.errstate(over="ignore"):  # TF: 70000.0 as float16 is inf, silently
+        return arr.astype(dt)

@@ -96,9 +96,9 @@ _random_stateful.install(_sys.modules[__name__])  # stateful tf.random and tf.nn
 
 def py_function(func, inp, Tout, name=None):
     """Run `func` on the host (never compiled), like TF's EagerPyFunc."""
-    single = not isinstance(Tout, (list, tuple))
+    single = not isinstance(Tout, (list, _builtins.tuple))
     touts = [Tout] if single else list(Tout)
-    out = _execute("EagerPyFunc", [list(inp)], {"func": func, "Tout": tuple(as_dtype(t).np for t in touts)})
+    out = _execute("EagerPyFunc", [list(inp)], {"func": func, "Tout": _builtins.tuple(as_dtype(t).np for t in touts)})
     return out[0] if single else list(out)
 
 
@@ -128,5 +128,8 @@ def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the
     raise AttributeError(f"module 'tf' has no attribute {name!r}")
 from minixla.frontend import profiler as _profiler  # noqa: E402
 profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
+from minixla.frontend.api import top_level as _top_level, top_level_meta as _top_level_meta  # noqa: E402
+_top_level_meta.install(_sys.modules[__name__])  # tf.TensorSpec, tf.nest, enums, introspection, initializers
+_top_level.install(_sys.modules[__name__])  # searchsorted, sequence_mask, foldl, unique, ... on existing ops
 from minixla.frontend.api import nn_extras as _nn_extras  # noqa: E402
-_nn_extras.install(_sys.modules[__name__])  # the rest of tf.nn (with nn_ctc, nn_rnn_wrappers)
+_nn_extras.install(_sys.modules[__name__])  # the rest of tf.nn (nn_extras.install: also nn_ctc, nn_sampled, ...)

@@ -13,6 +13,7 @@ import numpy as np
 
 from minixla.frontend import dtypes
 from minixla.frontend.execute import execute
+from minixla.frontend.conversions import CONVERSIONS, convert_registered
 from minixla.frontend.indexed_slices import IndexedSlices
 from minixla.frontend.graph import current_graph
 import sys as _sys
@@ -53,6 +54,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
             raise ValueError(f"Tensor conversion requested dtype {dtypes.dtype_name(dtype)} for Tensor with dtype "
                              f"{value.dtype.name}: {value!r}")
         return value
+    if CONVERSIONS and not isinstance(value, (np.ndarray, np.generic, int, float, bool, list, tuple)):
+        converted = convert_registered(value, dtype)
+        if converted is not None:
+            return convert_to_tensor(converted, dtype)
     if dtype is None and dtype_hint is not None:
         try:
             return constant(value, dtype_hint)

@@ -43,7 +43,8 @@ def host_vjp(b, func: Callable, xs: Sequence, cts: Sequence) -> list:
         return tape.gradient(outs, [inputs[i] for i in want], output_gradients=dys[:len(outs)],
                              unconnected_gradients="zero")
 
-    res = b.tf_op("EagerPyFunc", list(xs) + list(cts), func=vjp, Tout=tuple(xs[i].dtype for i in want))
+    res = b.tf_op("EagerPyFunc", list(xs) + list(cts), func=vjp, Tout=tuple(xs[i].dtype for i in want),
+                  static_shapes=tuple(None if xs[i].shape is None else tuple(xs[i].shape) for i in want))
     out: list = [None] * n
     for i, r in zip(want, res):
         out[i] = r

@@ -111,10 +111,24 @@ def _scatter(b, p, cts):
     window_sizes = iter(upd.shape[d] for d in uwd)
     sizes = [1 if d in iwd or d in ibd else next(window_sizes) for d in range(len(x.shape))]
     combiner = p.attrs["combiner"]
-    if combiner not in ("add", "replace"):
+    if combiner not in ("add", "replace", "maximum", "minimum"):
         raise NotImplementedError(f"no gradient for hlo.scatter with combiner {combiner!r}")
-    gu = b.gather(g, idx, offset_dims=uwd, collapsed_slice_dims=iwd, start_index_map=sdod, index_vector_dim=ivd,
-                  slice_sizes=sizes, operand_batching_dims=ibd, start_indices_batching_dims=sbd)
+
+    def gather(v):
+        return b.gather(v, idx, offset_dims=uwd, collapsed_slice_dims=iwd, start_index_map=sdod,
+                        index_vector_dim=ivd, slice_sizes=sizes, operand_batching_dims=ibd,
+                        start_indices_batching_dims=sbd)
+
+    if combiner in ("maximum", "minimum"):  # TF's _TensorScatterMinOrMaxGrad: ties share the gradient
+        out = p.results[0]
+        x_hit = b.convert(b.compare(x, out, "EQ"), g.dtype)
+        u_hit = b.convert(b.compare(upd, gather(out), "EQ"), g.dtype)
+        hits = b.add(x_hit, b.scatter(zeros_like(b, x), idx, u_hit, update_window_dims=uwd, inserted_window_dims=iwd,
+                                      scatter_dims_to_operand_dims=sdod, index_vector_dim=ivd, combiner="add",
+                                      input_batching_dims=ibd, scatter_indices_batching_dims=sbd))
+        share = b.divide(g, hits)
+        return [b.multiply(share, x_hit), None, b.multiply(gather(share), u_hit)]
+    gu = gather(g)
     gx = g
     if combiner == "replace":  # overwritten positions get no gradient
         gx = b.scatter(g, idx, zeros_like(b, upd), update_window_dims=uwd, inserted_window_dims=iwd,

@@ -61,7 +61,7 @@ def _print_v2(input, output_stream="stderr", end="\n"):
     return ()
 
 
-def _py_func(inputs, func=None, Tout=()):
+def _py_func(inputs, func=None, Tout=(), static_shapes=()):
     from minixla.frontend.tensor import Tensor
 
     out = func(*[Tensor(x) for x in inputs])
@@ -78,8 +78,11 @@ register("StringFormat", ("*inputs",), None, host=_string_format,
          attrs={"template": "{}", "placeholder": "{}", "summarize": 3}, infer=lambda xs, **kw: Spec((), STRING))
 register("PrintV2", ("input",), None, host=_print_v2, attrs={"output_stream": "stderr", "end": "\n"},
          infer=lambda x, **kw: (), stateful=True)
-register("EagerPyFunc", ("*input",), None, host=_py_func, attrs={"func": None, "Tout": ()}, typed=(),
-         infer=lambda xs, func=None, Tout=(): tuple(Spec(None, np.dtype(t)) for t in Tout), stateful=True)
+register("EagerPyFunc", ("*input",), None, host=_py_func, attrs={"func": None, "Tout": (), "static_shapes": ()},
+         typed=(), stateful=True,
+         # static_shapes: result shapes known to the caller (a host gradient has its input's shape)
+         infer=lambda xs, func=None, Tout=(), static_shapes=(): tuple(
+             Spec(static_shapes[i] if i < len(static_shapes) else None, np.dtype(t)) for i, t in enumerate(Tout)))
 
 
 @register_gradient("EagerPyFunc")
