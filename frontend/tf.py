@@ -133,3 +133,5 @@ _top_level_meta.install(_sys.modules[__name__])  # tf.TensorSpec, tf.nest, enums
 _top_level.install(_sys.modules[__name__])  # searchsorted, sequence_mask, foldl, unique, ... on existing ops
 from minixla.frontend.api import math_extras as _math_extras  # noqa: E402
 _math_extras.install(_sys.modules[__name__])
+from minixla.frontend.api import nn_extras as _nn_extras  # noqa: E402
+_nn_extras.install(_sys.modules[__name__])  # the rest of tf.nn (nn_extras.install: also nn_ctc, nn_sampled, ...)
