@@ -131,3 +131,5 @@ profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trac
 from minixla.frontend.api import top_level as _top_level, top_level_meta as _top_level_meta  # noqa: E402
 _top_level_meta.install(_sys.modules[__name__])  # tf.TensorSpec, tf.nest, enums, introspection, initializers
 _top_level.install(_sys.modules[__name__])  # searchsorted, sequence_mask, foldl, unique, ... on existing ops
+from minixla.frontend.api import random_extras as _random_extras  # noqa: E402
+_random_extras.install(_sys.modules[__name__])  # tf.random: categorical, shuffle, gamma, poisson, split, ...
