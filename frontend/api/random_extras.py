@@ -19,6 +19,7 @@ from minixla.frontend.api import random_stateful as _rs
 from minixla.frontend.api.indexing import gather
 from minixla.frontend.api.random_stateless import _key_counter as _seed_key_counter
 from minixla.frontend.api.random_stateless import stateless_fold_in, stateless_split
+from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.execute import execute
 from minixla.frontend.graph import current_graph, init_scope
 from minixla.frontend.ops import random_extra_ops  # noqa: F401  (registers the kernels)
@@ -192,6 +193,25 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, na
                                                np.asarray(1, np.int32), counts, probs], {"dtype": dt.np})
 
 
+def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0, maxvals=2.0,
+                                             name=None):
+    """TF's StatelessParameterizedTruncatedNormal (eager CPU kernel, one shard; a host op here)."""
+    means = api.convert_to_tensor(means)
+    if means.dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+        raise TypeError(f"Value passed to parameter 'means' has DataType {means.dtype.name} not in list of allowed "
+                        f"values: half, float32, float64")
+    rest = [api.convert_to_tensor(v) for v in (stddevs, minvals, maxvals)]
+    for i, v in enumerate(rest, 1):
+        if v.dtype != means.dtype:
+            raise InvalidArgumentError(f"cannot compute StatelessParameterizedTruncatedNormal as input #{i + 1}"
+                                       f"(zero-based) was expected to be a {means.dtype.name} tensor but is a "
+                                       f"{v.dtype.name} tensor")
+    key, counter = _seed_key_counter(seed)
+    return execute("StatelessParameterizedTruncatedNormalV2",
+                   [np.asarray(_shape_list(shape), np.int32), key, counter, np.asarray(1, np.int32), means, *rest],
+                   {"dtype": means.dtype.np})
+
+
 def install(tf) -> None:
     r = tf.random
     r.Algorithm = Algorithm
@@ -203,3 +223,4 @@ def install(tf) -> None:
     r.stateless_gamma, r.gamma = stateless_gamma, gamma
     r.stateless_poisson, r.poisson = stateless_poisson, poisson
     r.stateless_binomial = stateless_binomial
+    r.stateless_parameterized_truncated_normal = stateless_parameterized_truncated_normal

@@ -76,11 +76,7 @@ def _uniform_block(s: _Stream, ct) -> list:
 
 def _normal_block(s: _Stream) -> list:
     """NormalDistribution<double>: Box-Muller on two doubles (sin first)."""
-    w = s.block()
-    u1 = max(_to_double(w[0], w[1]), 1e-7)
-    v1 = 2 * math.pi * _to_double(w[2], w[3])
-    r = math.sqrt(-2.0 * math.log(u1))
-    return [math.sin(v1) * r, math.cos(v1) * r]
+    return _normal_block_from(s.block())
 
 
 class _Buffer:
@@ -306,6 +302,104 @@ def _binomial(shape, key, counter, alg, counts, probs, dtype=np.int32, T=None):
 register("MinixlaRandomBinomialV2", ("shape", "key", "counter", "alg", "counts", "probs"), None, host=_binomial,
          attrs={"dtype": np.int32, "T": None}, const_inputs=("shape",), typed=("counts", "probs"),
          infer=lambda shape, key, counter, alg, counts, probs, dtype=np.int32, T=None:
+         Spec(tuple(int(d) for d in np.asarray(shape).reshape(-1)), np.dtype(dtype)))
+
+
+# -- parameterized truncated normal -------------------------------------------------------------
+
+def _normal_block_t(s: _Stream, t) -> list:
+    """NormalDistribution<t>: Box-Muller (sin first) on word pairs (floats) or double pairs."""
+    w = s.block()
+    if t == np.float64:
+        return _normal_block_from(w)
+    out = []
+    for x0, x1 in ((w[0], w[1]), (w[2], w[3])):
+        u1 = max(_to_float(x0), np.float32(1e-7))
+        v1 = np.float32(2 * math.pi * float(_to_float(x1)))
+        # libm's logf / sinf / cosf are correctly rounded: the double result rounded to float
+        r = np.sqrt(np.float32(-2) * np.float32(math.log(u1)))
+        out += [np.float32(math.sin(v1)) * r, np.float32(math.cos(v1)) * r]
+    return out
+
+
+def _normal_block_from(w) -> list:
+    u1 = max(_to_double(w[0], w[1]), 1e-7)
+    v1 = 2 * math.pi * _to_double(w[2], w[3])
+    r = math.sqrt(-2.0 * math.log(u1))
+    return [math.sin(v1) * r, math.cos(v1) * r]
+
+
+def _libm(fn, x, t):
+    """libm's float function: the double result rounded to float (correctly rounded, as glibc's)."""
+    return t(fn(float(x)))
+
+
+def _ptn(shape, key, counter, alg, means, stddevs, minvals, maxvals, dtype=np.float32):
+    """TruncatedNormalFunctorV2 in one shard: one sequential stream over the outputs (batch-major),
+    a new block at each batch; normal rejection, uniform rejection or exponential rejection by TF's
+    rule on the normalized bounds."""
+    op = "StatelessParameterizedTruncatedNormal"
+    dims = _dims(op, shape)
+    params = [np.asarray(v) for v in (means, stddevs, minvals, maxvals)]
+    try:
+        bshape = np.broadcast_shapes(*(v.shape for v in params))
+    except ValueError:
+        raise op_error(op, "means, stddevs, minvals, maxvals must have compatible batch dimensions") from None
+    batches, per = _split(op, dims, np.empty(bshape), "parameters")
+    t = np.dtype(dtype).type if np.dtype(dtype) == np.float64 else np.float32
+    flat = [np.broadcast_to(v, bshape).reshape(-1).astype(t) for v in params]
+    kk, cc = _kc(key, counter)
+    s = _Stream(kk, cc, 0)
+    out = np.empty(batches * per, t)
+    uniform = (lambda: _uniform_block(s, t)) if t == np.float64 else (lambda: [t(v) for v in _uniform_block(s, t)])
+    with np.errstate(all="ignore"):
+        for bi in range(batches if per else 0):
+            mean, sd, lo, hi = (v[bi] for v in flat)
+            if not (sd > 0 and lo < hi and (np.isfinite(lo) or np.isfinite(hi))):
+                raise op_error(op, "Invalid parameters")
+            if (np.isinf(lo) and lo < 0) or hi < mean:
+                lo, hi, sd = hi, lo, -sd
+            nmin, nmax = t((lo - mean) / sd), t((hi - mean) / sd)
+            sqrt_f = np.sqrt(nmin * nmin + t(4))
+            cutoff = t(2) * _libm(math.exp, t(0.5) + (nmin * (nmin - sqrt_f)) / t(4), t) / (nmin + sqrt_f)
+            diff = t(nmax - nmin)
+            got = []
+            if (nmin < t(-1.3) and nmax >= 0) or (nmax > t(1.3) and nmin <= 0):
+                while len(got) < per:
+                    for z in _normal_block_t(s, t):
+                        if nmin <= z <= nmax:
+                            got.append(t(z) * sd + mean)
+                            if len(got) == per:
+                                break
+            elif diff < cutoff:
+                plus = t(0) if nmin < 0 else nmin * nmin
+                while len(got) < per:
+                    z = [r * diff + nmin for r in uniform()]
+                    g = [(plus - v * v) / t(2) for v in z]
+                    for zi, gi, ui in zip(z, g, uniform()):
+                        if ui <= _libm(math.exp, gi, t):
+                            got.append(zi * sd + mean)
+                            if len(got) == per:
+                                break
+            else:
+                alpha = (nmin + np.sqrt(nmin * nmin + t(4))) / t(2)
+                while len(got) < per:
+                    r = uniform()
+                    for i in range(0, len(r), 2):
+                        z = -_libm(math.log, r[i], t) / alpha + nmin
+                        x = alpha - z if nmin < alpha else nmin - alpha
+                        if r[i + 1] <= _libm(math.exp, -x * x / t(2), t) and z < nmax:
+                            got.append(z * sd + mean)
+                            if len(got) == per:
+                                break
+            out[np.arange(per) * batches + bi] = got
+    return out.astype(dtype).reshape(dims)
+
+
+register("StatelessParameterizedTruncatedNormalV2",
+         ("shape", "key", "counter", "alg", "means", "stddevs", "minvals", "maxvals"), None, host=_ptn,
+         attrs={"dtype": np.float32}, const_inputs=("shape",), typed=("means", "stddevs", "minvals", "maxvals"),
+         infer=lambda shape, key, counter, alg, *p, dtype=np.float32:
          Spec(tuple(int(d) for d in np.asarray(shape).reshape(-1)), np.dtype(dtype)))
 
 
