@@ -193,6 +193,9 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, na
                                                np.asarray(1, np.int32), counts, probs], {"dtype": dt.np})
 
 
+_C_NAME = {"float16": "half", "float32": "float", "float64": "double"}  # TF's DataTypeString
+
+
 def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0, maxvals=2.0,
                                              name=None):
     """TF's StatelessParameterizedTruncatedNormal (eager CPU kernel, one shard; a host op here)."""
@@ -204,8 +207,8 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     for i, v in enumerate(rest, 1):
         if v.dtype != means.dtype:
             raise InvalidArgumentError(f"cannot compute StatelessParameterizedTruncatedNormal as input #{i + 1}"
-                                       f"(zero-based) was expected to be a {means.dtype.name} tensor but is a "
-                                       f"{v.dtype.name} tensor")
+                                       f"(zero-based) was expected to be a {_C_NAME.get(means.dtype.name)} tensor but "
+                                       f"is a {_C_NAME.get(v.dtype.name, v.dtype.name)} tensor")
     key, counter = _seed_key_counter(seed)
     return execute("StatelessParameterizedTruncatedNormalV2",
                    [np.asarray(_shape_list(shape), np.int32), key, counter, np.asarray(1, np.int32), means, *rest],

@@ -91,6 +91,15 @@ class _Buffer:
         return self.left.pop()
 
 
+def _log(x: float) -> float:
+    """C's log: -inf at 0 and nan below (math.log raises)."""
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+def _log1p(x: float) -> float:
+    return math.log1p(x) if x > -1 else (-math.inf if x == -1 else math.nan)
+
+
 def _kc(key, counter) -> tuple[int, int]:
     k = int(np.asarray(key).reshape(-1)[0])
     c = [int(v) for v in np.asarray(counter).reshape(-1)]
@@ -120,11 +129,11 @@ def _split(op, dims, params, what):
 
 def _gamma_one(alpha: float, s: _Stream) -> float:
     if alpha == 1.0:
-        return -math.log1p(-_uniform_block(s, np.float64)[1])
+        return -_log1p(-_uniform_block(s, np.float64)[1])
     normal, uniform = _Buffer(lambda: _normal_block(s)), _Buffer(lambda: _uniform_block(s, np.float64))
     small = alpha < 1
     d = alpha + (2.0 / 3 if small else -1.0 / 3)
-    c = 1.0 / 3 / math.sqrt(d)
+    c = 1.0 / 3 / math.sqrt(d) if d > 0 else (math.inf if d == 0 else math.nan)  # C's IEEE results
     while True:
         x = normal()
         v = 1 + c * x
@@ -132,10 +141,10 @@ def _gamma_one(alpha: float, s: _Stream) -> float:
             continue
         v = v * v * v
         u = uniform()
-        if u < 1 - 0.0331 * (x * x) * (x * x) or math.log(u) < 0.5 * x * x + d * (1 - v + math.log(v)):
+        if u < 1 - 0.0331 * (x * x) * (x * x) or _log(u) < 0.5 * x * x + d * (1 - v + _log(v)):
             res = d * v
             if small:
-                res *= uniform() ** (1 / alpha)
+                res *= uniform() ** (1 / alpha if alpha else math.inf)
             return res
 
 
@@ -165,13 +174,13 @@ def _poisson_one(rate: float, s: _Stream) -> float:
     Hormann's transformed rejection."""
     uniform = _Buffer(lambda: _uniform_block(s, np.float64))
     if rate < 10:
-        exp_neg, prod, x = math.exp(-rate), 1.0, 0.0
+        exp_neg, prod, x = _exp(-rate), 1.0, 0.0
         while True:
             prod *= uniform()
             if prod <= exp_neg:
                 return x
             x += 1
-    log_rate = math.log(rate)
+    log_rate = _log(rate)
     b = 0.931 + 2.53 * math.sqrt(rate)
     a = -0.059 + 0.02483 * b
     inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
@@ -184,7 +193,7 @@ def _poisson_one(rate: float, s: _Stream) -> float:
             return k
         if k < 0 or (us < 0.013 and v > us):
             continue
-        if math.log(v * inv_alpha / (a / (us * us) + b)) <= -rate + k * log_rate - math.lgamma(k + 1):
+        if _log(v * inv_alpha / (a / (us * us) + b)) <= -rate + k * log_rate - math.lgamma(k + 1):
             return k
 
 
@@ -214,7 +223,7 @@ def _binomial_inversion(count: float, prob: float, s: _Stream) -> float:
     uniform = _Buffer(lambda: _uniform_block(s, np.float64))
     geom_sum, num = 0.0, 0
     while True:
-        geom_sum += math.ceil(math.log(uniform()) / math.log1p(-prob))
+        geom_sum += math.ceil(_log(uniform()) / _log1p(-prob))
         if geom_sum > count:
             return float(num)
         num += 1
@@ -251,10 +260,10 @@ def _btrs(count: float, prob: float, s: _Stream) -> float:
             return k
         if k < 0 or k > count:
             continue
-        v = math.log(v * alpha / (a / (us * us) + b))
-        bound = ((m + 0.5) * math.log((m + 1) / (r * (count - m + 1)))
-                 + (count + 1) * math.log((count - m + 1) / (count - k + 1))
-                 + (k + 0.5) * math.log(r * (count - k + 1) / (k + 1))
+        v = _log(v * alpha / (a / (us * us) + b))
+        bound = ((m + 0.5) * _log((m + 1) / (r * (count - m + 1)))
+                 + (count + 1) * _log((count - m + 1) / (count - k + 1))
+                 + (k + 0.5) * _log(r * (count - k + 1) / (k + 1))
                  + _stirling_tail(m) + _stirling_tail(count - m) - _stirling_tail(k) - _stirling_tail(count - k))
         if v <= bound:
             return k
@@ -317,7 +326,7 @@ def _normal_block_t(s: _Stream, t) -> list:
         u1 = max(_to_float(x0), np.float32(1e-7))
         v1 = np.float32(2 * math.pi * float(_to_float(x1)))
         # libm's logf / sinf / cosf are correctly rounded: the double result rounded to float
-        r = np.sqrt(np.float32(-2) * np.float32(math.log(u1)))
+        r = np.sqrt(np.float32(-2) * np.float32(_log(u1)))
         out += [np.float32(math.sin(v1)) * r, np.float32(math.cos(v1)) * r]
     return out
 
@@ -325,8 +334,12 @@ def _normal_block_t(s: _Stream, t) -> list:
 def _normal_block_from(w) -> list:
     u1 = max(_to_double(w[0], w[1]), 1e-7)
     v1 = 2 * math.pi * _to_double(w[2], w[3])
-    r = math.sqrt(-2.0 * math.log(u1))
+    r = math.sqrt(-2.0 * _log(u1))
     return [math.sin(v1) * r, math.cos(v1) * r]
+
+
+def _exp(x: float) -> float:
+    return math.exp(x) if x < 709.78 else math.inf
 
 
 def _libm(fn, x, t):
@@ -361,7 +374,7 @@ def _ptn(shape, key, counter, alg, means, stddevs, minvals, maxvals, dtype=np.fl
                 lo, hi, sd = hi, lo, -sd
             nmin, nmax = t((lo - mean) / sd), t((hi - mean) / sd)
             sqrt_f = np.sqrt(nmin * nmin + t(4))
-            cutoff = t(2) * _libm(math.exp, t(0.5) + (nmin * (nmin - sqrt_f)) / t(4), t) / (nmin + sqrt_f)
+            cutoff = t(2) * _libm(_exp, t(0.5) + (nmin * (nmin - sqrt_f)) / t(4), t) / (nmin + sqrt_f)
             diff = t(nmax - nmin)
             got = []
             if (nmin < t(-1.3) and nmax >= 0) or (nmax > t(1.3) and nmin <= 0):
@@ -377,7 +390,7 @@ def _ptn(shape, key, counter, alg, means, stddevs, minvals, maxvals, dtype=np.fl
                     z = [r * diff + nmin for r in uniform()]
                     g = [(plus - v * v) / t(2) for v in z]
                     for zi, gi, ui in zip(z, g, uniform()):
-                        if ui <= _libm(math.exp, gi, t):
+                        if ui <= _libm(_exp, gi, t):
                             got.append(zi * sd + mean)
                             if len(got) == per:
                                 break
@@ -386,9 +399,9 @@ def _ptn(shape, key, counter, alg, means, stddevs, minvals, maxvals, dtype=np.fl
                 while len(got) < per:
                     r = uniform()
                     for i in range(0, len(r), 2):
-                        z = -_libm(math.log, r[i], t) / alpha + nmin
+                        z = -_libm(_log, r[i], t) / alpha + nmin
                         x = alpha - z if nmin < alpha else nmin - alpha
-                        if r[i + 1] <= _libm(math.exp, -x * x / t(2), t) and z < nmax:
+                        if r[i + 1] <= _libm(_exp, -x * x / t(2), t) and z < nmax:
                             got.append(z * sd + mean)
                             if len(got) == per:
                                 break
