@@ -226,4 +226,10 @@ def install(tf) -> None:
     r.stateless_gamma, r.gamma = stateless_gamma, gamma
     r.stateless_poisson, r.poisson = stateless_poisson, poisson
     r.stateless_binomial = stateless_binomial
+    from minixla.frontend.api.random_samplers import SAMPLERS
+
+    for name, fn in SAMPLERS.items():  # also tf.nn's (the same TF functions), unless already there
+        setattr(r, name, fn)
+        if not hasattr(tf.nn, name):
+            setattr(tf.nn, name, fn)
     r.stateless_parameterized_truncated_normal = stateless_parameterized_truncated_normal

@@ -52,6 +52,27 @@ def _poisson_int(tf, lam):
     return tf.random.poisson([3], lam, dtype=tf.int64, seed=6)
 
 
+TRUE = np.array([[1, 4], [7, 2], [0, 9]], np.int64)
+UNIGRAMS = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0]
+
+
+def _sampler(kind, unique, **kw):
+    def case(tf, true):
+        _fresh(tf)
+        fn = getattr(tf.random, f"{kind}_candidate_sampler")
+        rest = {k: v for k, v in kw.items() if k != "num_sampled"}
+        return tuple(fn(true, true.shape[1], kw.get("num_sampled", 6), unique, seed=5, **rest))
+    return case
+
+
+def _learned_twice(tf, true):
+    """The second call samples from weights 1 + the first call's true-class counts."""
+    _fresh(tf)
+    first = tf.random.learned_unigram_candidate_sampler(true, 2, 5, True, 12, seed=4)
+    second = tf.random.learned_unigram_candidate_sampler(true, 2, 5, True, 12, seed=4)
+    return tuple(first) + tuple(second)
+
+
 CASES = {
     "rx_split": (lambda tf, s: tf.random.split(s, 3), [SEED], None),
     "rx_split_int64": (lambda tf, s: tf.random.split(s), [SEED64], None),
@@ -93,4 +114,17 @@ CASES = {
     "rx_gamma_beta_f64": (_gamma_beta, [], None),
     "rx_poisson": (_poisson, [], None),
     "rx_poisson_int": (_poisson_int, [np.array([[3.0], [25.0]], np.float32)], None),
+    "rx_uniform_sampler": (_sampler("uniform", True, range_max=10), [TRUE], None),
+    "rx_uniform_sampler_repeats": (_sampler("uniform", False, range_max=10), [TRUE], None),
+    "rx_uniform_sampler_big": (_sampler("uniform", True, range_max=1000003, num_sampled=4), [TRUE], None),
+    "rx_log_uniform_sampler": (_sampler("log_uniform", True, range_max=10), [TRUE], None),
+    "rx_log_uniform_sampler_repeats": (_sampler("log_uniform", False, range_max=50), [TRUE], None),
+    "rx_learned_unigram_sampler": (_learned_twice, [TRUE], None),
+    "rx_fixed_unigram_sampler": (_sampler("fixed_unigram", True, num_sampled=5, range_max=12, distortion=0.75,
+                                          num_reserved_ids=2, unigrams=UNIGRAMS), [TRUE], None),
+    "rx_fixed_unigram_sampler_repeats": (_sampler("fixed_unigram", False, num_sampled=8, range_max=10,
+                                                  unigrams=UNIGRAMS), [TRUE[:, :1]], None),
+    "rx_fixed_unigram_sampler_shard": (_sampler("fixed_unigram", True, num_sampled=3, range_max=5, num_shards=2,
+                                                shard=1, unigrams=UNIGRAMS), [TRUE[:, :1] % 5], None),
+    "rx_all_sampler": (_sampler("all", True, num_sampled=10), [TRUE], None),
 }
