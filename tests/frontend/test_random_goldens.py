@@ -138,3 +138,39 @@ def test_bad_arguments_raise_tensorflows_errors():
         tf.random.stateless_parameterized_truncated_normal([2], s, 0.0, 1.0, 1.0, -1.0)
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a double tensor"):
         tf.random.stateless_parameterized_truncated_normal([2], s, tf.constant(0.0, tf.float64), 1.0)
+
+
+def test_candidate_sampler_expected_counts_follow_tensorflows_formulas():
+    true = tf.constant([[0, 3], [9, 1]], tf.int64)
+    n, rng = 6, 50
+    out = tf.random.log_uniform_candidate_sampler(true, 2, n, False, rng, seed=1)
+    p = lambda v: np.log((v + 2.0) / (v + 1.0)) / np.log1p(rng)  # noqa: E731
+    np.testing.assert_allclose(out.sampled_expected_count.numpy(), n * p(out.sampled_candidates.numpy()), rtol=1e-6)
+    np.testing.assert_allclose(out.true_expected_count.numpy(), n * p(true.numpy()), rtol=1e-6)
+    out = tf.random.uniform_candidate_sampler(true, 2, n, True, 12, seed=2)
+    assert len(set(out.sampled_candidates.numpy().tolist())) == n
+    count = out.sampled_expected_count.numpy()[0]
+    tries = round(np.log1p(-count) / np.log1p(-1 / 12))  # 1 - (1 - p)^tries, tries >= num_sampled
+    assert tries >= n
+    np.testing.assert_allclose(out.true_expected_count.numpy(), -np.expm1(tries * np.log1p(-1 / 12)), rtol=1e-6)
+    out = tf.random.all_candidate_sampler(true, 2, 10, True)
+    np.testing.assert_array_equal(out.sampled_candidates.numpy(), np.arange(10))
+    np.testing.assert_array_equal(out.true_expected_count.numpy(), np.ones([2, 2], np.float32))
+
+
+def test_candidate_samplers_draw_their_distributions():
+    true = tf.constant([[0]], tf.int64)
+    draws = np.concatenate([tf.random.log_uniform_candidate_sampler(true, 1, 200, False, 20, seed=s)
+                            .sampled_candidates.numpy() for s in range(10)])
+    want = np.log((np.arange(20) + 2.0) / (np.arange(20) + 1.0)) / np.log(21.0)
+    np.testing.assert_allclose(np.bincount(draws, minlength=20) / draws.size, want, atol=0.03)
+    unigrams = [1.0, 2.0, 3.0, 4.0]
+    draws = np.concatenate([tf.random.fixed_unigram_candidate_sampler(true, 1, 200, False, 4, unigrams=unigrams,
+                                                                      seed=s).sampled_candidates.numpy()
+                            for s in range(10)])
+    np.testing.assert_allclose(np.bincount(draws, minlength=4) / draws.size, np.array(unigrams) / 10, atol=0.03)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Detected unsupported operations"):
+        tf.function(lambda t: tf.random.uniform_candidate_sampler(t, 1, 2, True, 5).sampled_candidates,
+                    jit_compile=True)(true)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+        tf.random.uniform_candidate_sampler(tf.constant([[7]], tf.int64), 1, 2, True, 5)
