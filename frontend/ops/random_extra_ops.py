@@ -23,7 +23,7 @@ import numpy as np
 
 from minixla.frontend.builder import Spec
 from minixla.frontend.ops.random_ops import _unit64, _words
-from minixla.frontend.ops.registry import op_error, register, shape_text
+from minixla.frontend.ops.registry import op_error, register, register_gradient, shape_text
 
 _M32 = 0xFFFFFFFF
 _M64 = (1 << 64) - 1
@@ -165,6 +165,74 @@ register("StatelessRandomGammaV3", ("shape", "key", "counter", "alg", "alpha"), 
          attrs={"dtype": np.float32, "shape_dtype": None}, const_inputs=("shape",), typed=("alpha",),
          infer=lambda shape, key, counter, alg, alpha, dtype=np.float32, shape_dtype=None:
          Spec(tuple(int(d) for d in np.asarray(shape).reshape(-1)), np.dtype(dtype)))
+
+
+def _igamma(a: float, x: float) -> float:
+    """The regularized lower incomplete gamma P(a, x) in double: the series below a + 1, else
+    1 - Q with Q's continued fraction (modified Lentz)."""
+    lead = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        n = a
+        while abs(term) > abs(total) * 1e-17:
+            n += 1
+            term *= x / n
+            total += term
+        return total * math.exp(lead)
+    b, c, d = x + 1 - a, 1e300, 1.0 / (x + 1 - a)
+    h = d
+    for i in range(1, 10000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1.0 / d
+        h *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return 1 - math.exp(lead) * h
+
+
+def _gamma_grad_one(a: float, x: float) -> float:
+    """d sample / d alpha of a Gamma(alpha, 1) sample by implicit differentiation (Eigen's
+    gamma_sample_der_alpha): -(dP/da) / (dP/dx), dP/da by a Richardson-extrapolated central difference."""
+    if x == 0:
+        return 0.0
+    if not (a > 0 and x > 0) or math.isinf(x) or math.isinf(a):
+        return math.nan
+    h = 1e-4 * min(a, 1.0)
+
+    def central(s):
+        return (_igamma(a + s, x) - _igamma(a - s, x)) / (2 * s)
+
+    der = (4 * central(h / 2) - central(h)) / 3
+    log_pdf = (a - 1) * math.log(x) - x - math.lgamma(a)
+    return -der / math.exp(log_pdf) if log_pdf > -745 else 0.0
+
+
+def _gamma_grad(alpha, sample, T=None):
+    out = np.vectorize(_gamma_grad_one, otypes=[np.float64])(alpha.astype(np.float64), sample.astype(np.float64))
+    return out.astype(alpha.dtype)
+
+
+register("RandomGammaGrad", ("alpha", "sample"), None, host=_gamma_grad, attrs={"T": None},
+         infer=lambda alpha, sample, T=None: Spec(
+             None if alpha.shape is None or sample.shape is None
+             else tuple(np.broadcast_shapes(tuple(alpha.shape), tuple(sample.shape))), np.dtype(alpha.dtype)))
+
+
+@register_gradient("StatelessRandomGammaV3")
+def _gamma_v3_grad(b, op, grad):
+    """TF's gradient: reduce_sum(grad * RandomGammaGrad(alpha, sample)) over the sample dimensions."""
+    alpha, sample = op.inputs[4], op.outputs[0]
+    k = len(sample.shape) - len(alpha.shape)
+    a = b.broadcast_in_dim(alpha, list(sample.shape), list(range(k, len(sample.shape))))
+    partial = b.tf_op("RandomGammaGrad", a, sample)[0]
+    prod = b.multiply(grad, partial)
+    red = b.reduce(prod, b.scalar(0, np.dtype(prod.dtype)), list(range(k)), "add") if k else prod
+    return [None, None, None, None, red]
 
 
 # -- poisson ----------------------------------------------------------------------------------

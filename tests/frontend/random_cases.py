@@ -2,8 +2,8 @@
 `record_tf_goldens.py --cases tests/frontend/random_cases.py --out tests/golden/random` and replayed by
 tests/frontend/test_random_goldens.py. Same format as op_cases.py; numpy only.
 
-The seeds are the inputs; distribution parameters are constants of the cases (TF's gamma has a
-reparameterization gradient w.r.t. alpha that minixla does not implement). Stateful cases reset the
+The seeds are the inputs, and so are gamma's alpha and beta in two cases (TF's reparameterization
+gradient); the other distribution parameters are constants of the cases. Stateful cases reset the
 global seed first (`set_seed(None)` also clears TF's eager kernel cache), so each call is a first call.
 Sizes stay small: TF's CPU kernels shard large outputs by thread count, and we reproduce one shard.
 """
@@ -40,6 +40,11 @@ def _gamma(tf):
 def _gamma_beta(tf):
     _fresh(tf)
     return tf.random.gamma([2, 2], 1.0, beta=[[1.0], [3.0]], dtype=tf.float64, seed=8)
+
+
+def _gamma_grad(tf, alpha, beta):
+    _fresh(tf)
+    return tf.random.gamma([3], alpha, beta=beta, seed=2)
 
 
 def _poisson(tf):
@@ -80,6 +85,9 @@ CASES = {
     "rx_stateless_gamma": (lambda tf, s: tf.random.stateless_gamma([4, 3], s, alpha=[0.5, 1.0, 3.0]), [SEED], None),
     "rx_stateless_gamma_beta_f64": (lambda tf, s: tf.random.stateless_gamma(
         [3, 2], s, alpha=2.5, beta=[1.0, 2.0], dtype=tf.float64), [SEED64], None),
+    "rx_stateless_gamma_grad": (lambda tf, s, a: tf.random.stateless_gamma([3, 4], s, alpha=a),
+                                [SEED, np.array([0.3, 1.0, 2.5, 40.0], np.float32)], None),
+    "rx_gamma_grad_beta": (_gamma_grad, [np.array([0.7, 4.0], np.float32), np.array([1.5, 0.5], np.float32)], None),
     "rx_stateless_gamma_f16": (lambda tf, s: tf.random.stateless_gamma([5], s, alpha=9.0, dtype=tf.float16),
                                [SEED], None),
     "rx_stateless_poisson": (lambda tf, s, lam: tf.random.stateless_poisson([4, 2], s, lam), [SEED, LAM], None),

@@ -51,6 +51,15 @@ def test_random_forward_against_tensorflow(name, mode):
     replay.check_forward(data, fn, name, mode, 1e-6, eager_stream=True)
 
 
+GRAD_CASES = [(n, m) for n in NAMES if replay.has_gradient(GOLDEN, n) for m in ("eager", "function")]
+
+
+@pytest.mark.parametrize("name, mode", GRAD_CASES)
+def test_random_gradient_against_tensorflow(name, mode):
+    """Gamma's reparameterization gradient (RandomGammaGrad, computed in double: TF's float32 to ~1e-6)."""
+    replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, 2e-5)
+
+
 def test_stateful_calls_advance_like_tensorflow():
     """Successive calls of one eager kernel and of one tf.function (TF 2.21's values)."""
     tf.random.set_seed(4)
