@@ -215,6 +215,9 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
                    {"dtype": means.dtype.np})
 
 
+_ALSO_NN = ("learned_unigram_candidate_sampler", "fixed_unigram_candidate_sampler", "all_candidate_sampler")
+
+
 def install(tf) -> None:
     r = tf.random
     r.Algorithm = Algorithm
@@ -228,8 +231,8 @@ def install(tf) -> None:
     r.stateless_binomial = stateless_binomial
     from minixla.frontend.api.random_samplers import SAMPLERS
 
-    for name, fn in SAMPLERS.items():  # also tf.nn's (the same TF functions), unless already there
+    for name, fn in SAMPLERS.items():
         setattr(r, name, fn)
-        if not hasattr(tf.nn, name):
+        if name in _ALSO_NN and not hasattr(tf.nn, name):  # the same functions in TF 2.21's tf.nn
             setattr(tf.nn, name, fn)
     r.stateless_parameterized_truncated_normal = stateless_parameterized_truncated_normal
