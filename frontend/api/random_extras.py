@@ -1,10 +1,12 @@
 """The rest of `tf.random` (issue #14): `split`, `fold_in`, `Algorithm`, the global generator,
-`categorical`, `shuffle`, `gamma`, `poisson`, `stateless_gamma`, `stateless_poisson`.
+`categorical`, `shuffle`, `gamma`, `poisson`, the stateless gamma / poisson / binomial /
+parameterized truncated normal, `experimental.stateless_shuffle`, and (random_samplers.py) the
+candidate samplers.
 
 Stateful ops follow random_stateful.py: TF's seed rules (`get_seed`), and a kernel's Philox generator
 is key = seed, counter = (offset, seed2), the offset advancing per call by what TF's kernel reserves
 (eager: per (op, dtype, seeds) kernel; tf.function: a counter Variable per op). The draws themselves
-are ops/random_extra_ops.py. Gamma and Poisson are host ops, as TF has no XLA kernel for them.
+are ops/random_extra_ops.py; where TF has no XLA kernel (gamma, poisson, binomial) they are host ops.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from minixla.frontend import dtypes
 from minixla.frontend.api import core as api
 from minixla.frontend.api import random_stateful as _rs
 from minixla.frontend.api.indexing import gather
+from minixla.frontend.api.random_stateless import _alg
 from minixla.frontend.api.random_stateless import _key_counter as _seed_key_counter
 from minixla.frontend.api.random_stateless import stateless_fold_in, stateless_split
 from minixla.frontend.errors import InvalidArgumentError
@@ -101,6 +104,18 @@ def shuffle(value, seed=None, name=None):
         return api.identity(value)
     key, counter = _key_counter("RandomShuffle", value.dtype, seed, (n - 1 + 3) // 4)
     perm = execute("MinixlaShuffleIndicesV2", [key, counter, np.asarray(1, np.int32)], {"n": n})
+    return gather(value, perm)
+
+
+def stateless_shuffle(value, seed, alg="auto_select", name=None):
+    """`tf.random.experimental.stateless_shuffle`: RandomShuffle's permutation on the seed's (key, counter)."""
+    value = api.convert_to_tensor(value)
+    if value.shape.rank == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0 for 'StatelessShuffle'")
+    n = int(value.shape[0])
+    key, counter = _seed_key_counter(seed)
+    perm = execute("MinixlaShuffleIndicesV2", [key, counter, np.asarray(_alg(alg), np.int32)],
+                   {"n": n, "stateless": True})
     return gather(value, perm)
 
 
@@ -223,8 +238,10 @@ def install(tf) -> None:
     r.Algorithm = Algorithm
     r.split, r.fold_in = split, fold_in
     r.get_global_generator, r.set_global_generator = get_global_generator, set_global_generator
-    r.experimental.get_global_generator = get_global_generator
-    r.experimental.set_global_generator = set_global_generator
+    ex = r.experimental
+    ex.get_global_generator, ex.set_global_generator = get_global_generator, set_global_generator
+    ex.Algorithm, ex.Generator, ex.create_rng_state = Algorithm, r.Generator, r.create_rng_state
+    ex.stateless_shuffle = stateless_shuffle
     r.categorical, r.shuffle = categorical, shuffle
     r.stateless_gamma, r.gamma = stateless_gamma, gamma
     r.stateless_poisson, r.poisson = stateless_poisson, poisson

@@ -6,8 +6,9 @@ keep the eager stream there, not tf2xla's):
 
 * MinixlaMultinomialV2 (`tf.random.categorical`): TF's MultinomialOp body on an explicit
   (key, counter), as StatelessMultinomial after GenerateKey (conv3d_random_ops.py);
-* MinixlaShuffleIndicesV2 (`tf.random.shuffle`): RandomShuffle's Fisher-Yates permutation,
-  `i <-> i + word_i % (n - i)` with one Philox word per step, unrolled for the static n.
+* MinixlaShuffleIndicesV2 (`tf.random.shuffle`, `experimental.stateless_shuffle`): RandomShuffle's
+  and StatelessShuffle's Fisher-Yates permutation, `i <-> i + word_i % (n - i)` with one Philox
+  word per step, unrolled for the static n (the stateless one is refused under jit, as by TF).
 
 Host ops (TF 2.21 has no XLA kernel: under jit_compile=True they fail with TF's "Detected
 unsupported operations"): StatelessRandomGammaV3 (also `tf.random.gamma`), MinixlaRandomPoissonV2
@@ -525,7 +526,7 @@ register("MinixlaMultinomialV2", ("logits", "num_samples", "key", "counter", "al
          attrs={"output_dtype": np.int64, "T": None}, const_inputs=("num_samples", "alg"), typed=("logits",))
 
 
-def shuffle_indices(b, key, counter, alg, n=0):
+def shuffle_indices(b, key, counter, alg, n=0, stateless=False):
     """RandomShuffle's permutation of range(n): for i < n - 1, swap i and i + word_i % (n - i)."""
     i32, u32 = np.dtype(np.int32), np.dtype(np.uint32)
     perm = b.constant(np.arange(n, dtype=np.int32))
@@ -542,5 +543,6 @@ def shuffle_indices(b, key, counter, alg, n=0):
     return perm
 
 
-register("MinixlaShuffleIndicesV2", ("key", "counter", "alg"), shuffle_indices, attrs={"n": 0},
-         const_inputs=("alg",), typed=())
+register("MinixlaShuffleIndicesV2", ("key", "counter", "alg"), shuffle_indices, attrs={"n": 0, "stateless": False},
+         const_inputs=("alg",), typed=(), xla_kernel=lambda attrs: not attrs.get("stateless"))
+# TF 2.21 compiles RandomShuffle (its own XLA numbers) but has no XLA kernel for StatelessShuffle
