@@ -6,7 +6,8 @@ candidate samplers.
 Stateful ops follow random_stateful.py: TF's seed rules (`get_seed`), and a kernel's Philox generator
 is key = seed, counter = (offset, seed2), the offset advancing per call by what TF's kernel reserves
 (eager: per (op, dtype, seeds) kernel; tf.function: a counter Variable per op). The draws themselves
-are ops/random_extra_ops.py; where TF has no XLA kernel (gamma, poisson, binomial) they are host ops.
+are ops/random_extra_ops.py; where TF has no XLA kernel (gamma, poisson, binomial) they are host ops,
+and so is the parameterized truncated normal (TF's eager kernel: TF-XLA's own draws differ anyway).
 """
 
 from __future__ import annotations
