@@ -247,7 +247,9 @@ def install(tf) -> None:
     r.stateless_gamma, r.gamma = stateless_gamma, gamma
     r.stateless_poisson, r.poisson = stateless_poisson, poisson
     r.stateless_binomial = stateless_binomial
-    from minixla.frontend.api.random_samplers import SAMPLERS
+    from minixla.frontend.api.random_samplers import SAMPLERS, index_shuffle, random_index_shuffle
+
+    ex.index_shuffle, tf.random_index_shuffle = index_shuffle, random_index_shuffle
 
     for name, fn in SAMPLERS.items():
         setattr(r, name, fn)

@@ -1,4 +1,5 @@
-"""`tf.random` candidate samplers: uniform, log-uniform, learned / fixed unigram and all.
+"""`tf.random` candidate samplers (uniform, log-uniform, learned / fixed unigram, all) and the
+index shuffle (`tf.random_index_shuffle`, `tf.random.experimental.index_shuffle`).
 
 Each is a stateful TF kernel (host op, no XLA kernel, as in TF) with TF's op-seed rules; a call
 reserves 2048 * num_sampled 32-bit samples (512 * num_sampled Philox blocks) of the kernel's
@@ -71,6 +72,23 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
 
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
     return _sample("AllCandidateSampler", true_classes, seed, _attrs(num_true, num_sampled, unique))
+
+
+def random_index_shuffle(index, seed, max_index, rounds=4, name=None):
+    """`tf.random_index_shuffle`: the `index`-th element of a seeded permutation of [0, max_index]
+    (a Simon-cipher bijection, computed elementwise)."""
+    index = api.convert_to_tensor(index)
+    seed = api.convert_to_tensor(seed)
+    return execute("RandomIndexShuffle", [index, seed, api.cast(max_index, index.dtype)], {"rounds": int(rounds)})
+
+
+def index_shuffle(index, seed, max_index):
+    """`tf.random.experimental.index_shuffle`: a [2] seed, padded in front to the op's [3] as TF does."""
+    seed = api.convert_to_tensor(seed)
+    if seed.shape.rank != 1:
+        raise ValueError(f"seed must have shape [2], got {seed.shape}")
+    seed = api.concat([api.constant(np.array([498247692], seed.dtype.np)), seed], 0)
+    return random_index_shuffle(index, seed, max_index)
 
 
 SAMPLERS = {f.__name__: f for f in (uniform_candidate_sampler, log_uniform_candidate_sampler,

@@ -1,6 +1,6 @@
 """TF's candidate samplers (Uniform, LogUniform, LearnedUnigram, FixedUnigram, All): host ops, as
 in TF (no XLA kernels), reproducing the CPU kernels (candidate_sampler_ops.cc, range_sampler.cc) on
-the Philox stream of ops/random_extra_ops.py.
+the Philox stream of ops/random_extra_ops.py; and RandomIndexShuffle (no XLA kernel in TF either).
 
 Each call reads a SimplePhilox over the kernel's (key, counter): Uniform64 / Uniform draw with TF's
 exact rejection (ExactUniformInt), RandDouble / RandFloat from 2 / 1 words. With `unique`, samples
@@ -271,3 +271,63 @@ def _all(true_classes, num_true, num_sampled):
             raise op_error("AllCandidateSampler", f"`true_candidate` out of range [0, {num_sampled}), received {c}")
     return (np.arange(num_sampled, dtype=np.int64), np.ones(true_classes.shape, np.float32),
             np.ones(num_sampled, np.float32))
+
+
+# -- RandomIndexShuffle (a host op: TF 2.21 has no XLA kernel for it) ----------------------------
+
+def _block_bits(max_index: int) -> int:
+    """TF's block size: ceil(log2(max_index)) rounded up to even, at least 16."""
+    bits = int(math.ceil(math.log2(max_index)))
+    return max(bits + bits % 2, 16)
+
+
+def _index_shuffle(index, seed, max_index, rounds=4, dtype=None, Tseed=None):
+    """A Simon-cipher permutation of [0, max_index] (TF's random_index_shuffle.cc): `rounds` Feistel
+    rounds on w = block / 2 bit words keyed by the seed's 3 words (as uint32), cycle-walking while the
+    result exceeds max_index. Vectorized over the indices (numpy uint64 lanes)."""
+    op = "RandomIndexShuffle"
+    top = int(np.asarray(max_index).reshape(-1)[0])
+    size = index.size
+    if seed.shape not in ((3,), (size, 3)):
+        raise op_error(op, f"Seed must be a vector of size [3] or a matrix of size [{size}, 3] but got "
+                           f"[{','.join(map(str, seed.shape))}].")
+    if rounds < 4 or rounds % 2:
+        raise op_error(op, f"Rounds must be >= 4 and even, got {rounds}")
+    if top == 0:
+        return np.zeros_like(index)
+    w = _block_bits(top) // 2
+    u = np.uint64
+    mask = u((1 << w) - 1)
+
+    def rot(x, r):
+        return ((x << u(r)) | (x >> u(w - r))) & mask
+
+    def f(x):
+        return (rot(x, 1) & rot(x, 8)) ^ rot(x, 2)
+
+    words = np.broadcast_to(seed.astype(np.uint32).astype(np.uint64).reshape(-1, 3), (size, 3))
+    keys = [words[:, i] & mask for i in range(3)]
+    c, z = u(0xFFFFFFFC & int(mask)), 0x7369F885192C0EF5 & int(mask)
+    for _ in range(3, rounds):
+        keys.append(c ^ u(z & 1) ^ keys[-3] ^ rot(keys[-1], w - 3) ^ rot(keys[-1], w - 4))
+        z >>= 1
+
+    def encrypt(v, ks):
+        left, right = (v >> u(w)) & mask, v & mask
+        for i in range(0, rounds, 2):
+            left = left ^ f(right) ^ ks[i]
+            right = right ^ f(left) ^ ks[i + 1]
+        return (left << u(w)) | right
+
+    out = encrypt(index.reshape(-1).astype(np.uint64), keys)
+    todo = np.nonzero(out > u(top))[0]
+    while todo.size:  # cycle-walking, on the indices still outside [0, max_index]
+        out[todo] = encrypt(out[todo], [k[todo] for k in keys])
+        todo = todo[out[todo] > u(top)]
+    return out.astype(index.dtype).reshape(index.shape)
+
+
+register("RandomIndexShuffle", ("index", "seed", "max_index"), None, host=_index_shuffle,
+         attrs={"rounds": 4, "dtype": None, "Tseed": None}, typed=(),
+         infer=lambda index, seed, max_index, **kw: Spec(None if index.shape is None else tuple(index.shape),
+                                                         np.dtype(index.dtype)))
