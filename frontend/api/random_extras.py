@@ -226,7 +226,7 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
                                        f"(zero-based) was expected to be a {_C_NAME.get(means.dtype.name)} tensor but "
                                        f"is a {_C_NAME.get(v.dtype.name, v.dtype.name)} tensor")
     key, counter = _seed_key_counter(seed)
-    return execute("StatelessParameterizedTruncatedNormalV2",
+    return execute("MinixlaParameterizedTruncatedNormalV2",
                    [np.asarray(_shape_list(shape), np.int32), key, counter, np.asarray(1, np.int32), means, *rest],
                    {"dtype": means.dtype.np})
 

@@ -40,19 +40,19 @@ def _sample(op, true_classes, seed, attrs):
 
 
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
-    return _sample("UniformCandidateSampler", true_classes, seed,
+    return _sample("MinixlaUniformCandidateSamplerV2", true_classes, seed,
                    _attrs(num_true, num_sampled, unique, range_max=int(range_max)))
 
 
 def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
-    return _sample("LogUniformCandidateSampler", true_classes, seed,
+    return _sample("MinixlaLogUniformCandidateSamplerV2", true_classes, seed,
                    _attrs(num_true, num_sampled, unique, range_max=int(range_max)))
 
 
 def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None,
                                       name=None):
     """The sampler's weights (1 + how often each class was a true class) persist like TF's kernel."""
-    op = "LearnedUnigramCandidateSampler"
+    op = "MinixlaLearnedUnigramCandidateSamplerV2"
     attrs = _attrs(num_true, num_sampled, unique, range_max=int(range_max), state=random_sampler_ops.PickerState())
     if current_graph() is None:  # the eager kernel's weights (the seeds as _key_counter will read them)
         s1, s2 = _rs.get_seed(seed) if _rs._STATE["seed"] is None or seed is not None else (None, None)
@@ -64,14 +64,14 @@ def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, uniqu
 def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, vocab_file="",
                                     distortion=1.0, num_reserved_ids=0, num_shards=1, shard=0, unigrams=(),
                                     seed=None, name=None):
-    return _sample("FixedUnigramCandidateSampler", true_classes, seed, _attrs(
+    return _sample("MinixlaFixedUnigramCandidateSamplerV2", true_classes, seed, _attrs(
         num_true, num_sampled, unique, range_max=int(range_max), vocab_file=vocab_file, distortion=float(distortion),
         num_reserved_ids=int(num_reserved_ids), num_shards=int(num_shards), shard=int(shard),
         unigrams=tuple(float(u) for u in np.asarray(unigrams, np.float64).reshape(-1))))
 
 
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
-    return _sample("AllCandidateSampler", true_classes, seed, _attrs(num_true, num_sampled, unique))
+    return _sample("MinixlaAllCandidateSamplerV2", true_classes, seed, _attrs(num_true, num_sampled, unique))
 
 
 def random_index_shuffle(index, seed, max_index, rounds=4, name=None):

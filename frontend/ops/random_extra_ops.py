@@ -478,7 +478,7 @@ def _ptn(shape, key, counter, alg, means, stddevs, minvals, maxvals, dtype=np.fl
     return out.astype(dtype).reshape(dims)
 
 
-register("StatelessParameterizedTruncatedNormalV2",
+register("MinixlaParameterizedTruncatedNormalV2",
          ("shape", "key", "counter", "alg", "means", "stddevs", "minvals", "maxvals"), None, host=_ptn,
          attrs={"dtype": np.float32}, const_inputs=("shape",), typed=("means", "stddevs", "minvals", "maxvals"),
          infer=lambda shape, key, counter, alg, *p, dtype=np.float32:

@@ -244,19 +244,16 @@ def _infer(true_classes, key, counter, num_sampled=1, **kw):
 
 
 _ATTRS = {"num_true": 1, "num_sampled": 1, "unique": True, "range_max": 1}
-_IN = ("true_classes", "key", "counter")
-register("UniformCandidateSampler", _IN, None, host=_uniform, attrs=dict(_ATTRS), typed=(), infer=_infer,
-         stateful=True)
-register("LogUniformCandidateSampler", _IN, None, host=_log_uniform, attrs=dict(_ATTRS), typed=(), infer=_infer,
-         stateful=True)
-register("LearnedUnigramCandidateSampler", _IN, None, host=_learned, attrs={**_ATTRS, "state": None}, typed=(),
-         infer=_infer, stateful=True)
-register("FixedUnigramCandidateSampler", _IN, None, host=_fixed,
-         attrs={**_ATTRS, "vocab_file": "", "distortion": 1.0, "num_reserved_ids": 0, "num_shards": 1, "shard": 0,
-                "unigrams": ()}, typed=(), infer=_infer, stateful=True)
-register("AllCandidateSampler", _IN, None, attrs={"num_true": 1, "num_sampled": 1, "unique": True}, typed=(),
-         host=lambda t, k, c, num_true=1, num_sampled=1, unique=True: _all(t, num_true, num_sampled),
-         infer=_infer, stateful=True)
+_FIXED = {"vocab_file": "", "distortion": 1.0, "num_reserved_ids": 0, "num_shards": 1, "shard": 0, "unigrams": ()}
+# Our own op names: TF's kernels take (seed, seed2) attributes, these the kernel's (key, counter) inputs
+for _name, _host, _attrs in (("Uniform", _uniform, _ATTRS), ("LogUniform", _log_uniform, _ATTRS),
+                             ("LearnedUnigram", _learned, {**_ATTRS, "state": None}),
+                             ("FixedUnigram", _fixed, {**_ATTRS, **_FIXED}),
+                             ("All", lambda t, k, c, num_true=1, num_sampled=1, unique=True: _all(t, num_true,
+                                                                                                   num_sampled),
+                              {"num_true": 1, "num_sampled": 1, "unique": True})):
+    register(f"Minixla{_name}CandidateSamplerV2", ("true_classes", "key", "counter"), None, host=_host,
+             attrs=dict(_attrs), typed=(), infer=_infer, stateful=True)
 
 
 def _all(true_classes, num_true, num_sampled):

@@ -29,7 +29,7 @@ NAMES = sorted(CASES)
 #: TF compiles these (other numbers); ours is a host op, refused under jit_compile=True
 #: two calls of one eager kernel (the second sees the first's updates); in a tf.function two ops
 TWO_KERNELS_IN_A_GRAPH = {"rx_learned_unigram_sampler"}
-HOST_UNDER_JIT = {n: "StatelessParameterizedTruncatedNormalV2" for n in NAMES if n.startswith("rx_stateless_ptn")}
+HOST_UNDER_JIT = {n: "MinixlaParameterizedTruncatedNormalV2" for n in NAMES if n.startswith("rx_stateless_ptn")}
 
 
 @pytest.mark.parametrize("mode", MODES)
