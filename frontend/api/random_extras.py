@@ -101,7 +101,8 @@ def shuffle(value, seed=None, name=None):
     if value.shape.rank == 0:
         raise ValueError("Shape must be at least rank 1 but is rank 0 for 'RandomShuffle'")
     n = int(value.shape[0])
-    if n <= 1 or int(np.prod(value.shape.as_list())) <= 1:
+    if n <= 1 or int(np.prod(value.shape.as_list())) <= 1:  # the kernel copies; the seed is still taken
+        _rs.get_seed(seed)
         return api.identity(value)
     key, counter = _key_counter("RandomShuffle", value.dtype, seed, (n - 1 + 3) // 4)
     perm = execute("MinixlaShuffleIndicesV2", [key, counter, np.asarray(1, np.int32)], {"n": n})
