@@ -90,7 +90,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     ns = int(np.asarray(num_samples.numpy() if hasattr(num_samples, "numpy") else num_samples))
     rows = logits.shape[0] if logits.shape.rank == 2 else 0
     # MultinomialOp reserves 256 blocks per double (2 words) of ceil4(num_samples) per row
-    key, counter = _key_counter("Multinomial", logits.dtype, seed, 256 * rows * ((ns + 3) // 4 * 4) * 2)
+    key, counter = _key_counter(f"Multinomial:{dt.name}", logits.dtype, seed, 256 * rows * ((ns + 3) // 4 * 4) * 2)
     return execute("MinixlaMultinomialV2", [logits, np.asarray(ns, np.int32), key, counter, np.asarray(1, np.int32)],
                    {"output_dtype": dt.np})
 
@@ -189,7 +189,7 @@ def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
     lam = api.convert_to_tensor(lam, dtype=dt if dt.is_floating else None)
     dims = _shape_list(shape) + lam.shape.as_list()
     n = int(np.prod(dims, dtype=np.int64))
-    key, counter = _key_counter("RandomPoissonV2", lam.dtype, seed, 256 * n)
+    key, counter = _key_counter(f"RandomPoissonV2:{dt.name}", lam.dtype, seed, 256 * n)  # a kernel per dtype
     return execute("MinixlaRandomPoissonV2", [np.asarray(dims, np.int32), key, counter, np.asarray(1, np.int32),
                                               lam], {"dtype": dt.np})
 

@@ -84,6 +84,9 @@ def test_stateful_calls_advance_like_tensorflow():
     assert not np.array_equal(a, b)  # the eager kernel's counter moved on
     tf.random.set_seed(None)
     np.testing.assert_array_equal(tf.random.gamma([3], [0.7, 4.0], seed=3).numpy(), a)
+    # one kernel per attribute set: another output dtype starts its own stream (TF: [5, 4] both times)
+    np.testing.assert_array_equal(tf.random.poisson([2], 3.0, seed=1).numpy(), [5.0, 4.0])
+    np.testing.assert_array_equal(tf.random.poisson([2], 3.0, seed=1, dtype=tf.int32).numpy(), [5, 4])
 
 
 def _moments(x):
