@@ -10,10 +10,13 @@ keep the eager stream there, not tf2xla's):
   and StatelessShuffle's Fisher-Yates permutation, `i <-> i + word_i % (n - i)` with one Philox
   word per step, unrolled for the static n (the stateless one is refused under jit, as by TF).
 
-Host ops (TF 2.21 has no XLA kernel: under jit_compile=True they fail with TF's "Detected
-unsupported operations"): StatelessRandomGammaV3 (also `tf.random.gamma`), MinixlaRandomPoissonV2
-(`stateless_poisson`, `poisson`). Each output restarts the stream 256 blocks after the previous
-one (TF's kReservedSamplesPerOutput) and runs TF's rejection loop in double, so they match TF's numbers up to the last ulp of libm's log/sin/lgamma.
+Host ops (a host Philox; TF 2.21 has no XLA kernel for the first four, so jit_compile=True fails
+with TF's "Detected unsupported operations"): StatelessRandomGammaV3 (also `tf.random.gamma`) and its
+gradient RandomGammaGrad, MinixlaRandomPoissonV2 (`stateless_poisson`, `poisson`),
+MinixlaRandomBinomialV2 (`stateless_binomial`) and MinixlaParameterizedTruncatedNormalV2
+(`stateless_parameterized_truncated_normal`). The first three restart the stream for each output
+(256 blocks apart, TF's kReservedSamplesPerOutput; binomial inversion 42) and run TF's rejection
+loops in double, so they match TF up to the last ulp of libm's log/sin/lgamma.
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ import math
 import numpy as np
 
 from minixla.frontend.builder import Spec
+from minixla.frontend.errors import InternalError
 from minixla.frontend.ops.random_ops import _unit64, _words
 from minixla.frontend.ops.registry import op_error, register, register_gradient, shape_text
 
 _M32 = 0xFFFFFFFF
-_M64 = (1 << 64) - 1
 _RESERVED = 256  # kReservedSamplesPerOutput
+_MAX_ITERATIONS = 1000  # the truncated normal's kMaxIterations
 
 
 # -- a host Philox-4x32-10 (TF's random::PhiloxRandom) ----------------------------------------
@@ -445,14 +449,27 @@ def _ptn(shape, key, counter, alg, means, stddevs, minvals, maxvals, dtype=np.fl
             sqrt_f = np.sqrt(nmin * nmin + t(4))
             cutoff = t(2) * _libm(_exp, t(0.5) + (nmin * (nmin - sqrt_f)) / t(4), t) / (nmin + sqrt_f)
             diff = t(nmax - nmin)
-            got = []
+            got, misses = [], [0]
+
+            def miss(sampler, limit=_MAX_ITERATIONS):  # so many rejections in a row: TF's InternalError
+                misses[0] += 1
+                if misses[0] >= limit:
+                    raise InternalError(f"TruncatedNormal {sampler} rejection sampler failed to accept a sample. "
+                                        f"[Op:{op}]")
+
+            def take(v):
+                got.append(v)
+                misses[0] = 0
+                return len(got) == per
+
             if (nmin < t(-1.3) and nmax >= 0) or (nmax > t(1.3) and nmin <= 0):
                 while len(got) < per:
                     for z in _normal_block_t(s, t):
                         if nmin <= z <= nmax:
-                            got.append(t(z) * sd + mean)
-                            if len(got) == per:
+                            if take(t(z) * sd + mean):
                                 break
+                        else:
+                            miss("randn", _MAX_ITERATIONS + 1)
             elif diff < cutoff:
                 plus = t(0) if nmin < 0 else nmin * nmin
                 while len(got) < per:
@@ -460,9 +477,10 @@ def _ptn(shape, key, counter, alg, means, stddevs, minvals, maxvals, dtype=np.fl
                     g = [(plus - v * v) / t(2) for v in z]
                     for zi, gi, ui in zip(z, g, uniform()):
                         if ui <= _libm(_exp, gi, t):
-                            got.append(zi * sd + mean)
-                            if len(got) == per:
+                            if take(zi * sd + mean):
                                 break
+                        else:
+                            miss("uniform")
             else:
                 alpha = (nmin + np.sqrt(nmin * nmin + t(4))) / t(2)
                 while len(got) < per:
@@ -471,9 +489,10 @@ def _ptn(shape, key, counter, alg, means, stddevs, minvals, maxvals, dtype=np.fl
                         z = -_libm(_log, r[i], t) / alpha + nmin
                         x = alpha - z if nmin < alpha else nmin - alpha
                         if r[i + 1] <= _libm(_exp, -x * x / t(2), t) and z < nmax:
-                            got.append(z * sd + mean)
-                            if len(got) == per:
+                            if take(z * sd + mean):
                                 break
+                        else:
+                            miss("exponential distribution")
             out[np.arange(per) * batches + bi] = got
     return out.astype(dtype).reshape(dims)
 

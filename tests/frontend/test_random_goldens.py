@@ -148,6 +148,8 @@ def test_bad_arguments_raise_tensorflows_errors():
         tf.random.stateless_gamma([3, 2], s, alpha=[1.0, 2.0, 3.0])
     with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid parameters"):
         tf.random.stateless_parameterized_truncated_normal([2], s, 0.0, 1.0, 1.0, -1.0)
+    with pytest.raises(tf.errors.InternalError, match="exponential distribution rejection sampler failed"):
+        tf.random.stateless_parameterized_truncated_normal([3], s, float("nan"), 1.0, 0.0, 1.0)  # TF's 1000 tries
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a double tensor"):
         tf.random.stateless_parameterized_truncated_normal([2], s, tf.constant(0.0, tf.float64), 1.0)
 
