@@ -9,6 +9,8 @@ which minixla does not have yet)."""
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from minixla.frontend import dtypes
@@ -177,8 +179,8 @@ def dynamic_stitch(indices, data, name=None):
         if ids._graph is None:
             values.append(np.asarray(ids._value))
         else:
-            values.append(np.asarray(graph._const_value(ids, get("DynamicStitch"), i)))
-    return execute("DynamicStitch", [list(data)], {"indices": tuple(values)})
+            values.append(np.asarray(graph._const_value(ids, get("MinixlaDynamicStitch"), i)))
+    return execute("MinixlaDynamicStitch", [list(data)], {"indices": tuple(values)})
 
 
 def broadcast_dynamic_shape(shape_x, shape_y):
@@ -197,6 +199,52 @@ def broadcast_dynamic_shape(shape_x, shape_y):
             raise InvalidArgumentError(None, None, f"Incompatible shapes: [{','.join(map(str, shape_x))}] vs. "
                                                    f"[{','.join(map(str, shape_y))}] [Op:BroadcastArgs]")
     return tf.where(tf.equal(a, 1), b, a)
+
+
+def approx_top_k(input, k, reduction_dimension=-1, recall_target=0.95, is_max_k=True,  # noqa: A002
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """(values, indices) of the k largest (or smallest) along reduction_dimension: exact, as XLA
+    computes ApproxTopK off TPU."""
+    fn = tf.math.approx_max_k if is_max_k else tf.math.approx_min_k
+    values, indices = fn(input, k, reduction_dimension=reduction_dimension, recall_target=recall_target,
+                         reduction_input_size_override=reduction_input_size_override,
+                         aggregate_to_topk=aggregate_to_topk)
+    return ApproxTopK(values, indices)
+
+
+ApproxTopK = namedtuple("ApproxTopK", ["values", "indices"])
+
+
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+    """(paddings, crops) that make each spatial dim plus its base padding divisible by its block size."""
+    shape = _static_value(input_shape, "input_shape", "required_space_to_batch_paddings").astype(np.int64)
+    block = _static_value(block_shape, "block_shape", "required_space_to_batch_paddings").astype(np.int64)
+    base = np.zeros((len(block), 2), np.int64) if base_paddings is None else \
+        _static_value(base_paddings, "base_paddings", "required_space_to_batch_paddings").astype(np.int64)
+    if shape.shape != block.shape or base.shape != (len(block), 2):
+        raise ValueError(f"input_shape {shape.tolist()}, block_shape {block.tolist()} and base_paddings "
+                         f"{base.tolist()} do not agree")
+    padded = shape + base[:, 0] + base[:, 1]
+    extra = (block - padded % block) % block
+    paddings = np.stack([base[:, 0], base[:, 1] + extra], axis=1)
+    crops = np.stack([np.zeros_like(extra), extra], axis=1)
+    return tf.constant(paddings.astype(np.int32)), tf.constant(crops.astype(np.int32))
+
+
+def matrix_square_root(input, name=None):  # noqa: A002
+    """The principal square root of each matrix (no eigenvalue on the closed negative real axis):
+    scaled Denman-Beavers iterations, Y -> (Y + Z^-1)/2, Z -> (Z + Y^-1)/2, which converge
+    quadratically to sqrt(A) and its inverse; unrolled, so gradients flow through the inverses."""
+    a = _t(input)
+    if a.shape.rank < 2 or a.shape[-1] != a.shape[-2]:
+        raise InvalidArgumentError(None, None, f"Input must be a square matrix (rank >= 2), got {a.shape}")
+    y, z = a, tf.eye(a.shape[-1], batch_shape=a.shape.as_list()[:-2], dtype=a.dtype)
+    for _ in range(SQRTM_ITERATIONS):
+        y, z = (y + tf.linalg.inv(z)) * 0.5, (z + tf.linalg.inv(y)) * 0.5
+    return y
+
+
+SQRTM_ITERATIONS = 14
 
 
 # -- functional ------------------------------------------------------------------------------------
@@ -305,6 +353,15 @@ def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     return execute("UniqueWithCounts", [x], {"out_idx": dtypes.as_dtype(out_idx).np})
 
 
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """data split by partitions (an int per leading entry) into num_partitions tensors, in order;
+    their sizes depend on the values, so a host op (eager and tf.function; jit names it)."""
+    from minixla.frontend.execute import execute
+
+    out = execute("DynamicPartition", [data, partitions], {"num_partitions": int(num_partitions)})
+    return list(out) if isinstance(out, tuple) else [out]
+
+
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The entries of `tensor` where `mask` (over dims axis..axis+mask.rank) is true, flattened there:
     TF's composition, tf.where(mask) (a host op: its size depends on the data) then a gather."""
@@ -325,7 +382,8 @@ MATH_ALIASES = ("acos", "asin", "atan", "atan2", "cosh", "sinh", "tan", "scalar_
 FUNCTIONS = (searchsorted, sequence_mask, reverse_sequence, unravel_index, histogram_fixed_width,
              histogram_fixed_width_bins, saturate_cast, realdiv, shape_n, parallel_stack, tensor_scatter_nd_max,
              tensor_scatter_nd_min, tensor_scatter_nd_sub, foldl, foldr, vectorized_map, hessians, numpy_function,
-             grad_pass_through, recompute_grad, dynamic_stitch, broadcast_dynamic_shape, unique,
+             grad_pass_through, recompute_grad, dynamic_stitch, broadcast_dynamic_shape, unique, dynamic_partition,
+             approx_top_k, required_space_to_batch_paddings, matrix_square_root,
              unique_with_counts, boolean_mask)
 
 
@@ -339,3 +397,4 @@ def install(tf_module) -> None:
     for name in ("assert_equal", "assert_greater", "assert_less", "assert_rank"):
         setattr(tf_module, name, getattr(tf_module.debugging, name))
     tf_module.as_string = tf_module.strings.as_string
+    tf_module.linalg.sqrtm = matrix_square_root

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from minixla.frontend.builder import Spec
-from minixla.frontend.ops.registry import op_error, register
+from minixla.frontend.ops.registry import op_error, register, register_gradient
 
 
 def _unique(x, out_idx=np.int32):
@@ -37,3 +37,45 @@ register("UniqueWithCounts", ("x",), None, host=_unique_with_counts, attrs={"out
          infer=lambda x, out_idx=np.int32: (Spec(None, x.dtype), Spec(None, np.dtype(out_idx)),
                                             Spec(None, np.dtype(out_idx))))
 register("Timestamp", (), None, host=_timestamp, infer=lambda: Spec((), np.dtype(np.float64)), stateful=True)
+
+
+def _dynamic_partition(data, partitions, num_partitions=1):
+    if data.shape[:partitions.ndim] != partitions.shape:
+        raise op_error("DynamicPartition", f"data.shape must start with partitions.shape, got data.shape = "
+                                           f"{list(data.shape)}, partitions.shape = {list(partitions.shape)}")
+    flat = partitions.reshape(-1)
+    bad = np.flatnonzero((flat < 0) | (flat >= num_partitions))
+    if bad.size:
+        raise op_error("DynamicPartition", f"partitions[{int(bad[0])}] = {int(flat[bad[0]])} is not in [0, "
+                                           f"{num_partitions})")
+    rows = data.reshape((flat.size,) + data.shape[partitions.ndim:])
+    return tuple(rows[flat == i] for i in range(num_partitions))
+
+
+def _partition_specs(data, partitions, num_partitions=1):
+    return tuple(Spec(None, data.dtype) for _ in range(num_partitions))
+
+
+register("DynamicPartition", ("data", "partitions"), None, host=_dynamic_partition, attrs={"num_partitions": 1},
+         infer=_partition_specs, typed=("data",))
+
+
+@register_gradient("DynamicPartition")
+def _dynamic_partition_grad(b, op, *grads):
+    """TF's gradient: the partitions' gradients stitched back to the data's positions (eagerly, where
+    the partition values are known)."""
+    parts = getattr(op.inputs[1], "v", op.inputs[1])  # a recorded value: its array when eager
+    values = parts if isinstance(parts, np.ndarray) else None
+    if values is None:
+        raise NotImplementedError("the gradient of tf.dynamic_partition inside tf.function is not implemented in "
+                                  "minixla (its positions are only known when the graph runs); take it eagerly")
+    flat = np.asarray(values).reshape(-1)
+    order = np.concatenate([np.flatnonzero(flat == i) for i in range(len(grads))]).astype(np.int32)
+    data = op.inputs[0]
+    rest = list(data.shape[np.asarray(values).ndim:])
+    sizes = [int(np.sum(flat == i)) for i in range(len(grads))]
+    table = b.concatenate([b.reshape(g, [n] + rest) for g, n in zip(grads, sizes)], 0)
+    inverse = np.argsort(order).astype(np.int32)
+    rows = b.gather(table, b.constant(inverse.reshape(-1, 1)), offset_dims=list(range(1, 1 + len(rest))),
+                    collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1, slice_sizes=[1] + rest)
+    return [b.reshape(rows, list(data.shape)), None]

@@ -64,10 +64,11 @@ def dynamic_stitch(b, data, indices=()):
                     slice_sizes=[1] + list(rest or ()))
 
 
-register("DynamicStitch", ("*data",), dynamic_stitch, attrs={"indices": ()})
+# not TF's DynamicStitch (that one takes the indices as inputs): tf.dynamic_stitch passes constant indices
+register("MinixlaDynamicStitch", ("*data",), dynamic_stitch, attrs={"indices": ()})
 
 
-@register_gradient("DynamicStitch")
+@register_gradient("MinixlaDynamicStitch")
 def _dynamic_stitch_grad(b, op, grad):
     """TF's gradient: each data row gets the output row at its index, also where a later entry
     overwrote it (TF does not mask overwritten entries; nor do we, to give TF's numbers)."""

@@ -25,6 +25,8 @@ UPD = R.standard_normal((4, 3)).astype(np.float32)
 ELEMS = R.standard_normal((4, 3)).astype(np.float32)
 IDS = np.array([4, 1, 4, 7, 1, 1, 9], np.int32)
 MASK = np.array([True, False, True, True], bool)
+SPD = (lambda m: (m @ m.transpose(0, 2, 1) + 3 * np.eye(3)).astype(np.float32))(R.standard_normal((2, 3, 3)))
+PARTS = np.array([2, 0, 2, 1], np.int32)
 MASK2 = np.array([[True, False], [False, True], [True, True]], bool)
 
 
@@ -76,4 +78,10 @@ CASES = {
     "tl_dynamic_stitch_rows": (lambda tf, a, b: tf.dynamic_stitch([[2, 0], [1, 0]], [a[:2], b[1:]]), [X, Y], None),
     "tl_broadcast_dynamic_shape": (lambda tf, a, b: tf.broadcast_dynamic_shape(tf.shape(a)[None, 0] * 0 + [2, 1, 4],
                                                                                tf.shape(b)), [X, Y], None),
+    "tl_dynamic_partition": (lambda tf, x, p: tf.dynamic_partition(x * 2.0, p, 3), [X[:, :4].T.copy(), PARTS], None),
+    "tl_approx_top_k": (lambda tf, x: tf.approx_top_k(x, 2), [X], None),
+    "tl_required_space_to_batch_paddings": (lambda tf, s: tf.required_space_to_batch_paddings(
+        s, [2, 3], base_paddings=[[1, 0], [0, 2]]), [np.array([5, 7], np.int32)], None),
+    "tl_matrix_square_root": (lambda tf, a: tf.linalg.sqrtm(a), [SPD], None),
+    "tl_matrix_square_root_top": (lambda tf, a: tf.matrix_square_root(a[0]), [SPD], None),
 }
