@@ -36,9 +36,9 @@ class SparseTensor:
         self._indices = _int64(indices)
         self._values = tf.convert_to_tensor(values)
         self._dense_shape = _int64(dense_shape)
-        if self._indices.shape.rank != 2:
+        if self._indices.shape.rank not in (None, 2):
             raise ValueError(f"Shape {self._indices.shape} must have rank 2 (SparseTensor indices)")
-        if self._values.shape.rank != 1:
+        if self._values.shape.rank not in (None, 1):
             raise ValueError(f"Shape {self._values.shape} must have rank 1 (SparseTensor values)")
         if self._dense_shape.shape.rank != 1:
             raise ValueError(f"Shape {self._dense_shape.shape} must have rank 1 (SparseTensor dense_shape)")

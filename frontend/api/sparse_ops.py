@@ -195,9 +195,10 @@ def reduce_sum(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=
 
 
 def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
-    """The max of the explicit entries (implicit zeros do not count); empty slices give the dtype's lowest."""
+    """The max of the explicit entries (implicit zeros do not count); slices without entries give 0."""
     out, counts = _reduce(_sp(sp_input, "reduce_max"), axis, bool(keepdims), "reduce_max",
                           tf.math.unsorted_segment_max)
+    out = tf.where(counts > 0, out, tf.zeros_like(out))
     return _dense_to_present(out, counts) if output_is_sparse else out
 
 
