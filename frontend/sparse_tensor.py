@@ -37,11 +37,11 @@ class SparseTensor:
         self._values = tf.convert_to_tensor(values)
         self._dense_shape = _int64(dense_shape)
         if self._indices.shape.rank not in (None, 2):
-            raise ValueError(f"Shape {self._indices.shape} must have rank 2 (SparseTensor indices)")
+            raise ValueError(f"Shape {self._indices.shape} must have rank 2")
         if self._values.shape.rank not in (None, 1):
-            raise ValueError(f"Shape {self._values.shape} must have rank 1 (SparseTensor values)")
+            raise ValueError(f"Shape {self._values.shape} must have rank 1")
         if self._dense_shape.shape.rank != 1:
-            raise ValueError(f"Shape {self._dense_shape.shape} must have rank 1 (SparseTensor dense_shape)")
+            raise ValueError(f"Shape {self._dense_shape.shape} must have rank 1")
         known = self._dense_shape._const
         if known is not None:
             self._shape = tuple(int(d) for d in np.asarray(known))
@@ -115,7 +115,7 @@ class SparseTensor:
         return self.with_values(-self._values)
 
     def __repr__(self) -> str:
-        return f"SparseTensor(indices={self._indices!r}, values={self._values!r}, dense_shape={self._dense_shape!r})"
+        return f"SparseTensor(indices={self._indices}, values={self._values}, dense_shape={self._dense_shape})"
 
     __str__ = __repr__
 
