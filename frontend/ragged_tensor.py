@@ -266,8 +266,7 @@ class RaggedTensor:
 
     def to_list(self) -> list:
         s = known(self._row_splits)
-        inner = self._values.to_list() if isinstance(self._values, RaggedTensor) else \
-            np.asarray(self._values.numpy()).tolist()
+        inner = self._values.to_list() if isinstance(self._values, RaggedTensor) else _known_values(self._values)
         return [inner[s[i]:s[i + 1]] for i in range(len(s) - 1)]
 
     def numpy(self):
@@ -316,6 +315,14 @@ class RaggedTensor:
         return f"<tf.RaggedTensor {self.to_list()}>"
 
     __str__ = __repr__
+
+
+def _known_values(values) -> list:
+    v = known(values)
+    if v is None:
+        raise InvalidArgumentError(None, None, "RaggedTensor.to_list: the values must be known (eager, or constants "
+                                               "in a trace)")
+    return v.tolist()
 
 
 def _nrows_of(values) -> int:

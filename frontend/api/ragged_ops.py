@@ -7,11 +7,14 @@ those positions, which keeps gradients w.r.t. values and static shapes for tf.fu
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from minixla.frontend import ragged_tensor as _ragged_tensor
 from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.ragged_tensor import RaggedTensor, RaggedTensorSpec, known
+from minixla.frontend.sparse_tensor import SparseTensor
 
 tf = None  # the public `tf` module, set by install()
 
@@ -213,6 +216,56 @@ def map_flat_values(op, *args, **kwargs):
     return rts[0].with_flat_values(out)
 
 
+def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
+    """Row p holds the entries of data whose partition is p, in their order."""
+    x = tf.convert_to_tensor(data)
+    p = _need(tf.convert_to_tensor(partitions), "stack_dynamic_partitions").astype(np.int64).ravel()
+    n = int(num_partitions)
+    if p.size and (p.min() < 0 or p.max() >= n):
+        raise InvalidArgumentError(None, None, f"partitions must be in [0, {n}), got {p.tolist()}")
+    order = np.argsort(p, kind="stable").astype(np.int64)
+    flat = tf.reshape(x, [-1] + x.shape.as_list()[len(np.shape(p)):]) if x.shape.rank > 1 else x
+    return RaggedTensor(tf.gather(flat, tf.constant(order)), _splits(np.bincount(p, minlength=n)[:n]))
+
+
+def _as_bytes(v) -> bytes:
+    if isinstance(v, bytes):
+        return v
+    if isinstance(v, str):
+        return v.encode()
+    return str(int(v)).encode()
+
+
+def _feature_rows(x) -> list:
+    """The features of each row of a SparseTensor, RaggedTensor or dense [batch, k] tensor."""
+    if isinstance(x, SparseTensor):
+        idx = _need(x.indices, "cross")
+        rows: list = [[] for _ in [None] * x.static_shape("cross")[0]]
+        for i, v in zip(idx[:, 0], _need(x.values, "cross").tolist()):
+            rows[int(i)].append(v)
+        return rows
+    if isinstance(x, RaggedTensor):
+        return x.to_list()
+    return np.asarray(_need(tf.convert_to_tensor(x), "cross")).tolist()
+
+
+def cross_rows(inputs, separator: bytes) -> list:
+    """Row i: separator-joined strings of each combination of row i's features (first input outermost)."""
+    per_input = [_feature_rows(x) for x in inputs]
+    n = {len(r) for r in per_input}
+    if len(n) != 1:
+        raise InvalidArgumentError(None, None, "cross: all inputs must have the same batch size")
+    return [[separator.join(_as_bytes(v) for v in combo) for combo in itertools.product(*[r[i] for r in per_input])]
+            for i in np.arange(n.pop())]
+
+
+def cross(inputs, name=None):
+    """tf.ragged.cross: the feature crosses of each row as a ragged string tensor."""
+    rows = cross_rows(list(inputs), b"_X_")
+    flat = [v for row in rows for v in row]
+    return RaggedTensor(tf.constant(np.array(flat, dtype=object).reshape(len(flat))), _splits([len(r) for r in rows]))
+
+
 def install(tf_module) -> None:
     global tf
     tf = tf_module
@@ -225,6 +278,6 @@ def install(tf_module) -> None:
     if ns is None:
         ns = tf_module.ragged = SimpleNamespace()
     for fn in (constant, range, stack, boolean_mask, row_splits_to_segment_ids, segment_ids_to_row_splits,
-               map_flat_values):
+               map_flat_values, stack_dynamic_partitions, cross):
         setattr(ns, fn.__name__, fn)
     ns.RaggedTensor = RaggedTensor

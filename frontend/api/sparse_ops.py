@@ -93,7 +93,7 @@ def from_dense(tensor, name=None):
     shape = x.shape.as_list()
     known = _known(x)
     if known is not None:
-        idx = np.argwhere(known != 0).astype(np.int64)
+        idx = np.argwhere(known != (b"" if known.dtype == object else 0)).astype(np.int64)
         return _new(idx, tf.gather_nd(x, tf.constant(idx)), shape)
     idx = tf.where(tf.not_equal(x, tf.zeros_like(x)))
     return SparseTensor(idx, tf.gather_nd(x, idx), tf.constant(np.asarray(shape, np.int64)))
@@ -418,6 +418,96 @@ def sparse_mask(a, mask_indices, name=None):
     return type(a)(tf.gather(a.values, pos), tf.gather(a.indices, pos), a.dense_shape)
 
 
+def cross(inputs, name=None, separator=None):
+    """The feature crosses of each row (SparseTensor or dense string/int inputs) as a sparse string tensor."""
+    from minixla.frontend.api.ragged_ops import cross_rows
+
+    sep = "_X_" if separator is None else separator
+    rows = cross_rows(list(inputs), sep.encode() if isinstance(sep, str) else bytes(sep))
+    idx = np.array([[i, k] for i, row in enumerate(rows) for k in range(len(row))], np.int64).reshape(-1, 2)
+    flat = np.array([v for row in rows for v in row], dtype=object).reshape(len(idx))
+    return _new(idx, tf.constant(flat), [len(rows), max((len(r) for r in rows), default=0)])
+
+
+def bincount(values, weights=None, axis=0, minlength=None, maxlength=None, binary_output=False, name=None):
+    """Counts (or weight sums) of each value, per row with axis=-1, as a SparseTensor of the bins present."""
+    rows, vals, wts = _bincount_inputs(values, weights)
+    if axis not in (0, -1):
+        raise ValueError(f"Unsupported axis value {axis}. Only 0 and -1 are currently supported.")
+    top = int(vals.max()) + 1 if vals.size else 0
+    size = max(top, int(minlength or 0))
+    size = min(size, int(maxlength)) if maxlength is not None else size
+    keep = np.flatnonzero(vals < size)
+    per_row = axis == -1
+    keys = np.stack([rows[keep], vals[keep]], axis=1) if per_row else vals[keep][:, None]
+    uniq, inverse = np.unique(keys, axis=0, return_inverse=True) if len(keys) else (keys, np.zeros(0, np.int64))
+    inverse = np.asarray(inverse).reshape(-1)
+    shape = [int(rows.max()) + 1 if rows.size else 0, size] if per_row else [size]
+    if binary_output:
+        out = tf.ones([len(uniq)], "int64" if wts is None else wts.dtype)
+    elif wts is None:
+        out = tf.constant(np.bincount(inverse, minlength=len(uniq)).astype(np.int64))
+    else:
+        out = tf.math.unsorted_segment_sum(tf.gather(wts, tf.constant(keep.astype(np.int64))),
+                                           tf.constant(inverse.astype(np.int64)), len(uniq))
+    if wts is None:  # counts have the values' dtype, as TF's
+        out = tf.cast(out, _values_dtype(values))
+    return _new(uniq.astype(np.int64), out, shape)
+
+
+def _values_dtype(values):
+    if isinstance(values, SparseTensor):
+        return values.dtype
+    return values.dtype if hasattr(values, "dtype") and not isinstance(values, np.ndarray) else \
+        tf.convert_to_tensor(values).dtype
+
+
+def _bincount_inputs(values, weights):
+    """(row of each value, the values, the weights as a flat tensor or None), all from known values."""
+    wts = None
+    if isinstance(values, SparseTensor):
+        rows = _host_indices(values, "bincount")[:, 0]
+        vals = _known(values.values)
+        if weights is not None:
+            wts = weights.values if isinstance(weights, SparseTensor) else tf.convert_to_tensor(weights)
+    elif hasattr(values, "row_splits"):  # a RaggedTensor
+        splits = _known(values.row_splits)
+        vals = _known(values.flat_values)
+        rows = np.repeat(np.arange(len(splits) - 1), np.diff(splits))
+        if weights is not None:
+            wts = weights.flat_values if hasattr(weights, "flat_values") else tf.convert_to_tensor(weights)
+    else:
+        x = tf.convert_to_tensor(values)
+        vals = _known(x)
+        rows = np.repeat(np.arange(vals.shape[0]), vals.size // max(vals.shape[0], 1)) if vals is not None and \
+            vals.ndim == 2 else np.zeros(0 if vals is None else vals.size, np.int64)
+        if weights is not None:
+            wts = tf.reshape(tf.convert_to_tensor(weights), [-1])
+    if vals is None:
+        raise InvalidArgumentError(None, None, "tf.sparse.bincount: the values decide the output size and must be "
+                                               "known when tracing (minixla compiles static shapes)")
+    vals = np.asarray(vals).reshape(-1).astype(np.int64)
+    if vals.size and vals.min() < 0:
+        raise InvalidArgumentError(None, None, f"Input arr must be non-negative, got {vals.min()}")
+    return rows.astype(np.int64), vals, wts
+
+
+def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0, output_type="float32"):
+    """(indices, beta * values + alpha * (mat1 @ mat2) at indices, dense_shape): the product only where sampled."""
+    m1, m2 = tf.cast(tf.convert_to_tensor(mat1), output_type), tf.cast(tf.convert_to_tensor(mat2), output_type)
+    idx = tf.convert_to_tensor(indices)
+    product = tf.matmul(m1, m2)
+    shape = product.shape.as_list()
+    batch = int(np.prod(shape[:-2], dtype=np.int64))
+    m, n = shape[-2:]
+    pairs = tf.reshape(tf.cast(idx, "int64"), [batch, -1, 2])
+    offsets = tf.constant((np.arange(batch, dtype=np.int64) * m * n)[:, None])
+    lin = tf.reshape(offsets + pairs[..., 0] * n + pairs[..., 1], [-1])
+    picked = tf.reshape(tf.gather(tf.reshape(product, [-1]), lin), tf.convert_to_tensor(values).shape.as_list())
+    out = tf.cast(beta, output_type) * tf.cast(values, output_type) + tf.cast(alpha, output_type) * picked
+    return idx, out, tf.convert_to_tensor(dense_shape)
+
+
 def install(tf_module) -> None:
     global tf
     tf = tf_module
@@ -432,6 +522,6 @@ def install(tf_module) -> None:
     ns.SparseTensor = SparseTensor
     for fn in (to_dense, from_dense, reorder, add, maximum, minimum, sparse_dense_matmul, reduce_sum, reduce_max,
                transpose, reshape, concat, retain, slice, fill_empty_rows, to_indicator, softmax, expand_dims, eye,
-               segment_sum, segment_mean, segment_sqrt_n, map_values, reset_shape, split):
+               segment_sum, segment_mean, segment_sqrt_n, map_values, reset_shape, split, cross, bincount, sampled_addmm):
         setattr(ns, fn.__name__, fn)
     ns.mask = sparse_mask

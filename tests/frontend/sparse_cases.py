@@ -112,6 +112,18 @@ CASES = {
     "sp_segment_sqrt_n": (lambda tf, x: tf.sparse.segment_sqrt_n(x, np.array([0, 2, 4, 1], np.int32),
                                                                  np.array([0, 0, 1, 1], np.int32), num_segments=3),
                           [DATA], None),
+    "sp_bincount": (lambda tf, w: _parts(tf, tf.sparse.bincount(np.array([3, 1, 3, 0, 6], np.int32), weights=w)),
+                    [V3[:2].repeat(3)[:5].copy()], None),
+    "sp_bincount_rows": (lambda tf: tf.sparse.to_dense(tf.sparse.bincount(
+        np.array([[1, 1, 4], [2, 0, 2]], np.int32), axis=-1, minlength=6)), [], None),
+    "sp_bincount_binary": (lambda tf: tf.sparse.to_dense(tf.sparse.bincount(
+        np.array([[1, 1, 4], [2, 0, 2]], np.int64), axis=-1, binary_output=True, maxlength=3)), [], None),
+    "sp_sampled_addmm": (lambda tf, v, a, b: tf.sparse.sampled_addmm(
+        np.array([[0, 1], [1, 0], [2, 1]], np.int64), v, np.array([3, 2], np.int64), a, b, beta=0.5, alpha=2.0)[1],
+                         [V3, DATA[:3, :2].copy(), DENSE.T.copy()[:, :2]], None),
+    "sp_cross": (lambda tf: (lambda sp: (sp.indices, sp.values, sp.dense_shape))(tf.sparse.cross([
+        tf.SparseTensor([[0, 0], [0, 1], [1, 0]], tf.constant([b"a", b"b", b"c"]), [2, 2]),
+        tf.constant([[b"x"], [b"y"]]), tf.constant(np.array([[7, 8], [9, 10]], np.int64))])), [], None),
     # -- RaggedTensor ---------------------------------------------------------------------------
     "rg_from_row_lengths": (lambda tf, v: tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1]).to_tensor(), [FLAT],
                             None),
@@ -157,6 +169,10 @@ CASES = {
                                        [], None),
     "rg_map_flat_values": (lambda tf, v: tf.ragged.map_flat_values(
         tf.math.square, tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1])).to_tensor(), [FLAT], None),
+    "rg_stack_dynamic_partitions": (lambda tf, v: tf.ragged.stack_dynamic_partitions(
+        v, np.array([2, 0, 2, 0, 1, 2], np.int32), 4).to_tensor(), [FLAT], None),
+    "rg_cross": (lambda tf: (lambda rt: (rt.values, rt.row_splits))(tf.ragged.cross([
+        tf.ragged.constant([[b"a", b"b"], [b"c"]]), tf.constant([[b"x"], [b"y"]])])), [], None),
     "rg_arith": (lambda tf, v: (tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1]) * 2.0 + 1.0).to_tensor(), [FLAT],
                  None),
 }

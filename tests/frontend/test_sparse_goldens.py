@@ -27,6 +27,8 @@ TOL = 1e-5
 NAMES = sorted(CASES)
 #: output size decided by the values of a traced tensor: host-side (tf.where), so jit refuses them
 HOST_UNDER_JIT = {"sp_from_dense", "sp_from_dense_roundtrip", "sp_add_threshold"}
+#: string results: neither TF (no XLA kernel for SparseCross/RaggedCross) nor minixla compiles them
+STRINGS = {"sp_cross", "rg_cross"}
 
 
 def _jit_refuses(fn, data):
@@ -41,6 +43,8 @@ def _jit_refuses(fn, data):
 def test_sparse_forward_against_tensorflow(name, mode):
     data = replay.load(GOLDEN, name, TABLE)
     fn = CASES[name][0]
+    if mode == "jit" and name in STRINGS:
+        pytest.skip("string tensors do not compile, in TF either")
     if mode == "jit" and name in HOST_UNDER_JIT:
         _jit_refuses(fn, data)
         return
