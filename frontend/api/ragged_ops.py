@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from minixla.frontend import ragged_tensor as _ragged_tensor
+from minixla.frontend.api.farmhash import DEFAULT_HASH_KEY, fingerprint64, fingerprint_cat64
 from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.ragged_tensor import RaggedTensor, RaggedTensorSpec, known
 from minixla.frontend.sparse_tensor import SparseTensor
@@ -249,14 +250,41 @@ def _feature_rows(x) -> list:
     return np.asarray(_need(tf.convert_to_tensor(x), "cross")).tolist()
 
 
-def cross_rows(inputs, separator: bytes) -> list:
-    """Row i: separator-joined strings of each combination of row i's features (first input outermost)."""
+def _feature_hash(v) -> int:
+    if isinstance(v, (bytes, str)):
+        return fingerprint64(_as_bytes(v))
+    return int(v) & ((1 << 64) - 1)
+
+
+def _cross_hash(combo, num_buckets: int, hash_key: int) -> int:
+    """TF's HashCrosser: FingerprintCat64 of the features' hashes, from hash_key, then into the buckets."""
+    out = hash_key
+    for v in combo:
+        out = fingerprint_cat64(out, _feature_hash(v))
+    return out % num_buckets if num_buckets > 0 else out % ((1 << 63) - 1)
+
+
+def cross_rows(inputs, separator: bytes | None, num_buckets: int = 0, hash_key=None) -> list:
+    """Row i: each combination of row i's features (first input outermost), joined by separator, or
+    hashed (separator None)."""
     per_input = [_feature_rows(x) for x in inputs]
     n = {len(r) for r in per_input}
     if len(n) != 1:
         raise InvalidArgumentError(None, None, "cross: all inputs must have the same batch size")
-    return [[separator.join(_as_bytes(v) for v in combo) for combo in itertools.product(*[r[i] for r in per_input])]
-            for i in np.arange(n.pop())]
+    key = DEFAULT_HASH_KEY if hash_key is None else int(hash_key)
+
+    def one(combo):
+        return separator.join(_as_bytes(v) for v in combo) if separator is not None else \
+            _cross_hash(combo, int(num_buckets), key)
+
+    return [[one(combo) for combo in itertools.product(*[r[i] for r in per_input])] for i in np.arange(n.pop())]
+
+
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """tf.ragged.cross_hashed: the hashed feature crosses of each row (int64), in num_buckets buckets."""
+    rows = cross_rows(list(inputs), None, num_buckets, hash_key)
+    flat = np.array([v for row in rows for v in row], np.int64)
+    return RaggedTensor(tf.constant(flat), _splits([len(r) for r in rows]))
 
 
 def cross(inputs, name=None):
@@ -278,6 +306,6 @@ def install(tf_module) -> None:
     if ns is None:
         ns = tf_module.ragged = SimpleNamespace()
     for fn in (constant, range, stack, boolean_mask, row_splits_to_segment_ids, segment_ids_to_row_splits,
-               map_flat_values, stack_dynamic_partitions, cross):
+               map_flat_values, stack_dynamic_partitions, cross, cross_hashed):
         setattr(ns, fn.__name__, fn)
     ns.RaggedTensor = RaggedTensor

@@ -429,6 +429,16 @@ def cross(inputs, name=None, separator=None):
     return _new(idx, tf.constant(flat), [len(rows), max((len(r) for r in rows), default=0)])
 
 
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """The hashed feature crosses of each row (int64, FarmHash Fingerprint64 as TF), as a SparseTensor."""
+    from minixla.frontend.api.ragged_ops import cross_rows
+
+    rows = cross_rows(list(inputs), None, num_buckets, hash_key)
+    idx = np.array([[i, k] for i, row in enumerate(rows) for k in range(len(row))], np.int64).reshape(-1, 2)
+    flat = np.array([v for row in rows for v in row], np.int64)
+    return _new(idx, tf.constant(flat), [len(rows), max((len(r) for r in rows), default=0)])
+
+
 def bincount(values, weights=None, axis=0, minlength=None, maxlength=None, binary_output=False, name=None):
     """Counts (or weight sums) of each value, per row with axis=-1, as a SparseTensor of the bins present."""
     rows, vals, wts = _bincount_inputs(values, weights)
@@ -522,6 +532,6 @@ def install(tf_module) -> None:
     ns.SparseTensor = SparseTensor
     for fn in (to_dense, from_dense, reorder, add, maximum, minimum, sparse_dense_matmul, reduce_sum, reduce_max,
                transpose, reshape, concat, retain, slice, fill_empty_rows, to_indicator, softmax, expand_dims, eye,
-               segment_sum, segment_mean, segment_sqrt_n, map_values, reset_shape, split, cross, bincount, sampled_addmm):
+               segment_sum, segment_mean, segment_sqrt_n, map_values, reset_shape, split, cross, cross_hashed, bincount, sampled_addmm):
         setattr(ns, fn.__name__, fn)
     ns.mask = sparse_mask

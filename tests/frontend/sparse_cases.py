@@ -124,6 +124,14 @@ CASES = {
     "sp_cross": (lambda tf: (lambda sp: (sp.indices, sp.values, sp.dense_shape))(tf.sparse.cross([
         tf.SparseTensor([[0, 0], [0, 1], [1, 0]], tf.constant([b"a", b"b", b"c"]), [2, 2]),
         tf.constant([[b"x"], [b"y"]]), tf.constant(np.array([[7, 8], [9, 10]], np.int64))])), [], None),
+    "sp_cross_hashed": (lambda tf: tf.sparse.to_dense(tf.sparse.cross_hashed([
+        tf.SparseTensor([[0, 0], [0, 1], [1, 0]], tf.constant([b"a", b"b", b"a longer feature string " * 4]),
+                        [2, 2]),
+        tf.constant([[b"x"], [b"y"]]), tf.constant(np.array([[7, -8], [9, 10]], np.int64))], num_buckets=1000)),
+                        [], None),
+    "sp_cross_hashed_raw": (lambda tf: tf.sparse.cross_hashed([
+        tf.constant([[b"abc", b"defghijklmnopqrstuvw"]]), tf.constant(np.array([[3]], np.int64))],
+        hash_key=12345).values, [], None),
     # -- RaggedTensor ---------------------------------------------------------------------------
     "rg_from_row_lengths": (lambda tf, v: tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1]).to_tensor(), [FLAT],
                             None),
@@ -173,6 +181,9 @@ CASES = {
         v, np.array([2, 0, 2, 0, 1, 2], np.int32), 4).to_tensor(), [FLAT], None),
     "rg_cross": (lambda tf: (lambda rt: (rt.values, rt.row_splits))(tf.ragged.cross([
         tf.ragged.constant([[b"a", b"b"], [b"c"]]), tf.constant([[b"x"], [b"y"]])])), [], None),
+    "rg_cross_hashed": (lambda tf: tf.ragged.cross_hashed([
+        tf.ragged.constant([[b"a", b"b"], [b"c"]]), tf.constant([[b"x"], [b"y"]])], num_buckets=50).to_tensor(), [],
+                        None),
     "rg_arith": (lambda tf, v: (tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1]) * 2.0 + 1.0).to_tensor(), [FLAT],
                  None),
 }

@@ -27,8 +27,8 @@ TOL = 1e-5
 NAMES = sorted(CASES)
 #: output size decided by the values of a traced tensor: host-side (tf.where), so jit refuses them
 HOST_UNDER_JIT = {"sp_from_dense", "sp_from_dense_roundtrip", "sp_add_threshold"}
-#: string results: neither TF (no XLA kernel for SparseCross/RaggedCross) nor minixla compiles them
-STRINGS = {"sp_cross", "rg_cross"}
+#: string inputs or results: neither TF (no XLA kernel for SparseCross/RaggedCross) nor minixla compiles them
+STRINGS = {"sp_cross", "rg_cross", "sp_cross_hashed", "sp_cross_hashed_raw", "rg_cross_hashed"}
 
 
 def _jit_refuses(fn, data):
