@@ -308,4 +308,3 @@ def install(tf_module) -> None:
     for fn in (constant, range, stack, boolean_mask, row_splits_to_segment_ids, segment_ids_to_row_splits,
                map_flat_values, stack_dynamic_partitions, cross, cross_hashed):
         setattr(ns, fn.__name__, fn)
-    ns.RaggedTensor = RaggedTensor

@@ -268,15 +268,17 @@ def _select(sp: SparseTensor, keep: np.ndarray, indices: np.ndarray, shape) -> S
 
 
 def retain(sp_input, to_retain):
+    """The entries where to_retain is True: a static selection when to_retain is known (the indices need not be)."""
     sp = _sp(sp_input, "retain")
-    idx = _host_indices(sp, "retain")
-    keep = _known(tf.convert_to_tensor(to_retain))
+    keep_t = tf.convert_to_tensor(to_retain)
+    keep = _known(keep_t)
     if keep is None:
-        keep_t = tf.convert_to_tensor(to_retain)
         return SparseTensor(tf.boolean_mask(sp.indices, keep_t), tf.boolean_mask(sp.values, keep_t), sp.dense_shape)
-    if keep.shape != (len(idx),):
-        raise ValueError(f"Shapes {keep.shape} and ({len(idx)},) are incompatible (to_retain)")
-    return _select(sp, keep.astype(bool), idx, sp.static_shape("retain"))
+    n = sp.values.shape.as_list()[0]
+    if keep.shape != (n,):
+        raise ValueError(f"Shapes {keep.shape} and ({n},) are incompatible (to_retain)")
+    pos = tf.constant(np.flatnonzero(keep).astype(np.int64))
+    return SparseTensor(tf.gather(sp.indices, pos), tf.gather(sp.values, pos), sp.dense_shape, sp.shape)
 
 
 def slice(sp_input, start, size, name=None):  # noqa: A001 -- TF's name

@@ -95,3 +95,30 @@ def test_ragged_gradient_flows_to_values():
         tape.watch(v)
         out = tf.RaggedTensor.from_row_lengths(v, [1, 2]).to_tensor(shape=[2, 1])
     np.testing.assert_array_equal(tape.gradient(out, v).numpy(), [1.0, 1.0, 0.0])
+
+
+def test_sparse_mask_drops_the_masked_rows_of_indexed_slices():
+    a = tf.IndexedSlices(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), tf.constant([12, 26, 37]),
+                         tf.constant([40, 2]))
+    out = tf.sparse.mask(a, tf.constant([12, 37]))
+    assert isinstance(out, tf.IndexedSlices)
+    np.testing.assert_array_equal(out.indices.numpy(), [26])
+    np.testing.assert_array_equal(out.values.numpy(), [[3.0, 4.0]])
+
+
+def test_host_side_ops_need_known_indices_inside_tf_function():
+    @tf.function
+    def f(sp):
+        return tf.sparse.slice(sp, [0, 0], [1, 3]).values
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="tf.sparse.slice: the output size depends on the "
+                                                             "indices"):
+        f(_st())
+
+
+def test_retain_with_a_known_mask_works_on_traced_indices():
+    @tf.function
+    def f(sp):
+        return tf.sparse.to_dense(tf.sparse.retain(sp, [False, True]))
+
+    np.testing.assert_array_equal(f(_st()).numpy(), [[0, 0, 0], [0, 0, 2]])
