@@ -277,7 +277,56 @@ class RaggedTensor:
             out[i] = inner[s[i]:s[i + 1]]
         return out
 
+    def to_sparse(self, name=None):
+        """The SparseTensor with an entry per value: indices [row, position in row, ...inner indices]."""
+        from minixla.frontend.sparse_tensor import SparseTensor
+
+        tf = API["tf"]
+        s = known(self._row_splits)
+        if s is None:
+            raise InvalidArgumentError(None, None, "RaggedTensor.to_sparse: row_splits must be known when tracing")
+        lens = np.diff(s)
+        rows = np.repeat(np.arange(len(lens)), lens)
+        cols = np.arange(int(s[-1]) - int(s[0])) - np.repeat(s[:-1] - s[0], lens)
+        width = int(lens.max()) if len(lens) else 0
+        if isinstance(self._values, RaggedTensor):
+            inner = self._values.to_sparse()
+            idx = known(inner.indices)
+            outer = np.stack([rows[idx[:, 0]], cols[idx[:, 0]]], axis=1)
+            indices = np.concatenate([outer, idx[:, 1:]], axis=1)
+            return SparseTensor(indices, inner.values, [len(lens), width] + inner.shape.as_list()[1:])
+        if self._values.shape.rank != 1:
+            raise NotImplementedError("RaggedTensor.to_sparse with uniform inner dimensions is not implemented "
+                                      "in minixla")
+        return SparseTensor(np.stack([rows, cols], axis=1).astype(np.int64).reshape(-1, 2),
+                            self._values[int(s[0]):int(s[-1])] if s[0] else self._values,
+                            tf.constant(np.asarray([len(lens), width], np.int64)))
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype="int64"):
+        """Rows of a rank-2 SparseTensor whose indices are in row-major order (row i: its entries)."""
+        if st_input.rank != 2:
+            raise ValueError(f"rank(st_input) must be 2, got {st_input.rank}")
+        idx = known(st_input.indices)
+        if idx is None:
+            raise InvalidArgumentError(None, None, "RaggedTensor.from_sparse: the indices must be known when tracing")
+        idx = idx.reshape(-1, 2)
+        nrows = st_input.static_shape("from_sparse")[0]
+        if len(idx) and (np.any(np.diff(idx[:, 0]) < 0) or
+                         np.any((np.diff(idx[:, 0]) == 0) & (np.diff(idx[:, 1]) <= 0))):
+            raise InvalidArgumentError(None, None, "SparseTensor is not right-ragged")
+        lens = np.bincount(idx[:, 0], minlength=nrows)[:nrows]
+        if len(idx) and np.any(idx[:, 1] != np.arange(len(idx)) - np.repeat(np.cumsum(lens) - lens, lens)):
+            raise InvalidArgumentError(None, None, "SparseTensor is not right-ragged")
+        return cls(st_input.values, np.concatenate([[0], np.cumsum(lens)]).astype(np.int64))
+
     def __getitem__(self, key):
+        if isinstance(key, slice) and key.step in (None, 1):
+            s = known(self._row_splits)
+            rows = np.arange(len(s) - 1)[key]
+            lo, hi = (int(s[rows[0]]), int(s[rows[-1] + 1])) if len(rows) else (0, 0)
+            splits = s[rows[0]:rows[-1] + 2] - lo if len(rows) else np.zeros(1, np.int64)
+            return RaggedTensor(self._values[lo:hi], splits.astype(np.int64))
         if isinstance(key, (int, np.integer)):
             s = known(self._row_splits)
             n = len(s) - 1
@@ -285,7 +334,8 @@ class RaggedTensor:
                 raise IndexError(f"RaggedTensor row index {key} out of range for {n} rows")
             key = key % n
             return self._values[int(s[key]):int(s[key + 1])]
-        raise NotImplementedError("RaggedTensor indexing other than by one row is not implemented in minixla")
+        raise NotImplementedError("RaggedTensor indexing other than by a row or a slice of rows is not "
+                                  "implemented in minixla")
 
     def _elementwise(self, other, fn):
         if isinstance(other, RaggedTensor):

@@ -184,6 +184,14 @@ CASES = {
     "rg_cross_hashed": (lambda tf: tf.ragged.cross_hashed([
         tf.ragged.constant([[b"a", b"b"], [b"c"]]), tf.constant([[b"x"], [b"y"]])], num_buckets=50).to_tensor(), [],
                         None),
+    "rg_to_sparse": (lambda tf, v: _parts(tf, tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1]).to_sparse()),
+                     [FLAT], None),
+    "rg_to_sparse_nested": (lambda tf, v: tf.sparse.to_dense(tf.RaggedTensor.from_nested_row_lengths(
+        v, [[2, 1], [1, 3, 2]]).to_sparse()), [FLAT], None),
+    "rg_from_sparse": (lambda tf, v: tf.RaggedTensor.from_sparse(tf.SparseTensor(
+        np.array([[0, 0], [0, 1], [2, 0], [3, 0]], np.int64), v, [5, 4])).to_tensor(-1.0), [V4], None),
+    "rg_slice_rows": (lambda tf, v: tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1])[1:3].to_tensor(), [FLAT],
+                      None),
     "rg_arith": (lambda tf, v: (tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1]) * 2.0 + 1.0).to_tensor(), [FLAT],
                  None),
 }
