@@ -243,8 +243,7 @@ class RaggedTensor:
         rows = np.repeat(np.arange(len(lens)), lens)
         cols = np.arange(int(s[-1]) - int(s[0])) - np.repeat(s[:-1] - s[0], lens)
         keep = np.flatnonzero((rows < out_rows) & (cols < out_cols))
-        fill = tf.zeros([out_rows, out_cols] + inner, values.dtype) if default_value is None else \
-            tf.fill([out_rows, out_cols] + inner, tf.cast(default_value, values.dtype))
+        fill = _filled([out_rows, out_cols] + inner, values.dtype, default_value)
         pos = np.stack([rows[keep], cols[keep]], axis=1).astype(np.int64)
         return tf.tensor_scatter_nd_update(fill, tf.constant(pos), tf.gather(values, tf.constant(keep + int(s[0]))))
 
@@ -259,8 +258,7 @@ class RaggedTensor:
         at = tf.range(n, dtype="int64")
         rows = tf.searchsorted(splits[1:], at, side="right", out_type="int64")
         cols = tf.minimum(at - tf.gather(splits, rows), width)
-        fill = tf.zeros([nrows, width + 1] + inner, values.dtype) if default_value is None else \
-            tf.fill([nrows, width + 1] + inner, tf.cast(default_value, values.dtype))
+        fill = _filled([nrows, width + 1] + inner, values.dtype, default_value)
         out = tf.tensor_scatter_nd_update(fill, tf.stack([rows, cols], axis=1), values)[:, :width]
         return out if want[0] is None else out[:int(want[0])]
 
@@ -365,6 +363,17 @@ class RaggedTensor:
         return f"<tf.RaggedTensor {self.to_list()}>"
 
     __str__ = __repr__
+
+
+def _filled(shape, dtype, default_value):
+    """A tensor of `shape` filled with default_value (the dtype's zero: 0, False or b"" when None)."""
+    tf = API["tf"]
+    if dtype.np == np.dtype(object):
+        text = b"" if default_value is None else default_value
+        return tf.fill(shape, tf.constant(np.array(text.encode() if isinstance(text, str) else text, dtype=object)))
+    if default_value is None:
+        return tf.fill(shape, tf.constant(np.zeros((), dtype.np)))
+    return tf.fill(shape, tf.cast(default_value, dtype))
 
 
 def _known_values(values) -> list:

@@ -84,8 +84,18 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     idx = _known(sp.indices)
     if validate_indices and idx is not None:
         _check_indices(idx.reshape(-1, len(shape)), shape)
-    fill = tf.zeros(shape, sp.dtype) if default_value is None else tf.fill(shape, tf.cast(default_value, sp.dtype))
-    return tf.tensor_scatter_nd_update(fill, sp.indices, sp.values)
+    return tf.tensor_scatter_nd_update(_filled(shape, sp.dtype, default_value), sp.indices, sp.values)
+
+
+def _filled(shape, dtype, default_value):
+    """A tensor of `shape` filled with default_value (the dtype's zero: 0, False or b"" when None)."""
+    if default_value is None:
+        zero = np.array(b"", dtype=object) if dtype.np == np.dtype(object) else np.zeros((), dtype.np)
+        return tf.fill(shape, tf.constant(zero))
+    if dtype.np == np.dtype(object):
+        text = default_value.encode() if isinstance(default_value, str) else default_value
+        return tf.fill(shape, tf.constant(np.array(text, dtype=object)) if isinstance(text, bytes) else text)
+    return tf.fill(shape, tf.cast(default_value, dtype))
 
 
 def from_dense(tensor, name=None):

@@ -122,3 +122,11 @@ def test_retain_with_a_known_mask_works_on_traced_indices():
         return tf.sparse.to_dense(tf.sparse.retain(sp, [False, True]))
 
     np.testing.assert_array_equal(f(_st()).numpy(), [[0, 0, 0], [0, 0, 2]])
+
+
+def test_string_and_bool_values_pad_with_their_zero():
+    sp = tf.SparseTensor([[0, 0], [1, 1]], ["a", "b"], [2, 2])
+    assert tf.sparse.to_dense(sp).numpy().tolist() == [[b"a", b""], [b"", b"b"]]
+    assert tf.sparse.to_dense(sp, default_value="z").numpy().tolist() == [[b"a", b"z"], [b"z", b"b"]]
+    assert tf.ragged.constant([[True], []]).to_tensor().numpy().tolist() == [[True], [False]]
+    assert tf.ragged.constant([["a", "bc"], []]).to_tensor("z").numpy().tolist() == [[b"a", b"bc"], [b"z", b"z"]]
