@@ -51,15 +51,27 @@ class DType:
         return self._np.kind == "c"
 
     @property
+    def is_quantized(self) -> bool:
+        return self.name in QUANTIZED
+
+    @property
     def size(self) -> int:
-        return self._np.itemsize
+        return 0 if self.name in ("resource", "variant") else self._np.itemsize
+
+    @property
+    def base_dtype(self) -> DType:
+        return self
 
     @property
     def min(self):
+        if self.is_quantized or self.name in ("resource", "variant"):
+            raise TypeError(f"Cannot find minimum value of {self} with quantized type {self}.")
         return ml_dtypes.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
 
     @property
     def max(self):
+        if self.is_quantized or self.name in ("resource", "variant"):
+            raise TypeError(f"Cannot find maximum value of {self} with quantized type {self}.")
         return ml_dtypes.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
 
     def __repr__(self) -> str:
@@ -97,6 +109,16 @@ _BY_NAME["string"] = string
 _BY_NP[np.dtype(object)] = string
 
 _BY_NAME.update(half=_BY_NAME["float16"], float=_BY_NAME["float32"], double=_BY_NAME["float64"])
+
+#: TF's quantized element types, and the resource/variant handles: numpy structured types as in TF
+#: (distinct from their storage types); names for signatures and dtypes, no arithmetic
+QUANTIZED = {"qint8": np.int8, "quint8": np.uint8, "qint16": np.int16, "quint16": np.uint16, "qint32": np.int32}
+for _name, _dt in (*QUANTIZED.items(), ("resource", np.ubyte), ("variant", np.ubyte)):
+    _d = DType(_name, np.dtype([(_name, _dt)]))
+    _BY_NAME[_name] = _d
+    _BY_NP[_d.np] = _d
+qint8, quint8, qint16, quint16, qint32 = (_BY_NAME[n] for n in QUANTIZED)
+resource, variant = _BY_NAME["resource"], _BY_NAME["variant"]
 
 float16, bfloat16, float32, float64 = (_BY_NAME[n] for n in ("float16", "bfloat16", "float32", "float64"))
 int8, int16, int32, int64 = (_BY_NAME[n] for n in ("int8", "int16", "int32", "int64"))

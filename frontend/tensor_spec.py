@@ -68,6 +68,78 @@ class TensorSpec(TypeSpec):
         return f"TensorSpec(shape={shape}, dtype=tf.{self.dtype.name}, name={name})"
 
 
+def _shape_text(shape) -> str:
+    return f"TensorShape({None if shape is None else list(shape)})"
+
+
+class IndexedSlicesSpec(TypeSpec):
+    """The spec of a `tf.IndexedSlices` (a gather's gradient)."""
+
+    def __init__(self, shape=None, dtype="float32", indices_dtype="int64", dense_shape_dtype=None,
+                 indices_shape=None):
+        self.shape = None if shape is None else SpecShape(None if d is None else int(d) for d in list(shape))
+        self.dtype, self.indices_dtype = dtypes.as_dtype(dtype), dtypes.as_dtype(indices_dtype)
+        self.dense_shape_dtype = None if dense_shape_dtype is None else dtypes.as_dtype(dense_shape_dtype)
+        self.indices_shape = SpecShape([None] if indices_shape is None else list(indices_shape))
+
+    def __eq__(self, other):
+        return isinstance(other, IndexedSlicesSpec) and repr(self) == repr(other)
+
+    def __hash__(self):
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        return (f"IndexedSlicesSpec({_shape_text(self.shape)}, tf.{self.dtype.name}, tf.{self.indices_dtype.name}, "
+                f"{None if self.dense_shape_dtype is None else 'tf.' + self.dense_shape_dtype.name}, "
+                f"{_shape_text(self.indices_shape)})")
+
+
+class NoneTensorSpec(TypeSpec):
+    """The spec of None (a structure's empty slot)."""
+
+    def __eq__(self, other):
+        return isinstance(other, NoneTensorSpec)
+
+    def __hash__(self):
+        return hash(NoneTensorSpec)
+
+    def __repr__(self) -> str:
+        return "NoneTensorSpec()"
+
+
+class TensorArraySpec(TypeSpec):
+    def __init__(self, element_shape=None, dtype="float32", dynamic_size=False, infer_shape=True):
+        self.element_shape = None if element_shape is None else SpecShape(
+            None if d is None else int(d) for d in list(element_shape))
+        self.dtype, self.dynamic_size, self.infer_shape = dtypes.as_dtype(dtype), dynamic_size, infer_shape
+
+    def __eq__(self, other):
+        return isinstance(other, TensorArraySpec) and repr(self) == repr(other)
+
+    def __hash__(self):
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        return (f"TensorArraySpec({_shape_text(self.element_shape)}, tf.{self.dtype.name}, {self.dynamic_size}, "
+                f"{self.infer_shape})")
+
+
+class OptionalSpec(TypeSpec):
+    """The spec of an optional value (tf.experimental.Optional) holding `element_spec`."""
+
+    def __init__(self, element_spec):
+        self.element_spec = element_spec
+
+    def __eq__(self, other):
+        return isinstance(other, OptionalSpec) and self.element_spec == other.element_spec
+
+    def __hash__(self):
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        return f"OptionalSpec({self.element_spec!r},)"
+
+
 def shape_fits(spec_shape, shape) -> bool:
     if spec_shape is None:
         return True
@@ -76,7 +148,15 @@ def shape_fits(spec_shape, shape) -> bool:
     return all(s is None or d is None or int(s) == int(d) for s, d in zip(spec_shape, shape))
 
 
-def type_spec_from_value(value) -> TensorSpec:
+def type_spec_from_value(value) -> TypeSpec:
+    from minixla.frontend.indexed_slices import IndexedSlices
+
+    if isinstance(value, IndexedSlices):
+        return IndexedSlicesSpec(value.shape.as_list(), value.dtype, value.indices.dtype,
+                                 None if value.dense_shape is None else value.dense_shape.dtype,
+                                 value.indices.shape.as_list())
+    if value is None:
+        return NoneTensorSpec()
     if isinstance(value, (Tensor, np.ndarray)) or hasattr(value, "_variable_value"):
         return TensorSpec.from_tensor(value)
     arr = np.asarray(value)
@@ -85,4 +165,5 @@ def type_spec_from_value(value) -> TensorSpec:
     return TensorSpec.from_tensor(Tensor(arr) if arr.dtype != np.float64 else Tensor(arr.astype(np.float32)))
 
 
-__all__ = ["SpecShape", "TensorShape", "TensorSpec", "TypeSpec", "shape_fits", "type_spec_from_value"]
+__all__ = ["IndexedSlicesSpec", "NoneTensorSpec", "OptionalSpec", "SpecShape", "TensorArraySpec", "TensorShape",
+           "TensorSpec", "TypeSpec", "shape_fits", "type_spec_from_value"]

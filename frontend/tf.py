@@ -135,5 +135,9 @@ from minixla.frontend.api import math_extras as _math_extras  # noqa: E402
 _math_extras.install(_sys.modules[__name__])
 from minixla.frontend.api import nn_extras as _nn_extras  # noqa: E402
 _nn_extras.install(_sys.modules[__name__])  # the rest of tf.nn (nn_extras.install: also nn_ctc, nn_sampled, ...)
+from minixla.frontend.api import random_extras as _random_extras  # noqa: E402
+_random_extras.install(_sys.modules[__name__])  # tf.random: categorical, shuffle, gamma, poisson, split, ...
+from minixla.frontend.api import random_samplers as _random_samplers  # noqa: E402
+_random_samplers.install(_sys.modules[__name__])  # tf.random's candidate samplers and index shuffles
 from minixla.frontend.api import sparse_ops as _sparse_ops, ragged_ops as _ragged_ops  # noqa: E402
 _sparse_ops.install(_sys.modules[__name__]); _ragged_ops.install(_sys.modules[__name__])  # noqa: E702

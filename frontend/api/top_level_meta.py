@@ -16,7 +16,8 @@ from minixla.frontend import dtypes
 from minixla.frontend.conversions import register_tensor_conversion_function
 from minixla.frontend.graph import current_graph
 from minixla.frontend.tensor import Tensor
-from minixla.frontend.tensor_spec import TensorSpec, TypeSpec, type_spec_from_value
+from minixla.frontend.tensor_spec import (IndexedSlicesSpec, NoneTensorSpec, OptionalSpec, TensorArraySpec, TensorSpec,
+                                         TypeSpec, type_spec_from_value)
 
 tf = None  # the public `tf` module, set by install()
 
@@ -59,11 +60,60 @@ def get_logger() -> logging.Logger:
     return logging.getLogger("tensorflow")
 
 
+class TensorProto:
+    """A serialized tensor (TF's protobuf message, without protobuf): dtype, shape and the raw
+    little-endian bytes, as `make_tensor_proto` fills them and `make_ndarray` reads them."""
+
+    def __init__(self, dtype: dtypes.DType, shape: list[int], tensor_content: bytes):
+        self.dtype, self.tensor_shape, self.tensor_content = dtype, list(shape), tensor_content
+
+    def __repr__(self) -> str:
+        return f"TensorProto(dtype={self.dtype!r}, tensor_shape={self.tensor_shape})"
+
+
+def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_broadcast=False):
+    arr = np.asarray(values.numpy() if isinstance(values, Tensor) else values)
+    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.as_dtype(
+        np.float32 if arr.dtype == np.float64 and not isinstance(values, np.ndarray) else
+        np.int32 if arr.dtype == np.int64 and not isinstance(values, np.ndarray) else arr.dtype)
+    arr = arr.astype(dt.np)
+    if shape is not None:
+        shape = [int(d) for d in shape]
+        if verify_shape and list(arr.shape) != shape:
+            raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, but got {arr.shape}.")
+        if arr.size == 1 or allow_broadcast:
+            arr = np.broadcast_to(arr, shape)
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise ValueError(f"Too many elements provided. Takes at most {int(np.prod(shape))}, but got "
+                             f"{arr.size}.")
+    if dt == dtypes.string:
+        raise TypeError("minixla's make_tensor_proto holds numbers only (no string protos)")
+    return TensorProto(dt, list(arr.shape), np.ascontiguousarray(arr).astype(dt.np.newbyteorder("<")).tobytes())
+
+
 def make_ndarray(tensor):
-    """The numpy array of an eager tensor (TF's takes a TensorProto; minixla has no protos)."""
+    """The numpy array of a TensorProto (or of an eager tensor)."""
+    if isinstance(tensor, TensorProto):
+        return np.frombuffer(tensor.tensor_content, tensor.dtype.np.newbyteorder("<")).astype(
+            tensor.dtype.np).reshape(tensor.tensor_shape)
     if isinstance(tensor, Tensor) and tensor._graph is None:
         return np.array(tensor._value)
-    raise TypeError(f"make_ndarray expects an eager tf.Tensor (minixla has no TensorProto), got {tensor!r}")
+    raise TypeError(f"make_ndarray expects a TensorProto, got {tensor!r}")
+
+
+def no_gradient(op_type: str) -> None:
+    """Declare TF op `op_type` not differentiable: its inputs get no gradient (None), as in TF."""
+    from minixla.frontend.ops.registry import GRADIENTS, REGISTRY
+
+    if not isinstance(op_type, str):
+        raise TypeError("op_type must be a string")
+    if op_type not in REGISTRY:
+        raise LookupError(f"minixla has no op named {op_type!r}")
+    if op_type in GRADIENTS:
+        raise KeyError(f"Registering two gradient with name '{op_type}'! (Previous registration was in minixla)")
+    GRADIENTS[op_type] = lambda b, op, *grads: [None] * len(op.inputs)
 
 
 def guarantee_const(input, name=None):  # noqa: A002 -- TF's argument name
@@ -281,14 +331,19 @@ def install(tf_module) -> None:
     global tf
     tf = tf_module
     for fn in (executing_eagerly, inside_function, is_tensor, is_symbolic_tensor, get_static_value,
-               get_current_name_scope, get_logger, make_ndarray, guarantee_const, timestamp,
+               get_current_name_scope, get_logger, make_ndarray, make_tensor_proto, no_gradient, guarantee_const,
+               timestamp,
                register_tensor_conversion_function, type_spec_from_value):
         setattr(tf_module, fn.__name__, fn)
     tf_module.tuple = tuple_
-    for cls in (TensorSpec, TypeSpec, AggregationMethod, VariableAggregation, VariableSynchronization, DeviceSpec,
+    for cls in (TensorSpec, TypeSpec, IndexedSlicesSpec, NoneTensorSpec, OptionalSpec, TensorArraySpec, AggregationMethod, VariableAggregation, VariableSynchronization, DeviceSpec,
                 zeros_initializer, ones_initializer, constant_initializer, random_normal_initializer,
                 random_uniform_initializer):
         setattr(tf_module, cls.__name__, cls)
     tf_module.nest = nest
+    for name in ("qint8", "quint8", "qint16", "quint16", "qint32", "resource", "variant"):
+        setattr(tf_module, name, getattr(dtypes, name))
+        if hasattr(tf_module, "dtypes"):
+            setattr(tf_module.dtypes, name, getattr(dtypes, name))
     tf_module.losses, tf_module.metrics = tf_module.keras.losses, tf_module.keras.metrics
     tf_module.optimizers, tf_module.initializers = tf_module.keras.optimizers, tf_module.keras.initializers
