@@ -92,6 +92,18 @@ class RaggedTensor:
         return cls(values, np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), validate)
 
     @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True, name=None):
+        """Rows of uniform_row_length values each (nrows of them when values are empty)."""
+        n_values = _nrows_of(values)
+        width = int(uniform_row_length)
+        if nrows is None:
+            nrows = n_values // width if width else 0
+        if validate and width * int(nrows) != n_values:
+            raise InvalidArgumentError(None, None, f"uniform_row_length={width} times nrows={nrows} must equal the "
+                                                   f"number of values {n_values}")
+        return cls(values, np.arange(int(nrows) + 1, dtype=np.int64) * width, validate)
+
+    @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
         out = flat_values
         for splits in reversed(list(nested_row_splits)):
@@ -205,6 +217,30 @@ class RaggedTensor:
         dense = self.to_tensor()
         shape = API["tf"].constant(np.asarray(dense.shape.as_list(), np.int64))
         return shape if axis is None else shape[axis]
+
+    def merge_dims(self, outer_axis, inner_axis):
+        """Dimensions outer_axis..inner_axis joined into one (0..1 of a ragged tensor: its values)."""
+        rank = self.ragged_rank + self._values_rank()
+        outer, inner = outer_axis % rank, inner_axis % rank
+        if outer > inner:
+            raise ValueError("Expected outer_axis to be less than or equal to inner_axis")
+        if outer == inner:
+            return self
+        if outer > 0:
+            if isinstance(self._values, RaggedTensor):
+                return self.with_values(self._values.merge_dims(outer - 1, inner - 1))
+            raise NotImplementedError("RaggedTensor.merge_dims of uniform inner dimensions is not implemented in "
+                                      "minixla")
+        s = known(self._row_splits)
+        values = self._values if s is None or s[0] == 0 else self._values[int(s[0]):int(s[-1])]
+        if inner == 1:
+            return values
+        return values.merge_dims(0, inner - 1) if isinstance(values, RaggedTensor) else \
+            API["tf"].reshape(values, [-1] + values.shape.as_list()[inner:])
+
+    def _values_rank(self) -> int:
+        v = self._values
+        return v._values_rank() if isinstance(v, RaggedTensor) else v.shape.rank
 
     def with_values(self, new_values) -> RaggedTensor:
         return RaggedTensor(new_values, self._row_splits, validate=False)

@@ -192,6 +192,12 @@ CASES = {
         np.array([[0, 0], [0, 1], [2, 0], [3, 0]], np.int64), v, [5, 4])).to_tensor(-1.0), [V4], None),
     "rg_slice_rows": (lambda tf, v: tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1])[1:3].to_tensor(), [FLAT],
                       None),
+    "rg_uniform_row_length": (lambda tf, v: tf.RaggedTensor.from_uniform_row_length(v, 2).to_tensor(), [FLAT],
+                              None),
+    "rg_merge_dims": (lambda tf, v: tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1]).merge_dims(0, 1), [FLAT],
+                      None),
+    "rg_merge_dims_nested": (lambda tf, v: tf.RaggedTensor.from_nested_row_lengths(v, [[2, 1], [1, 3, 2]])
+                             .merge_dims(0, 1).to_tensor(), [FLAT], None),
     "rg_arith": (lambda tf, v: (tf.RaggedTensor.from_row_lengths(v, [2, 0, 3, 1]) * 2.0 + 1.0).to_tensor(), [FLAT],
                  None),
 }
