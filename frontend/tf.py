@@ -139,3 +139,5 @@ from minixla.frontend.api import random_extras as _random_extras  # noqa: E402
 _random_extras.install(_sys.modules[__name__])  # tf.random: categorical, shuffle, gamma, poisson, split, ...
 from minixla.frontend.api import random_samplers as _random_samplers  # noqa: E402
 _random_samplers.install(_sys.modules[__name__])  # tf.random's candidate samplers and index shuffles
+from minixla.frontend.api import sparse_ops as _sparse_ops, ragged_ops as _ragged_ops  # noqa: E402
+_sparse_ops.install(_sys.modules[__name__]); _ragged_ops.install(_sys.modules[__name__])  # noqa: E702
