@@ -1,0 +1,162 @@
+"""tf.raw_ops cases (gradient kernels, older op names, small ops), recorded from real TensorFlow by
+`record_tf_goldens.py --cases tests/frontend/raw_cases.py --out tests/golden/raw` and replayed by
+tests/frontend/test_raw_goldens.py. Same format as op_cases.py; numpy only. Every case calls
+`tf.raw_ops.X(...)` with keywords, so one lambda runs on real TF and on minixla; compile-time
+constant inputs (shapes, sizes, axes) are Python values closed over by the lambda.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+R = np.random.default_rng(14)
+F = np.float32
+
+
+def _n(*shape):
+    return R.standard_normal(shape).astype(F)
+
+
+X = np.array([[-2.0, -0.5, 0.0, 0.5], [1.0, 3.0, 6.0, 7.5]], F)
+G = _n(2, 4)
+Y01 = R.uniform(0.1, 0.9, (2, 4)).astype(F)
+YPOS = R.uniform(0.5, 2.0, (2, 4)).astype(F)
+IMG = _n(2, 5, 5, 3)
+POOL_G = _n(2, 2, 2, 3)
+POOL_G_SAME = _n(2, 3, 3, 3)
+CONV_X = _n(2, 6, 6, 3)
+CONV_W = _n(3, 3, 3, 4)
+CONV_G = _n(2, 2, 2, 4)
+CONV_G_SAME = _n(2, 6, 6, 4)
+DW_W = _n(3, 3, 3, 2)
+DW_G = _n(2, 2, 2, 6)
+C3_X = _n(1, 4, 4, 4, 2)
+C3_W = _n(2, 2, 2, 2, 3)
+C3_G = _n(1, 3, 3, 3, 3)
+M34 = _n(3, 4)
+B234 = _n(2, 3, 4)
+B245 = _n(2, 4, 5)
+V3 = _n(4, 3)
+W3 = _n(4, 3)
+
+_POOL = {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"}
+_POOL_SAME = {"ksize": [1, 3, 3, 1], "strides": [1, 2, 2, 1], "padding": "SAME"}
+
+
+def _max_pool_grad(tf, x, g, **kw):
+    return tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=tf.raw_ops.MaxPool(input=x, **kw), grad=g, **kw)
+
+
+CASES = {
+    # -- gradient kernels --------------------------------------------------------------------
+    "raw_relu_grad": (lambda tf, g, x: tf.raw_ops.ReluGrad(gradients=g, features=x), [G, X], None),
+    "raw_relu6_grad": (lambda tf, g, x: tf.raw_ops.Relu6Grad(gradients=g, features=x), [G, X], None),
+    "raw_elu_grad": (lambda tf, g, x: tf.raw_ops.EluGrad(gradients=g, outputs=tf.raw_ops.Elu(features=x)), [G, X],
+                     None),
+    "raw_selu_grad": (lambda tf, g, x: tf.raw_ops.SeluGrad(gradients=g, outputs=tf.raw_ops.Selu(features=x)),
+                      [G, X], None),
+    "raw_leaky_relu_grad": (lambda tf, g, x: tf.raw_ops.LeakyReluGrad(gradients=g, features=x, alpha=0.3), [G, X],
+                            None),
+    "raw_softplus_grad": (lambda tf, g, x: tf.raw_ops.SoftplusGrad(gradients=g, features=x), [G, X], None),
+    "raw_softsign_grad": (lambda tf, g, x: tf.raw_ops.SoftsignGrad(gradients=g, features=x), [G, X], None),
+    "raw_sigmoid_grad": (lambda tf, y, g: tf.raw_ops.SigmoidGrad(y=y, dy=g), [Y01, G], None),
+    "raw_tanh_grad": (lambda tf, y, g: tf.raw_ops.TanhGrad(y=y, dy=g), [Y01, G], None),
+    "raw_sqrt_grad": (lambda tf, y, g: tf.raw_ops.SqrtGrad(y=y, dy=g), [YPOS, G], None),
+    "raw_rsqrt_grad": (lambda tf, y, g: tf.raw_ops.RsqrtGrad(y=y, dy=g), [YPOS, G], None),
+    "raw_reciprocal_grad": (lambda tf, y, g: tf.raw_ops.ReciprocalGrad(y=y, dy=g), [YPOS, G], None),
+    "raw_bias_add_grad": (lambda tf, g: tf.raw_ops.BiasAddGrad(out_backprop=g), [IMG], IMG.sum((0, 1, 2))),
+    "raw_bias_add_grad_nchw": (lambda tf, g: tf.raw_ops.BiasAddGrad(out_backprop=g, data_format="NCHW"), [IMG],
+                               IMG.sum((0, 2, 3))),
+    "raw_l2_loss": (lambda tf, t: tf.raw_ops.L2Loss(t=t), [M34], np.sum(M34 ** 2) / 2),
+    "raw_max_pool_grad": (lambda tf, x, g: _max_pool_grad(tf, x, g, **_POOL), [IMG, POOL_G], None),
+    "raw_max_pool_grad_same": (lambda tf, x, g: _max_pool_grad(tf, x, g, **_POOL_SAME), [IMG, POOL_G_SAME], None),
+    "raw_max_pool_grad_v2": (lambda tf, x, g: tf.raw_ops.MaxPoolGradV2(
+        orig_input=x, orig_output=tf.raw_ops.MaxPool(input=x, **_POOL), grad=g, ksize=[1, 2, 2, 1],
+        strides=[1, 2, 2, 1], padding="VALID"), [IMG, POOL_G], None),
+    "raw_avg_pool_grad": (lambda tf, g: tf.raw_ops.AvgPoolGrad(orig_input_shape=[2, 5, 5, 3], grad=g, **_POOL),
+                          [POOL_G], None),
+    "raw_avg_pool_grad_same": (lambda tf, g: tf.raw_ops.AvgPoolGrad(orig_input_shape=[2, 5, 5, 3], grad=g,
+                                                                    **_POOL_SAME), [POOL_G_SAME], None),
+    "raw_conv2d_backprop_filter": (lambda tf, x, g: tf.raw_ops.Conv2DBackpropFilter(
+        input=x, filter_sizes=[3, 3, 3, 4], out_backprop=g, strides=[1, 2, 2, 1], padding="VALID"),
+        [CONV_X, CONV_G], None),
+    "raw_conv2d_backprop_filter_same": (lambda tf, x, g: tf.raw_ops.Conv2DBackpropFilter(
+        input=x, filter_sizes=[3, 3, 3, 4], out_backprop=g, strides=[1, 1, 1, 1], padding="SAME"),
+        [CONV_X, CONV_G_SAME], None),
+    "raw_depthwise_backprop_input": (lambda tf, w, g: tf.raw_ops.DepthwiseConv2dNativeBackpropInput(
+        input_sizes=[2, 6, 6, 3], filter=w, out_backprop=g, strides=[1, 2, 2, 1], padding="VALID"),
+        [DW_W, DW_G], None),
+    "raw_depthwise_backprop_filter": (lambda tf, x, g: tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(
+        input=x, filter_sizes=[3, 3, 3, 2], out_backprop=g, strides=[1, 2, 2, 1], padding="VALID"),
+        [CONV_X, DW_G], None),
+    "raw_conv3d_backprop_input": (lambda tf, w, g: tf.raw_ops.Conv3DBackpropInputV2(
+        input_sizes=[1, 4, 4, 4, 2], filter=w, out_backprop=g, strides=[1, 1, 1, 1, 1], padding="VALID"),
+        [C3_W, C3_G], None),
+    "raw_conv3d_backprop_filter": (lambda tf, x, g: tf.raw_ops.Conv3DBackpropFilterV2(
+        input=x, filter_sizes=[2, 2, 2, 2, 3], out_backprop=g, strides=[1, 1, 1, 1, 1], padding="VALID"),
+        [C3_X, C3_G], None),
+    "raw_broadcast_gradient_args": (lambda tf: tf.raw_ops.BroadcastGradientArgs(s0=[2, 1, 3], s1=[1, 3]), [], None),
+    "raw_broadcast_gradient_args_ones": (lambda tf: tf.raw_ops.BroadcastGradientArgs(s0=[1, 4, 1], s1=[5, 1, 1]),
+                                         [], None),
+    "raw_concat_offset": (lambda tf: tf.raw_ops.ConcatOffset(concat_dim=1, shape=[[2, 3, 5], [2, 7, 5], [2, 1, 5]]),
+                          [], None),
+    # -- older names and small ops ---------------------------------------------------------------
+    "raw_add": (lambda tf, a, c: tf.raw_ops.Add(x=a, y=c), [M34, M34[:1]], M34 + M34[:1]),
+    "raw_mod_f": (lambda tf, a, c: tf.raw_ops.Mod(x=a, y=c), [np.array([7.5, -7.5, 7.5, -7.5], F),
+                                                            np.array([2.0, 2.0, -2.0, -2.0], F)], None),
+    "raw_mod_i": (lambda tf, a, c: tf.raw_ops.Mod(x=a, y=c), [np.array([7, -7, 7, -7], np.int32),
+                                                            np.array([2, 2, -2, -2], np.int32)], None),
+    "raw_select_rows": (lambda tf, c, a, e: tf.raw_ops.Select(condition=c, x=a, y=e),
+                        [np.array([True, False, True]), M34, -M34], None),
+    "raw_select_same": (lambda tf, c, a, e: tf.raw_ops.Select(condition=c, x=a, y=e), [M34 > 0, M34, -M34], None),
+    "raw_batch_matmul": (lambda tf, a, c: tf.raw_ops.BatchMatMul(x=a, y=c), [B234, B245], B234 @ B245),
+    "raw_batch_matmul_adj": (lambda tf, a, c: tf.raw_ops.BatchMatMul(x=a, y=c, adj_x=True),
+                             [B234.transpose(0, 2, 1).copy(), B245], B234 @ B245),
+    "raw_batch_matmul_v3": (lambda tf, a, c: tf.raw_ops.BatchMatMulV3(x=a, y=c, Tout=tf.float32), [B234, B245],
+                            B234 @ B245),
+    "raw_concat": (lambda tf, a, c: tf.raw_ops.Concat(concat_dim=1, values=[a, c]), [M34, M34], None),
+    "raw_gather": (lambda tf, p, i: tf.raw_ops.Gather(params=p, indices=i), [M34, np.array([2, 0, 2], np.int32)],
+                   M34[[2, 0, 2]]),
+    "raw_reverse": (lambda tf, a: tf.raw_ops.Reverse(tensor=a, dims=[True, False, True]), [B234], B234[::-1, :, ::-1]),
+    "raw_max_pool_v2": (lambda tf, x: tf.raw_ops.MaxPoolV2(input=x, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                                                          padding="VALID"), [IMG], None),
+    "raw_bias_add_v1": (lambda tf, x, c: tf.raw_ops.BiasAddV1(value=x, bias=c), [M34, M34[0]], M34 + M34[0]),
+    "raw_diag": (lambda tf, d: tf.raw_ops.Diag(diagonal=d), [M34[:2, :3]], None),
+    "raw_diag_part": (lambda tf, a: tf.raw_ops.DiagPart(input=a), [_n(2, 3, 2, 3)], None),
+    "raw_matrix_diag": (lambda tf, d: tf.raw_ops.MatrixDiag(diagonal=d), [M34], None),
+    "raw_matrix_diag_part": (lambda tf, a: tf.raw_ops.MatrixDiagPart(input=a), [B234], None),
+    "raw_matrix_set_diag": (lambda tf, a, d: tf.raw_ops.MatrixSetDiag(input=a, diagonal=d), [B234, _n(2, 3)], None),
+    "raw_matrix_set_diag_tall": (lambda tf, a, d: tf.raw_ops.MatrixSetDiag(input=a, diagonal=d), [B245, _n(2, 4)],
+                                 None),
+    "raw_matrix_set_diag_v3": (lambda tf, a, d: tf.raw_ops.MatrixSetDiagV3(input=a, diagonal=d, k=0),
+                               [B234, _n(2, 3)], None),
+    "raw_lin_space": (lambda tf, a, c: tf.raw_ops.LinSpace(start=a, stop=c, num=7),
+                      [np.array(-1.5, F), np.array(2.0, F)], None),
+    "raw_cross": (lambda tf, a, c: tf.raw_ops.Cross(a=a, b=c), [V3, W3], np.cross(V3, W3)),
+    "raw_shape_n": (lambda tf, a, c: tf.raw_ops.ShapeN(input=[a, c]), [M34, B234], None),
+    "raw_identity_n": (lambda tf, a, c: tf.raw_ops.IdentityN(input=[a, c]), [M34, B234], None),
+    "raw_placeholder_with_default": (lambda tf, a: tf.raw_ops.PlaceholderWithDefault(input=a, shape=[3, 4]) * 2.0,
+                                     [M34], M34 * 2),
+    "raw_ensure_shape": (lambda tf, a: tf.raw_ops.EnsureShape(input=a, shape=[3, None]) * 2.0, [M34], M34 * 2),
+    "raw_check_numerics": (lambda tf, a: tf.raw_ops.CheckNumerics(tensor=a, message="bad") * 2.0, [M34], M34 * 2),
+    "raw_invert_permutation": (lambda tf: tf.raw_ops.InvertPermutation(x=[2, 0, 3, 1]), [], None),
+    "raw_bucketize": (lambda tf, a: tf.raw_ops.Bucketize(input=a, boundaries=[-1.0, 0.0, 0.5, 2.0]),
+                      [np.array([-3.0, -1.0, 0.2, 0.5, 1.0, 5.0], F)], None),
+    "raw_approximate_equal": (lambda tf, a, c: tf.raw_ops.ApproximateEqual(x=a, y=c, tolerance=0.01),
+                              [np.array([1.0, 2.0, 3.0], F), np.array([1.005, 2.5, 2.9999], F)], None),
+    "raw_xlog1py": (lambda tf, a, c: tf.raw_ops.Xlog1py(x=a, y=c),
+                    [np.array([0.0, 1.0, 2.0, 0.0], F), np.array([-1.0, 0.5, 3.0, 2.0], F)], None),
+    "raw_asinh": (lambda tf, a: tf.raw_ops.Asinh(x=a), [np.array([-3.0, -0.5, 0.0, 0.25, 2.0, 40.0], F)], None),
+    "raw_acosh": (lambda tf, a: tf.raw_ops.Acosh(x=a), [np.array([1.5, 2.0, 3.5, 40.0], F)], None),
+    "raw_atanh": (lambda tf, a: tf.raw_ops.Atanh(x=a), [np.array([-0.9, -0.3, 0.0, 0.4, 0.8], F)], None),
+    "raw_cumulative_logsumexp": (lambda tf, a: tf.raw_ops.CumulativeLogsumexp(x=a, axis=1), [M34], None),
+    "raw_cumulative_logsumexp_rev": (lambda tf, a: tf.raw_ops.CumulativeLogsumexp(x=a, axis=0, reverse=True), [M34], None),
+    "raw_in_top_k": (lambda tf, p: tf.raw_ops.InTopKV2(predictions=p, targets=np.array([0, 3, 1], np.int32), k=2),
+                     [M34], None),
+    "raw_unsorted_segment_max": (lambda tf, d: tf.raw_ops.UnsortedSegmentMax(
+        data=d, segment_ids=np.array([1, 0, 1], np.int32), num_segments=3), [M34], None),
+    "raw_unsorted_segment_min": (lambda tf, d: tf.raw_ops.UnsortedSegmentMin(
+        data=d, segment_ids=np.array([1, 0, 1], np.int32), num_segments=2), [M34], None),
+    "raw_unsorted_segment_prod": (lambda tf, d: tf.raw_ops.UnsortedSegmentProd(
+        data=d, segment_ids=np.array([1, 0, 1], np.int32), num_segments=3), [M34], None),
+}

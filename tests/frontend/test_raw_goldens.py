@@ -1,0 +1,56 @@
+"""tf.raw_ops gradient kernels, older op names and small ops (frontend/ops/raw_grad_ops.py,
+raw_alias_ops.py) against real TensorFlow 2.21 (tests/golden/raw/, recorded by `record_tf_goldens.py
+--cases tests/frontend/raw_cases.py --out tests/golden/raw`): every case eagerly, in tf.function and
+under jit_compile=True, forward and gradient (where TF has one), plus numpy references where the
+table has them. Tolerance 1e-5 (float32 elementwise; reductions and convolutions sum in another order).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minixla.frontend import tf
+from tests.frontend import golden_replay as replay
+from tests.frontend.raw_cases import CASES
+from tests.frontend.test_goldens import MODES
+from tests.paths import GOLDEN_DIR
+
+GOLDEN = GOLDEN_DIR / "raw"
+TABLE = "tests/frontend/raw_cases.py"
+TOL = 1e-5
+TOLERANCE = dict.fromkeys(CASES, TOL)
+TOLERANCE.update(dict.fromkeys([n for n in CASES if "conv" in n or "depthwise" in n or "matmul" in n], 2e-5))
+NAMES = sorted(CASES)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", NAMES)
+def test_raw_forward_against_tensorflow(name, mode):
+    replay.check_forward(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, TOLERANCE[name])
+
+
+GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", GRAD_NAMES)
+def test_raw_gradient_against_tensorflow(name, mode):
+    replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, 4 * TOLERANCE[name])
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if CASES[n][2] is not None])
+def test_raw_against_numpy(name):
+    fn, inputs, want = CASES[name]
+    got = fn(tf, *[tf.constant(a) for a in inputs])
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+def test_check_numerics_raises_on_nan():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="bad : Tensor had NaN values"):
+        tf.raw_ops.CheckNumerics(tensor=tf.constant([1.0, np.nan]), message="bad")
+
+
+def test_invert_permutation_rejects_a_non_permutation():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="InvertPermutation"):
+        tf.raw_ops.InvertPermutation(x=tf.constant([0, 0, 1]))
