@@ -43,6 +43,11 @@ _POOL = {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"}
 _POOL_SAME = {"ksize": [1, 3, 3, 1], "strides": [1, 2, 2, 1], "padding": "SAME"}
 
 
+def _jit(tf, fn, *args):
+    """TF has XLA kernels only for the SegmentXxxV2 ops: run them compiled, also "eagerly"."""
+    return tf.function(fn, jit_compile=True)(*args)
+
+
 def _max_pool_grad(tf, x, g, **kw):
     return tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=tf.raw_ops.MaxPool(input=x, **kw), grad=g, **kw)
 
@@ -159,4 +164,56 @@ CASES = {
         data=d, segment_ids=np.array([1, 0, 1], np.int32), num_segments=2), [M34], None),
     "raw_unsorted_segment_prod": (lambda tf, d: tf.raw_ops.UnsortedSegmentProd(
         data=d, segment_ids=np.array([1, 0, 1], np.int32), num_segments=3), [M34], None),
+    # -- array rearrangements, searches, formats, segments, bits ------------------------------------
+    "raw_strided_slice_grad": (lambda tf, g: tf.raw_ops.StridedSliceGrad(
+        shape=[5, 6], begin=[1, 5], end=[5, 0], strides=[2, -2], dy=g), [_n(2, 3)], None),
+    "raw_strided_slice_grad_shrink": (lambda tf, g: tf.raw_ops.StridedSliceGrad(
+        shape=[3, 4], begin=[1, 0], end=[2, 4], strides=[1, 1], dy=g, shrink_axis_mask=1), [_n(4)], None),
+    "raw_mirror_pad_grad": (lambda tf, g: tf.raw_ops.MirrorPadGrad(input=g, paddings=[[1, 2], [2, 0]], mode="REFLECT"),
+                            [_n(6, 6)], None),
+    "raw_mirror_pad_grad_sym": (lambda tf, g: tf.raw_ops.MirrorPadGrad(input=g, paddings=[[2, 1], [0, 3]],
+                                                                       mode="SYMMETRIC"), [_n(6, 7)], None),
+    "raw_space_to_depth": (lambda tf, x: tf.raw_ops.SpaceToDepth(input=x, block_size=2), [_n(2, 4, 6, 3)], None),
+    "raw_depth_to_space": (lambda tf, x: tf.raw_ops.DepthToSpace(input=x, block_size=2), [_n(2, 2, 3, 8)], None),
+    "raw_space_to_batch_nd": (lambda tf, x: tf.raw_ops.SpaceToBatchND(input=x, block_shape=[2, 3],
+                                                                      paddings=[[1, 1], [0, 2]]), [_n(2, 4, 4, 3)], None),
+    "raw_batch_to_space_nd": (lambda tf, x: tf.raw_ops.BatchToSpaceND(input=x, block_shape=[2, 3],
+                                                                      crops=[[1, 1], [0, 2]]), [_n(12, 3, 2, 3)], None),
+    "raw_space_to_batch": (lambda tf, x: tf.raw_ops.SpaceToBatch(input=x, paddings=[[0, 0], [1, 1]], block_size=2),
+                           [_n(1, 4, 2, 2)], None),
+    "raw_batch_to_space": (lambda tf, x: tf.raw_ops.BatchToSpace(input=x, crops=[[0, 0], [1, 1]], block_size=2),
+                           [_n(4, 2, 2, 2)], None),
+    "raw_reverse_sequence": (lambda tf, x: tf.raw_ops.ReverseSequence(
+        input=x, seq_lengths=np.array([4, 0, 2], np.int64), seq_dim=1, batch_dim=0), [_n(3, 5, 2)], None),
+    "raw_reverse_sequence_t": (lambda tf, x: tf.raw_ops.ReverseSequence(
+        input=x, seq_lengths=np.array([1, 3], np.int32), seq_dim=0, batch_dim=2), [_n(4, 3, 2)], None),
+    "raw_lower_bound": (lambda tf, s, v: tf.raw_ops.LowerBound(sorted_inputs=s, values=v),
+                        [np.array([[0.0, 1.0, 1.0, 3.0], [-2.0, 0.0, 5.0, 9.0]], F),
+                         np.array([[1.0, -1.0, 4.0], [5.0, 10.0, -3.0]], F)], None),
+    "raw_upper_bound": (lambda tf, s, v: tf.raw_ops.UpperBound(sorted_inputs=s, values=v),
+                        [np.array([[0.0, 1.0, 1.0, 3.0], [-2.0, 0.0, 5.0, 9.0]], F),
+                         np.array([[1.0, -1.0, 4.0], [5.0, 10.0, -3.0]], F)], None),
+    "raw_matrix_diag_v2": (lambda tf, d: tf.raw_ops.MatrixDiagV2(diagonal=d, k=0, num_rows=-1, num_cols=-1,
+                                                                 padding_value=0.0), [M34], None),
+    "raw_matrix_diag_part_v2": (lambda tf, a: tf.raw_ops.MatrixDiagPartV2(input=a, k=0, padding_value=0.0), [B234],
+                                None),
+    "raw_data_format_dim_map": (lambda tf, x: tf.raw_ops.DataFormatDimMap(x=x),
+                                [np.array([0, 1, 2, 3, -1, -4], np.int32)], None),
+    "raw_data_format_vec_permute": (lambda tf, x: tf.raw_ops.DataFormatVecPermute(x=x),
+                                    [np.array([2, 5, 7, 3], np.int32)], None),
+    "raw_data_format_vec_permute_2d": (lambda tf, x: tf.raw_ops.DataFormatVecPermute(x=x, src_format="NCHW",
+                                                                                     dst_format="NHWC"),
+                                       [np.array([[0, 0], [1, 1], [2, 3], [4, 5]], np.int32)], None),
+    "raw_segment_sum_v2": (lambda tf, d: _jit(tf, lambda x: tf.raw_ops.SegmentSumV2(
+        data=x, segment_ids=np.array([0, 0, 2], np.int32), num_segments=4), d), [M34], None),
+    "raw_segment_max_v2": (lambda tf, d: _jit(tf, lambda x: tf.raw_ops.SegmentMaxV2(
+        data=x, segment_ids=np.array([0, 0, 2], np.int32), num_segments=4), d), [M34], None),
+    "raw_segment_min_v2": (lambda tf, d: _jit(tf, lambda x: tf.raw_ops.SegmentMinV2(
+        data=x, segment_ids=np.array([0, 1, 1], np.int32), num_segments=3), d), [M34], None),
+    "raw_segment_prod_v2": (lambda tf, d: _jit(tf, lambda x: tf.raw_ops.SegmentProdV2(
+        data=x, segment_ids=np.array([0, 0, 2], np.int32), num_segments=3), d), [M34], None),
+    "raw_population_count": (lambda tf, x: tf.raw_ops.PopulationCount(x=x),
+                             [np.array([0, 1, 7, -1, 255, 1 << 30, -(1 << 31)], np.int32)], None),
+    "raw_population_count_u8": (lambda tf, x: tf.raw_ops.PopulationCount(x=x), [np.array([0, 3, 128, 255], np.uint8)],
+                                None),
 }
