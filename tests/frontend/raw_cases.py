@@ -7,6 +7,8 @@ constant inputs (shapes, sizes, axes) are Python values closed over by the lambd
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 R = np.random.default_rng(14)
@@ -41,6 +43,46 @@ W3 = _n(4, 3)
 
 _POOL = {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"}
 _POOL_SAME = {"ksize": [1, 3, 3, 1], "strides": [1, 2, 2, 1], "padding": "SAME"}
+
+
+def _varint(v: int) -> bytes:
+    out = b""
+    while True:
+        byte, v = v & 0x7F, v >> 7
+        out += bytes([byte | (0x80 if v else 0)])
+        if not v:
+            return out
+
+
+def _proto(**fields) -> bytes:
+    """A serialized xla dimension-numbers proto: f<k>=[...] a packed repeated int64, f<k>=n a scalar."""
+    out = b""
+    for key, value in sorted(fields.items(), key=lambda kv: int(kv[0][1:])):
+        num = int(key[1:])
+        if isinstance(value, list):
+            body = b"".join(_varint(v) for v in value)
+            out += _varint(num << 3 | 2) + _varint(len(body)) + body
+        else:
+            out += _varint(num << 3) + _varint(value)
+    return out
+
+
+DOT_DN = _proto(f1=[2], f2=[1], f3=[0], f4=[0])  # batch 0, contract lhs 2 with rhs 1
+GATHER_DN = _proto(f1=[1], f2=[0], f3=[0], f4=1)  # rows of a matrix
+CONV_DN = _proto(f7=0, f8=3, f11=[1, 2], f3=2, f4=3, f6=[0, 1], f9=0, f10=3, f12=[1, 2])  # NHWC, HWIO
+
+
+def _xla(tf, op: str, **kwargs):
+    """An Xla* op by its TF name: TF keeps them out of tf.raw_ops (gen_xla_ops has them); minixla's RawOp
+    calls any recorded OpDef with the same keywords."""
+    if tf.__name__ == "tensorflow":
+        from tensorflow.compiler.tf2xla.ops import gen_xla_ops
+
+        return getattr(gen_xla_ops, re.sub(r"(?<!^)(?=[A-Z])", "_", op).lower().replace("v_2", "v2"))(**kwargs)
+    from minixla.frontend.raw_ops import RawOp
+
+    # the tf dialect stores string attributes, not bytes: the proto goes as latin-1 text (raw_xla_ops reads both)
+    return RawOp(op)(**{k: v.decode("latin-1") if isinstance(v, bytes) else v for k, v in kwargs.items()})
 
 
 def _jit(tf, fn, *args):
@@ -216,4 +258,29 @@ CASES = {
                              [np.array([0, 1, 7, -1, 255, 1 << 30, -(1 << 31)], np.int32)], None),
     "raw_population_count_u8": (lambda tf, x: tf.raw_ops.PopulationCount(x=x), [np.array([0, 3, 128, 255], np.uint8)],
                                 None),
+    # -- Xla* ops (XLA kernels only: run compiled) ---------------------------------------------------
+    "raw_xla_pad": (lambda tf, x, v: _jit(tf, lambda a, c: _xla(tf, "XlaPad", 
+        input=a, padding_value=c, padding_low=[1, -1], padding_high=[0, 2], padding_interior=[1, 0]), x, v),
+        [M34, np.array(9.0, F)], None),
+    "raw_xla_dot": (lambda tf, a, c: _jit(tf, lambda x, y: _xla(tf, "XlaDot", 
+        lhs=x, rhs=y, dimension_numbers=DOT_DN, precision_config=b""), a, c), [B234, B245], B234 @ B245),
+    "raw_xla_dot_v2": (lambda tf, a, c: _jit(tf, lambda x, y: _xla(tf, "XlaDotV2", 
+        lhs=x, rhs=y, dimension_numbers=DOT_DN, precision_config=b"", preferred_element_type=tf.float32), a, c),
+        [B234, B245], B234 @ B245),
+    "raw_xla_gather": (lambda tf, a: _jit(tf, lambda x: _xla(tf, "XlaGather", 
+        operand=x, start_indices=np.array([[2], [0]], np.int32), slice_sizes=[1, 4], dimension_numbers=GATHER_DN,
+        indices_are_sorted=False), a), [M34], M34[[2, 0]]),
+    "raw_xla_conv": (lambda tf, x, w: _jit(tf, lambda a, c: _xla(tf, "XlaConvV2", 
+        lhs=a, rhs=c, window_strides=[2, 1], padding=[[1, 0], [0, 1]], lhs_dilation=[1, 1], rhs_dilation=[1, 2],
+        feature_group_count=1, dimension_numbers=CONV_DN, precision_config=b"", preferred_element_type=tf.float32),
+        x, w), [CONV_X, CONV_W], None),
+    "raw_xla_sort": (lambda tf, a: _jit(tf, lambda x: _xla(tf, "XlaSort", input=x), a), [M34], np.sort(M34, -1)),
+    "raw_xla_key_value_sort": (lambda tf, k, v: _jit(tf, lambda x, y: _xla(tf, "XlaKeyValueSort", keys=x, values=y),
+                                                     k, v), [M34, B234[0]], None),
+    "raw_xla_broadcast_helper": (lambda tf, a, c: _jit(tf, lambda x, y: _xla(tf, "XlaBroadcastHelper", 
+        lhs=x, rhs=y, broadcast_dims=[1]), a, c), [M34[0], B234], None),
+    "raw_xla_einsum": (lambda tf, a, c: _jit(tf, lambda x, y: _xla(tf, "XlaEinsum", a=x, b=y, equation="ij,jk->ik"),
+                                             a, c), [M34, V3], M34 @ V3),
+    "raw_xla_optimization_barrier": (lambda tf, a, c: _jit(tf, lambda x, y: _xla(tf, "XlaOptimizationBarrier", 
+        input=[x * 2.0, y]), a, c), [M34, B234], None),
 }
