@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minixla.frontend.ops import nn_ops
 from minixla.frontend.ops.conv_ops import _same
 from minixla.frontend.ops.registry import broadcast_shape, op_error, register, register_gradient, shape_text
 
@@ -165,7 +166,7 @@ def _max_pool_grad(op):
     def rule(b, orig_input, orig_output, grad, ksize, strides, padding, data_format="NHWC",
              explicit_paddings=()):
         if data_format not in ("NHWC", "NDHWC"):
-            raise op_error(op, f"Default {op} only supports NHWC on device type CPU")
+            raise op_error(op, f"Default {op} only supports {'NDHWC' if '3D' in op else 'NHWC'} on device type CPU")
         ksize, strides, pads = _pool_pads(op, orig_input.shape, ksize, strides, padding)
         return b.select_and_scatter(orig_input, grad, b.scalar(0, grad.dtype), ksize, strides, pads, "GE", "add")
 
@@ -183,13 +184,14 @@ def window_sum_transpose(b, g, in_shape, window, strides, padding):
 
 
 def avg_pool_grad(b, orig_input_shape, grad, ksize, strides, padding, data_format="NHWC"):
-    """grad / (window's in-bounds count), spread back over the windows."""
+    """grad / (window's in-bounds count), spread back over the windows (AvgPoolGrad, AvgPool3DGrad)."""
+    op = "AvgPoolGrad" if len(grad.shape) == 4 else "AvgPool3DGrad"
     shape = [int(v) for v in np.asarray(orig_input_shape).reshape(-1)]
-    if len(shape) != 4 or len(grad.shape) != 4:
-        raise op_error("AvgPoolGrad", "orig_input_shape must be 1-dimensional and 4 elements")
-    if data_format != "NHWC":
-        raise op_error("AvgPoolGrad", "Default AvgPoolGradOp only supports NHWC on device type CPU")
-    ksize, strides, pads = _pool_pads("AvgPoolGrad", shape, ksize, strides, padding)
+    if len(shape) != len(grad.shape) or len(shape) not in (4, 5):
+        raise op_error(op, f"orig_input_shape must be 1-dimensional and {len(grad.shape)} elements")
+    if data_format not in ("NHWC", "NDHWC"):
+        raise op_error(op, f"Default {op} only supports channels-last data on device type CPU")
+    ksize, strides, pads = _pool_pads(op, shape, ksize, strides, padding)
     if padding == "SAME":
         ones = b.full(shape, 1, grad.dtype)
         count = b.reduce_window(ones, b.scalar(0, grad.dtype), ksize, strides, pads, "add")
@@ -237,6 +239,83 @@ register("MaxPoolGradV2", ("orig_input", "orig_output", "grad", "ksize", "stride
          typed=("orig_input", "orig_output", "grad"))
 _max_pool_grad_gradient("MaxPoolGrad")
 _max_pool_grad_gradient("MaxPoolGradV2")
+
+
+def _max_pool_grad_grad_op(op):
+    def rule(b, orig_input, orig_output, grad, ksize, strides, padding, data_format="NHWC"):
+        ksize, strides, pads = _pool_pads(op, orig_input.shape, ksize, strides, padding)
+        return _max_pool_grad_grad(b, orig_input, grad, ksize, strides, pads)
+
+    @register_gradient(op)
+    def gradient(b, gop, ct):
+        """TF's: zeros for the pool's input and output, MaxPoolGrad of the cotangent for `grad`."""
+        x, y = gop.inputs[0], gop.inputs[1]
+        ksize = gop.inputs[3] if op.endswith("V2") else gop.attrs["ksize"]
+        strides = gop.inputs[4] if op.endswith("V2") else gop.attrs["strides"]
+        ksize, strides, pads = _pool_pads(op, x.shape, ksize, strides, gop.attrs["padding"])
+        g = b.select_and_scatter(x, ct, b.scalar(0, ct.dtype), ksize, strides, pads, "GE", "add")
+        return [_full(b, x, 0), _full(b, y, 0), g] + ([None, None] if op.endswith("V2") else [])
+
+    return rule
+
+
+def _pool3d(kind):
+    def rule(b, input, ksize, strides, padding, data_format="NDHWC"):
+        if len(input.shape) != 5 or data_format != "NDHWC":
+            raise op_error(f"{kind}3D", f"{kind}3D needs a 5-D NDHWC input, got {shape_text(input.shape)}")
+        return nn_ops._pool(kind)(b, input, list(ksize), list(strides), padding, data_format)
+
+    return rule
+
+
+_POOL3D_ATTRS = {"ksize": None, "strides": None, "padding": "VALID", "data_format": "NDHWC"}
+register("MaxPoolGradGrad", ("orig_input", "orig_output", "grad"), _max_pool_grad_grad_op("MaxPoolGradGrad"),
+         attrs={"ksize": None, "strides": None, "padding": "VALID", "data_format": "NHWC"})
+register("MaxPoolGradGradV2", ("orig_input", "orig_output", "grad", "ksize", "strides"),
+         _max_pool_grad_grad_op("MaxPoolGradGradV2"), attrs={"padding": "VALID", "data_format": "NHWC"},
+         const_inputs=("ksize", "strides"), typed=("orig_input", "orig_output", "grad"))
+register("MaxPool3DGradGrad", ("orig_input", "orig_output", "grad"), _max_pool_grad_grad_op("MaxPool3DGradGrad"),
+         attrs=_POOL3D_ATTRS)
+register("MaxPool3D", ("input",), _pool3d("MaxPool"), attrs=_POOL3D_ATTRS)
+register("AvgPool3D", ("input",), _pool3d("AvgPool"), attrs=_POOL3D_ATTRS)
+register("MaxPool3DGrad", ("orig_input", "orig_output", "grad"), _max_pool_grad("MaxPool3DGrad"),
+         attrs=_POOL3D_ATTRS, typed=("grad",))
+_max_pool_grad_gradient("MaxPool3DGrad")
+register("AvgPool3DGrad", ("orig_input_shape", "grad"), avg_pool_grad, attrs=_POOL3D_ATTRS,
+         const_inputs=("orig_input_shape",), typed=("grad",))
+
+
+# -- local response normalization ------------------------------------------------------------------
+
+def _depth_window_sum(b, x, r):
+    """sum over x[..., c - r : c + r + 1] (clipped at the edges) for every channel c."""
+    rank = len(x.shape)
+    window = [1] * (rank - 1) + [2 * r + 1]
+    pads = [(0, 0)] * (rank - 1) + [(r, r)]
+    return b.reduce_window(x, b.scalar(0, x.dtype), window, [1] * rank, pads, "add")
+
+
+def lrn(b, input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
+    """x / (bias + alpha * sum of squares over the depth window)^beta."""
+    x = input
+    if len(x.shape) != 4:
+        raise op_error("LRN", f"input must be 4-dimensional, got {shape_text(x.shape)}")
+    norm = b.add(_full(b, x, bias), b.multiply(_full(b, x, alpha), _depth_window_sum(b, b.multiply(x, x), depth_radius)))
+    return b.multiply(x, b.power(norm, _full(b, x, -beta)))
+
+
+def lrn_grad(b, input_grads, input_image, output_image, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
+    """g N^-beta - 2 alpha beta x * window_sum(g y / N) with N the LRN denominator (the window is symmetric)."""
+    g, x, y = input_grads, input_image, output_image
+    norm = b.add(_full(b, x, bias), b.multiply(_full(b, x, alpha), _depth_window_sum(b, b.multiply(x, x), depth_radius)))
+    direct = b.multiply(g, b.power(norm, _full(b, x, -beta)))
+    cross = _depth_window_sum(b, b.divide(b.multiply(g, y), norm), depth_radius)
+    return b.subtract(direct, b.multiply(_full(b, x, 2 * alpha * beta), b.multiply(x, cross)))
+
+
+_LRN_ATTRS = {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5}
+register("LRN", ("input",), lrn, attrs=_LRN_ATTRS)
+register("LRNGrad", ("input_grads", "input_image", "output_image"), lrn_grad, attrs=_LRN_ATTRS)
 register("AvgPoolGrad", ("orig_input_shape", "grad"), avg_pool_grad, attrs=_POOL_ATTRS,
          const_inputs=("orig_input_shape",), typed=("grad",))
 

@@ -90,6 +90,15 @@ def _jit(tf, fn, *args):
     return tf.function(fn, jit_compile=True)(*args)
 
 
+VOL = _n(1, 4, 5, 4, 2)
+VOL_G = _n(1, 2, 2, 2, 2)
+_POOL3D = {"ksize": [1, 2, 2, 2, 1], "strides": [1, 2, 2, 2, 1], "padding": "VALID"}
+
+
+def _max_pool_grad_grad(tf, x, g, **kw):
+    return tf.raw_ops.MaxPoolGradGrad(orig_input=x, orig_output=tf.raw_ops.MaxPool(input=x, **kw), grad=g, **kw)
+
+
 def _max_pool_grad(tf, x, g, **kw):
     return tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=tf.raw_ops.MaxPool(input=x, **kw), grad=g, **kw)
 
@@ -283,4 +292,21 @@ CASES = {
                                              a, c), [M34, V3], M34 @ V3),
     "raw_xla_optimization_barrier": (lambda tf, a, c: _jit(tf, lambda x, y: _xla(tf, "XlaOptimizationBarrier",
         input=[x * 2.0, y]), a, c), [M34, B234], None),
+    # -- pools, LRN ---------------------------------------------------------------------------------
+    "raw_max_pool_grad_grad": (lambda tf, x, g: _max_pool_grad_grad(tf, x, g, **_POOL), [IMG, _n(2, 5, 5, 3)], None),
+    "raw_max_pool_grad_grad_same": (lambda tf, x, g: _max_pool_grad_grad(tf, x, g, **_POOL_SAME),
+                                    [IMG, _n(2, 5, 5, 3)], None),
+    "raw_max_pool3d": (lambda tf, x: tf.raw_ops.MaxPool3D(input=x, **_POOL3D), [VOL], None),
+    "raw_avg_pool3d": (lambda tf, x: tf.raw_ops.AvgPool3D(input=x, ksize=[1, 2, 3, 2, 1], strides=[1, 1, 2, 2, 1],
+                                                          padding="SAME"), [VOL], None),
+    "raw_max_pool3d_grad": (lambda tf, x, g: tf.raw_ops.MaxPool3DGrad(
+        orig_input=x, orig_output=tf.raw_ops.MaxPool3D(input=x, **_POOL3D), grad=g, **_POOL3D), [VOL, VOL_G], None),
+    "raw_avg_pool3d_grad": (lambda tf, g: tf.raw_ops.AvgPool3DGrad(orig_input_shape=[1, 4, 5, 4, 2], grad=g, **_POOL3D),
+                            [VOL_G], None),
+    "raw_lrn": (lambda tf, x: tf.raw_ops.LRN(input=x, depth_radius=2, bias=1.5, alpha=0.3, beta=0.75),
+                [_n(2, 3, 3, 6)], None),
+    "raw_lrn_grad": (lambda tf, g, x: tf.raw_ops.LRNGrad(
+        input_grads=g, input_image=x, output_image=tf.raw_ops.LRN(input=x, depth_radius=2, bias=1.5, alpha=0.3,
+                                                                  beta=0.75),
+        depth_radius=2, bias=1.5, alpha=0.3, beta=0.75), [_n(2, 3, 3, 6), _n(2, 3, 3, 6)], None),
 }
