@@ -311,3 +311,117 @@ def population_count(b, x):
 
 
 register("PopulationCount", ("x",), population_count)
+
+
+# -- updates, creation, counting ---------------------------------------------------------------------
+
+def tensor_strided_slice_update(b, input, begin, end, strides, value, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                                new_axis_mask=0, shrink_axis_mask=0):
+    """`value` written where StridedSlice reads: placed by StridedSliceGrad, selected by a placed mask."""
+    args = (np.array(input.shape, np.int64), begin, end, strides)
+    masks = (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
+    plan = plan_strided_slice(list(input.shape), _ints(begin), _ints(end), _ints(strides), *masks)
+    value = b.broadcast_to(value, plan.final_shape)
+    placed = strided_slice_grad(b, *args, value, *masks)
+    ones = b.full(plan.final_shape, 1, np.int8)
+    hit = b.compare(strided_slice_grad(b, *args, ones, *masks), b.full(input.shape, 0, np.int8), "NE")
+    return b.select(hit, placed, input)
+
+
+def empty(b, shape, dtype=np.float32, init=False):
+    """XLA's Empty: zeros (init or not)."""
+    return b.full(_ints(shape), 0, getattr(dtype, "as_numpy_dtype", dtype))
+
+
+def to_bool(b, input):
+    """A scalar: != 0; otherwise: whether the tensor has any elements."""
+    if not input.shape:
+        return b.compare(input, b.full((), 0, input.dtype), "NE")
+    return b.constant(np.array(int(np.prod(input.shape)) > 0))
+
+
+def broadcast_args(b, s0, s1):
+    from minixla.frontend.ops.registry import broadcast_shape
+
+    out = broadcast_shape("BroadcastArgs", _ints(s0), _ints(s1))
+    return b.constant(np.array(out, np.asarray(s0).dtype))
+
+
+def _bincount(op, b, arr, size, weights, binary_output=False):
+    n = int(np.asarray(size))
+    if n < 0:
+        raise op_error(op, f"size ({n}) must be non-negative")
+    rank = len(arr.shape)
+    if rank not in (1, 2):
+        raise op_error(op, f"input must be 1-D or 2-D, got {shape_text(arr.shape)}")
+    dt = np.dtype(weights.dtype) if int(np.prod(weights.shape)) else np.dtype(np.float32 if op == "Bincount"
+                                                                               else weights.dtype)
+    vals = b.broadcast_to(weights, arr.shape) if int(np.prod(weights.shape)) else b.full(arr.shape, 1, dt)
+    if binary_output:
+        vals = b.full(arr.shape, 1, dt)
+    out = [n] if rank == 1 else [arr.shape[0], n]
+    full = [*arr.shape, n]
+    hot = b.compare(b.broadcast_in_dim(b.convert(arr, np.int64), full, list(range(rank))),
+                    b.iota(full, rank, np.int64), "EQ")
+    spread = b.select(hot, b.broadcast_in_dim(vals, full, list(range(rank))), b.full(full, 0, dt))
+    counts = b.reduce(spread, b.scalar(0, dt), [rank - 1], "add")
+    if binary_output:
+        counts = b.select(b.compare(counts, b.full(out, 0, dt), "GT"), b.full(out, 1, dt), b.full(out, 0, dt))
+    return counts
+
+
+def bincount(b, arr, size, weights):
+    return _bincount("Bincount", b, arr, size, weights)
+
+
+def dense_bincount(b, input, size, weights, binary_output=False):
+    return _bincount("DenseBincount", b, input, size, weights, binary_output)
+
+
+def sparse_to_dense(b, sparse_indices, output_shape, sparse_values, default_value, validate_indices=True):
+    shape = _ints(output_shape)
+    idx = sparse_indices
+    if len(idx.shape) < 2:  # a scalar index or a vector of indices into a 1-D output
+        idx = b.reshape(idx, [int(np.prod(idx.shape)) if len(shape) == 1 else 1, len(shape)])
+    k = idx.shape[0]
+    vals = b.broadcast_to(sparse_values, [k])
+    base = b.broadcast_in_dim(default_value, shape, [])
+    return b.scatter(base, idx, vals, update_window_dims=[], inserted_window_dims=list(range(len(shape))),
+                     scatter_dims_to_operand_dims=list(range(len(shape))), index_vector_dim=1, combiner="replace")
+
+
+def tridiagonal_mat_mul(b, superdiag, maindiag, subdiag, rhs):
+    """super_i rhs_(i+1) + main_i rhs_i + sub_i rhs_(i-1) for rows i of rhs [..., m, n]; diagonals [..., 1, m]."""
+    m, n = rhs.shape[-2:]
+    rank = len(rhs.shape)
+    zero = b.scalar(0, rhs.dtype)
+    lo, hi = [0] * rank, [0] * rank
+
+    def column(d):  # [..., 1, m] -> [..., m, n]
+        return b.broadcast_in_dim(b.reshape(d, list(d.shape[:-2]) + [m]), rhs.shape,
+                                  list(range(rank - 2)) + [rank - 2])
+
+    def shifted(k):  # rows i + k of rhs (zeros outside)
+        start, limit = [0] * rank, list(rhs.shape)
+        start[-2], limit[-2] = max(k, 0), m + min(k, 0)
+        low, high = list(lo), list(hi)
+        low[-2], high[-2] = max(-k, 0), max(k, 0)
+        return b.pad(b.slice(rhs, start, limit), zero, low, high)
+
+    out = b.multiply(column(maindiag), rhs)
+    out = b.add(out, b.multiply(column(superdiag), shifted(1)))
+    return b.add(out, b.multiply(column(subdiag), shifted(-1)))
+
+
+register("TensorStridedSliceUpdate", ("input", "begin", "end", "strides", "value"), tensor_strided_slice_update,
+         attrs={"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 0},
+         const_inputs=("begin", "end", "strides"), typed=("input", "value"))
+register("Empty", ("shape",), empty, attrs={"dtype": np.float32, "init": False}, const_inputs=("shape",))
+register("ToBool", ("input",), to_bool)
+register("BroadcastArgs", ("s0", "s1"), broadcast_args, const_inputs=("s0", "s1"))
+register("Bincount", ("arr", "size", "weights"), bincount, const_inputs=("size",), typed=("weights",))
+register("DenseBincount", ("input", "size", "weights"), dense_bincount, attrs={"binary_output": False},
+         const_inputs=("size",), typed=("weights",))
+register("SparseToDense", ("sparse_indices", "output_shape", "sparse_values", "default_value"), sparse_to_dense,
+         attrs={"validate_indices": True}, const_inputs=("output_shape",), typed=("sparse_values", "default_value"))
+register("TridiagonalMatMul", ("superdiag", "maindiag", "subdiag", "rhs"), tridiagonal_mat_mul)

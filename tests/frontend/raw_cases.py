@@ -309,4 +309,30 @@ CASES = {
         input_grads=g, input_image=x, output_image=tf.raw_ops.LRN(input=x, depth_radius=2, bias=1.5, alpha=0.3,
                                                                   beta=0.75),
         depth_radius=2, bias=1.5, alpha=0.3, beta=0.75), [_n(2, 3, 3, 6), _n(2, 3, 3, 6)], None),
+    # -- updates, creation, counting -------------------------------------------------------------------
+    "raw_tensor_strided_slice_update": (lambda tf, x, v: tf.raw_ops.TensorStridedSliceUpdate(
+        input=x, begin=[0, 3], end=[3, 1], strides=[1, -1], value=v), [M34, _n(3, 2)], None),
+    "raw_tensor_strided_slice_update_shrink": (lambda tf, x, v: tf.raw_ops.TensorStridedSliceUpdate(
+        input=x, begin=[1, 0], end=[2, 4], strides=[1, 1], value=v, shrink_axis_mask=1), [M34, _n(4)], None),
+    "raw_empty": (lambda tf: tf.raw_ops.Empty(shape=[2, 3], dtype=tf.float32, init=True), [], np.zeros((2, 3), F)),
+    "raw_to_bool": (lambda tf, a: tf.raw_ops.ToBool(input=a), [np.array(-2.5, F)], None),
+    "raw_to_bool_tensor": (lambda tf, a: tf.raw_ops.ToBool(input=a), [M34], None),
+    "raw_broadcast_args": (lambda tf: tf.raw_ops.BroadcastArgs(s0=[2, 1, 4], s1=[3, 1]), [], None),
+    "raw_bincount": (lambda tf, w: tf.raw_ops.Bincount(arr=np.array([1, 1, 3, 0, 4], np.int32), size=6, weights=w),
+                     [np.array([0.5, 1.0, 2.0, 3.0, -1.0], F)], None),
+    "raw_dense_bincount": (lambda tf, w: tf.raw_ops.DenseBincount(
+        input=np.array([[1, 1, 3], [0, 2, 2]], np.int32), size=4, weights=w),
+        [np.array([[0.5, 1.0, 2.0], [3.0, -1.0, 1.5]], F)], None),
+    "raw_dense_bincount_binary": (lambda tf: tf.raw_ops.DenseBincount(
+        input=np.array([1, 1, 3, 0], np.int32), size=5, weights=np.zeros([0], np.int32), binary_output=True), [],
+        None),
+    "raw_sparse_to_dense": (lambda tf, v, d: tf.raw_ops.SparseToDense(
+        sparse_indices=np.array([[0, 1], [2, 0], [2, 2]], np.int32), output_shape=[3, 3], sparse_values=v,
+        default_value=d), [np.array([5.0, 6.0, 7.0], F), np.array(-1.0, F)], None),
+    "raw_sparse_to_dense_1d": (lambda tf, v, d: tf.raw_ops.SparseToDense(
+        sparse_indices=np.array([[0], [3]], np.int64), output_shape=[5], sparse_values=v, default_value=d),
+        [np.array([2.0, -3.0], F), np.array(0.5, F)], None),
+    "raw_tridiagonal_mat_mul": (lambda tf, u, m, d, r: tf.raw_ops.TridiagonalMatMul(superdiag=u, maindiag=m,
+                                                                                    subdiag=d, rhs=r),
+                                [_n(2, 1, 4), _n(2, 1, 4), _n(2, 1, 4), _n(2, 4, 3)], None),
 }
