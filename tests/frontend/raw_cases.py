@@ -335,4 +335,15 @@ CASES = {
     "raw_tridiagonal_mat_mul": (lambda tf, u, m, d, r: tf.raw_ops.TridiagonalMatMul(superdiag=u, maindiag=m,
                                                                                     subdiag=d, rhs=r),
                                 [_n(2, 1, 4), _n(2, 1, 4), _n(2, 1, 4), _n(2, 4, 3)], None),
+    # -- special functions ----------------------------------------------------------------------------
+    "raw_lgamma": (lambda tf, a: tf.raw_ops.Lgamma(x=a), [np.array([0.1, 0.5, 1.0, 2.5, 7.0, 30.0, -0.5, -2.7], F)],
+                   None),
+    "raw_digamma": (lambda tf, a: tf.raw_ops.Digamma(x=a), [np.array([0.1, 0.5, 1.0, 2.5, 7.0, 30.0, -0.5, -2.7], F)],
+                    None),
+    "raw_erfc": (lambda tf, a: tf.raw_ops.Erfc(x=a), [np.array([-3.0, -1.2, -0.5, 0.0, 0.3, 1.0, 2.0, 4.5], F)], None),
+    "raw_erfc_f64": (lambda tf, a: tf.raw_ops.Erfc(x=a), [np.array([-3.0, -1.2, -0.5, 0.0, 0.3, 1.0, 2.0, 9.0])],
+                     None),
+    "raw_next_after": (lambda tf, a, c: tf.raw_ops.NextAfter(x1=a, x2=c),
+                       [np.array([1.0, 1.0, 0.0, -0.0, 3.5, -2.0], F), np.array([2.0, 0.0, 1.0, -1.0, 3.5, 5.0], F)],
+                       None),
 }

@@ -1,0 +1,199 @@
+"""Special functions as raw ops (Lgamma, Digamma, Erfc, NextAfter): builder-level rules with the same
+formulas as the tf-level functions of frontend/api/math_special.py and math_extras.py (which a raw op
+cannot call: rules see builder values, not tensors). Lanczos (g = 7) for lgamma/digamma with Euler's
+reflection below 1/2, Eigen/XLA's float32 rational erfc (Cephes' in float64), XLA's NextAfter on the bit
+pattern. Half precision is computed in float32, as XLA does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minixla.frontend.ops.registry import broadcast_all, is_float, op_error, register, register_gradient
+
+_G = 7.0
+_BASE = 0.99999999999980993227684700473478
+_LANCZOS = (676.520368121885098567009190444019, -1259.13921672240287047156078755283,
+            771.3234287776530788486528258894, -176.61502916214059906584551354, 12.507343278686904814458936853,
+            -0.13857109526572011689554707, 9.984369578019570859563e-6, 1.50563273514931155834e-7)
+
+
+class _E:
+    """Elementwise arithmetic on builder values of one shape and dtype, so the formulas read as math."""
+
+    def __init__(self, b, like):
+        self.b, self.shape, self.dtype = b, tuple(like.shape), like.dtype
+
+    def c(self, v):
+        return self.b.full(self.shape, v, self.dtype)
+
+    def poly(self, x, coeffs):
+        """Horner's rule, highest degree first."""
+        acc = self.c(coeffs[0])
+        for k in coeffs[1:]:
+            acc = self.b.add(self.b.multiply(acc, x), self.c(k))
+        return acc
+
+    def where(self, p, t, f):
+        return self.b.select(p, t, f)
+
+    def lt(self, x, v):
+        return self.b.compare(x, self.c(v), "LT")
+
+
+def _float(op, x):
+    if not is_float(x.dtype):
+        raise op_error(op, f"Value for attr 'T' of {np.dtype(x.dtype).name} is not in the list of allowed values: "
+                           "bfloat16, half, float, double")
+
+
+def _upcast(fn):
+    def rule(b, x):
+        _float(fn.__name__, x)
+        dt = np.dtype(x.dtype)
+        y = fn(b, b.convert(x, np.float32) if dt.itemsize < 4 else x)
+        return b.convert(y, dt)
+
+    rule.__doc__ = fn.__doc__
+    return rule
+
+
+def _lanczos(b, e, x):
+    reflect = e.lt(x, 0.5)
+    z = e.where(reflect, b.negate(x), b.subtract(x, e.c(1)))
+    log_t = b.add(e.c(np.log(_G + 0.5)), b.log_plus_one(b.divide(z, e.c(_G + 0.5))))
+    return reflect, z, log_t
+
+
+def lgamma(b, x):
+    """log|Gamma(x)|."""
+    e = _E(b, x)
+    reflect, z, log_t = _lanczos(b, e, x)
+    a = e.c(_BASE)
+    for i, c in enumerate(_LANCZOS):
+        a = b.add(a, b.divide(e.c(c), b.add(z, e.c(i + 1))))
+    t = b.add(z, e.c(_G + 0.5))
+    log_y = b.add(b.add(e.c(0.5 * np.log(2 * np.pi)),
+                        b.multiply(b.subtract(b.add(z, e.c(0.5)), b.divide(t, log_t)), log_t)), b.log(a))
+    ax = b.abs(x)
+    frac = b.subtract(ax, b.floor(ax))
+    frac = e.where(b.compare(frac, e.c(0.5), "GT"), b.subtract(e.c(1), frac), frac)
+    frac = e.where(reflect, frac, e.c(0.5))  # sin(pi/2) on the unused branch: no pole
+    denom = b.log(b.sine(b.multiply(e.c(np.pi), frac)))
+    finite = b.is_finite(denom)
+    reflection = e.where(finite, b.subtract(b.subtract(e.c(np.log(np.pi)), e.where(finite, denom, e.c(0))), log_y),
+                         b.negate(denom))
+    out = e.where(reflect, reflection, log_y)
+    return e.where(b.compare(b.abs(x), e.c(np.inf), "EQ"), e.c(np.inf), out)
+
+
+def digamma(b, x):
+    """d/dx lgamma; -inf at 0, nan at the negative integers."""
+    e = _E(b, x)
+    reflect, z, log_t = _lanczos(b, e, x)
+    num, den = e.c(0), e.c(_BASE)
+    for i, c in enumerate(_LANCZOS):
+        zi = b.add(z, e.c(i + 1))
+        num = b.subtract(num, b.divide(e.c(c), b.multiply(zi, zi)))
+        den = b.add(den, b.divide(e.c(c), zi))
+    t = b.add(z, e.c(_G + 0.5))
+    y = b.subtract(b.add(log_t, b.divide(num, den)), b.divide(e.c(_G), t))
+    reduced = b.multiply(e.c(np.pi), b.add(x, b.abs(b.floor(b.add(x, e.c(0.5))))))
+    out = e.where(reflect, b.subtract(y, b.divide(b.multiply(e.c(np.pi), b.cosine(reduced)), b.sine(reduced))), y)
+    out = e.where(b.compare(x, e.c(0), "EQ"), e.c(-np.inf), out)
+    negint = b.and_(e.lt(x, 0), b.compare(x, b.floor(x), "EQ"))
+    return e.where(negint, e.c(np.nan), out)
+
+
+_ERFC_P = (1.0208116471767425537109375e-01, 4.2920666933059692382812500e-01, 3.2379078865051269531250000e-01,
+           5.3971976041793823242187500e-02)
+_ERFC_Q = (1.7251677811145782470703125e-02, 3.9137163758277893066406250e-01, 1.0, 6.2173241376876831054687500e-01,
+           9.5662862062454223632812500e-02)
+_ERFC_SMALL = (5.61802298761904239654541015625e-04, -4.91381669417023658752441406250e-03,
+               2.67075151205062866210937500000e-02, -1.12800106406211853027343750000e-01,
+               3.76122951507568359375000000000e-01, -1.12837910652160644531250000000e+00)
+_ERFC64_P = (2.46196981473530512524E-10, 5.64189564831068821977E-1, 7.46321056442269912687E0,
+             4.86371970985681366614E1, 1.96520832956077098242E2, 5.26445194995477358631E2, 9.34528527171957607540E2,
+             1.02755188689515710272E3, 5.57535335369399327526E2)
+_ERFC64_Q = (1.0, 1.32281951154744992508E1, 8.67072140885989742329E1, 3.54937778887819891062E2,
+             9.75708501743205489753E2, 1.82390916687909736289E3, 2.24633760818710981792E3, 1.65666309194161350182E3,
+             5.57535340817727675546E2)
+_ERFC64_R = (5.64189583547755073984E-1, 1.27536670759978104416E0, 5.01905042251180477414E0,
+             6.16021097993053585195E0, 7.40974269950448939160E0, 2.97886665372100240670E0)
+_ERFC64_S = (1.0, 2.26052863220117276590E0, 9.39603524938001434673E0, 1.20489539808096656605E1,
+             1.70814450747565897222E1, 9.60896809063285878198E0, 3.36907645100081516050E0)
+_ERF64_T = (9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3, 7.00332514112805075473E3,
+            5.55923013010394962768E4)
+_ERF64_U = (1.0, 3.35617141647503099647E1, 5.21357949780152679795E2, 4.59432382970980127987E3,
+            2.26290000613890934246E4, 4.92673942608635921086E4)
+
+
+def erfc(b, x):
+    """1 - erf(x) without cancellation: a polynomial for |x| <= 1, exp(-x^2) times a rational function above."""
+    e = _E(b, x)
+    large = b.compare(b.abs(x), e.c(1), "GT")
+    xs = e.where(large, e.c(0), x)
+    if np.dtype(x.dtype) == np.float64:
+        xl = e.where(large, x, e.c(2))
+        ax = b.abs(xl)
+        ez = b.exponential(b.negate(b.multiply(xl, xl)))
+        near = b.divide(b.multiply(ez, e.poly(ax, _ERFC64_P)), e.poly(ax, _ERFC64_Q))
+        far = b.divide(b.multiply(ez, e.poly(ax, _ERFC64_R)), e.poly(ax, _ERFC64_S))
+        tail = e.where(e.lt(ax, 8), near, far)
+        tail = e.where(e.lt(b.negate(b.multiply(xl, xl)), -7.09782712893383996843E2), e.c(0), tail)
+        tail = e.where(e.lt(xl, 0), b.subtract(e.c(2), tail), tail)
+        x2 = b.multiply(xs, xs)
+        small = b.subtract(e.c(1), b.divide(b.multiply(xs, e.poly(x2, _ERF64_T)), e.poly(x2, _ERF64_U)))
+        return e.where(large, tail, small)
+    xl = e.where(large, x, e.c(1))  # keeps 1/x^2 finite on the unused branch
+    ax = b.minimum(b.abs(xl), e.c(10.06))
+    q2 = b.divide(e.c(1), b.multiply(xl, xl))
+    tail = b.divide(b.multiply(b.exponential(b.negate(b.multiply(xl, xl))), e.poly(q2, _ERFC_P)),
+                    b.multiply(ax, e.poly(q2, _ERFC_Q)))
+    tail = e.where(e.lt(xl, 0), b.subtract(e.c(2), tail), tail)
+    return e.where(large, tail, b.add(b.multiply(xs, e.poly(b.multiply(xs, xs), _ERFC_SMALL)), e.c(1)))
+
+
+for _name, _fn in (("Lgamma", lgamma), ("Digamma", digamma), ("Erfc", erfc)):
+    _fn.__name__ = _name
+    register(_name, ("x",), _upcast(_fn))
+
+
+def next_after(b, x1, x2):
+    """x1 moved one representable value towards x2 (+-1 on the bit pattern, XLA's NextAfter)."""
+    dt = np.dtype(x1.dtype)
+    if dt.itemsize not in (4, 8) or not is_float(dt):
+        raise op_error("NextAfter", f"Value for attr 'T' of {dt.name} is not in the list of allowed values: "
+                                    "double, float")
+    x1, x2 = broadcast_all(b, "NextAfter", x1, x2)
+    ity = np.dtype(f"int{dt.itemsize * 8}")
+    bits = dt.itemsize * 8
+    a, c = b.bitcast_convert(x1, ity), b.bitcast_convert(x2, ity)
+
+    def k(v):
+        return b.full(a.shape, v, ity)
+
+    sign_mask, mag_mask = k(-(1 << (bits - 1))), k((1 << (bits - 1)) - 1)
+    a_abs, c_abs = b.and_(a, mag_mask), b.and_(c, mag_mask)
+    a_sign, c_sign = b.and_(a, sign_mask), b.and_(c, sign_mask)
+    smaller = b.or_(b.compare(a_abs, c_abs, "GT"), b.compare(a_sign, c_sign, "NE"))
+    out = b.add(a, b.select(smaller, k(-1), k(1)))
+    from_zero = b.or_(c_sign, k(1))
+    out = b.select(b.compare(a_abs, k(0), "EQ"), b.select(b.compare(c_abs, k(0), "EQ"), c, from_zero), out)
+    out = b.select(b.compare(a, c, "EQ"), c, out)
+    res = b.bitcast_convert(out, dt)
+    nan = b.or_(b.compare(x1, x1, "NE"), b.compare(x2, x2, "NE"))
+    return b.select(nan, b.full(res.shape, np.nan, dt), res)
+
+
+register("NextAfter", ("x1", "x2"), next_after)
+
+
+@register_gradient("NextAfter")
+def _next_after_grad(b, op, grad):
+    """TF's: the upstream gradient for x1, zeros for x2 (a bitcast has no derivative of its own)."""
+    x1, x2 = op.inputs
+    lead = len(grad.shape) - len(x1.shape)
+    dims = list(range(lead)) + [lead + d for d, n in enumerate(x1.shape) if n == 1 and grad.shape[lead + d] != 1]
+    g1 = b.reshape(b.reduce(grad, b.scalar(0, grad.dtype), dims, "add"), x1.shape) if dims else grad
+    return [g1, b.full(x2.shape, 0, grad.dtype)]
