@@ -31,10 +31,11 @@ def test_raw_forward_against_tensorflow(name, mode):
 
 
 GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
+# gradients under jit compile a second program per case (~25 s for all on 2 cores): `python -m pytest -m slow`
+GRAD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" else (n, m) for n in GRAD_NAMES for m in MODES]
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", GRAD_NAMES)
+@pytest.mark.parametrize("name, mode", GRAD_CASES)
 def test_raw_gradient_against_tensorflow(name, mode):
     replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, 4 * TOLERANCE[name])
 
