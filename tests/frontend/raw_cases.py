@@ -346,4 +346,27 @@ CASES = {
     "raw_next_after": (lambda tf, a, c: tf.raw_ops.NextAfter(x1=a, x2=c),
                        [np.array([1.0, 1.0, 0.0, -0.0, 3.5, -2.0], F), np.array([2.0, 0.0, 1.0, -1.0, 3.5, 5.0], F)],
                        None),
+    # -- image ---------------------------------------------------------------------------------------
+    "raw_resize_bilinear": (lambda tf, x: tf.raw_ops.ResizeBilinear(images=x, size=[7, 3]), [_n(2, 4, 5, 2)], None),
+    "raw_resize_bilinear_half": (lambda tf, x: tf.raw_ops.ResizeBilinear(images=x, size=[3, 8], half_pixel_centers=True),
+                                 [_n(1, 4, 5, 2)], None),
+    "raw_resize_bilinear_align": (lambda tf, x: tf.raw_ops.ResizeBilinear(images=x, size=[7, 9], align_corners=True),
+                                  [_n(1, 4, 5, 2)], None),
+    "raw_resize_bilinear_grad": (lambda tf, g, x: tf.raw_ops.ResizeBilinearGrad(grads=g, original_image=x,
+                                                                                half_pixel_centers=True),
+                                 [_n(2, 7, 3, 2), _n(2, 4, 5, 2)], None),
+    "raw_resize_nearest": (lambda tf, x: tf.raw_ops.ResizeNearestNeighbor(images=x, size=[7, 3]), [_n(2, 4, 5, 2)],
+                           None),
+    "raw_resize_nearest_half": (lambda tf, x: tf.raw_ops.ResizeNearestNeighbor(images=x, size=[3, 8],
+                                                                               half_pixel_centers=True),
+                                [_n(1, 4, 5, 2)], None),
+    "raw_resize_nearest_align_int": (lambda tf, x: tf.raw_ops.ResizeNearestNeighbor(images=x, size=[7, 9],
+                                                                                    align_corners=True),
+                                     [np.arange(40, dtype=np.int32).reshape(1, 4, 5, 2)], None),
+    "raw_extract_image_patches": (lambda tf, x: tf.raw_ops.ExtractImagePatches(
+        images=x, ksizes=[1, 2, 3, 1], strides=[1, 2, 1, 1], rates=[1, 1, 1, 1], padding="VALID"), [_n(2, 5, 5, 3)],
+        None),
+    "raw_extract_image_patches_same": (lambda tf, x: tf.raw_ops.ExtractImagePatches(
+        images=x, ksizes=[1, 3, 2, 1], strides=[1, 2, 2, 1], rates=[1, 2, 1, 1], padding="SAME"), [_n(1, 6, 5, 2)],
+        None),
 }
