@@ -85,6 +85,12 @@ def _xla(tf, op: str, **kwargs):
     return RawOp(op)(**{k: v.decode("latin-1") if isinstance(v, bytes) else v for k, v in kwargs.items()})
 
 
+def _bn_y(tf, op, x, s, o, training):
+    """y only: TF's gradient ignores the statistics' cotangents."""
+    return getattr(tf.raw_ops, op)(x=x, scale=s, offset=o, mean=np.zeros(3, F), variance=np.ones(3, F),
+                                   epsilon=0.01, is_training=training)[0]
+
+
 def _jit(tf, fn, *args):
     """TF has XLA kernels only for the SegmentXxxV2 ops: run them compiled, also "eagerly"."""
     return tf.function(fn, jit_compile=True)(*args)
@@ -369,4 +375,43 @@ CASES = {
     "raw_extract_image_patches_same": (lambda tf, x: tf.raw_ops.ExtractImagePatches(
         images=x, ksizes=[1, 3, 2, 1], strides=[1, 2, 2, 1], rates=[1, 2, 1, 1], padding="SAME"), [_n(1, 6, 5, 2)],
         None),
+    # -- batch norm, fake quant, products -------------------------------------------------------------
+    "raw_fused_batch_norm_v3": (lambda tf, x, s, o: tf.raw_ops.FusedBatchNormV3(
+        x=x, scale=s, offset=o, mean=np.zeros(3, F), variance=np.ones(3, F), epsilon=0.01)[:3],
+        [_n(2, 3, 4, 3), _n(3), _n(3)], None),
+    "raw_fused_batch_norm_avg": (lambda tf, x, m, v: tf.raw_ops.FusedBatchNorm(
+        x=x, scale=np.ones(3, F), offset=np.zeros(3, F), mean=m, variance=v, exponential_avg_factor=0.25)[:3],
+        [_n(2, 3, 4, 3), _n(3), np.abs(_n(3)) + 1], None),
+    "raw_fused_batch_norm_inference": (lambda tf, x, s, o, m, v: tf.raw_ops.FusedBatchNormV2(
+        x=x, scale=s, offset=o, mean=m, variance=v, is_training=False)[0],
+        [_n(2, 3, 4, 3), _n(3), _n(3), _n(3), np.abs(_n(3)) + 0.5], None),
+    "raw_fused_batch_norm_y": (lambda tf, x, s, o: _bn_y(tf, "FusedBatchNormV3", x, s, o, True),
+                               [_n(2, 3, 4, 3), _n(3), _n(3)], None),
+    "raw_fused_batch_norm_y_inference": (lambda tf, x, s, o: _bn_y(tf, "FusedBatchNorm", x, s, o, False),
+                                         [_n(2, 3, 4, 3), _n(3), _n(3)], None),
+    "raw_fake_quant_args": (lambda tf, x: tf.raw_ops.FakeQuantWithMinMaxArgs(inputs=x, min=-1.3, max=2.1, num_bits=4),
+                            [np.linspace(-2, 3, 23).astype(F)], None),
+    "raw_fake_quant_args_narrow": (lambda tf, x: tf.raw_ops.FakeQuantWithMinMaxArgs(inputs=x, narrow_range=True),
+                                   [np.linspace(-7, 7, 19).astype(F)], None),
+    "raw_fake_quant_args_grad": (lambda tf, g, x: tf.raw_ops.FakeQuantWithMinMaxArgsGradient(
+        gradients=g, inputs=x, min=-1.3, max=2.1, num_bits=4), [_n(23), np.linspace(-2, 3, 23).astype(F)], None),
+    "raw_fake_quant_vars": (lambda tf, x, lo, hi: tf.raw_ops.FakeQuantWithMinMaxVars(inputs=x, min=lo, max=hi),
+                            [np.linspace(-2, 3, 23).astype(F), np.array(-1.3, F), np.array(2.1, F)], None),
+    "raw_fake_quant_vars_grad": (lambda tf, g, x, lo, hi: tf.raw_ops.FakeQuantWithMinMaxVarsGradient(
+        gradients=g, inputs=x, min=lo, max=hi, num_bits=5),
+        [_n(23), np.linspace(-2, 3, 23).astype(F), np.array(-1.3, F), np.array(2.1, F)], None),
+    "raw_fake_quant_per_channel": (lambda tf, x, lo, hi: tf.raw_ops.FakeQuantWithMinMaxVarsPerChannel(
+        inputs=x, min=lo, max=hi), [np.linspace(-2, 3, 24).astype(F).reshape(8, 3), np.array([-1.3, -0.5, 0.0], F),
+                                    np.array([2.1, 0.7, 1.0], F)], None),
+    "raw_fake_quant_per_channel_grad": (lambda tf, g, x, lo, hi: tf.raw_ops.FakeQuantWithMinMaxVarsPerChannelGradient(
+        gradients=g, inputs=x, min=lo, max=hi), [_n(8, 3), np.linspace(-2, 3, 24).astype(F).reshape(8, 3),
+                                                 np.array([-1.3, -0.5, 0.0], F), np.array([2.1, 0.7, 1.0], F)], None),
+    "raw_sparse_mat_mul": (lambda tf, a, c: tf.raw_ops.SparseMatMul(a=a, b=c, transpose_b=True, a_is_sparse=True),
+                           [M34, _n(5, 4)], None),
+    "raw_approx_top_k": (lambda tf, x: tf.raw_ops.ApproxTopK(input=x, k=2), [M34], None),
+    "raw_approx_top_k_min": (lambda tf, x: _jit(tf, lambda a: tf.raw_ops.ApproxTopK(
+        input=a, k=2, reduction_dimension=0, is_max_k=False), x), [M34], None),
+    "raw_xla_conv_v1": (lambda tf, x, w: _jit(tf, lambda a, c: _xla(tf, "XlaConv",
+        lhs=a, rhs=c, window_strides=[1, 2], padding=[[0, 1], [1, 1]], lhs_dilation=[2, 1], rhs_dilation=[1, 1],
+        feature_group_count=1, dimension_numbers=CONV_DN, precision_config=b""), x, w), [CONV_X, CONV_W], None),
 }
