@@ -26,6 +26,16 @@ def _bn_axes(x, data_format):
     return feat, [d for d in range(len(x.shape)) if d != feat]
 
 
+def _batch_moments(b, x, u, data_format):
+    """Per-channel mean and (biased) variance."""
+    feat, red = _bn_axes(x, data_format)
+    xf = b.convert(x, u)
+    n = b.full([x.shape[feat]], int(np.prod([x.shape[d] for d in red])), u)
+    m = b.divide(b.reduce(xf, b.scalar(0, u), red, "add"), n)
+    d = b.subtract(xf, b.broadcast_in_dim(m, x.shape, [feat]))
+    return m, b.divide(b.reduce(b.multiply(d, d), b.scalar(0, u), red, "add"), n)
+
+
 def _fused_batch_norm(version):
     def rule(b, x, scale, offset, mean, variance, epsilon=1e-4, exponential_avg_factor=1.0, data_format="NHWC",
              is_training=True):
@@ -40,13 +50,8 @@ def _fused_batch_norm(version):
         def per_channel(v):
             return b.broadcast_in_dim(v, x.shape, [feat])
 
-        if is_training:
-            m = b.divide(b.reduce(xf, b.scalar(0, u), red, "add"), b.full([x.shape[feat]], n, u))
-            d = b.subtract(xf, per_channel(m))
-            var = b.divide(b.reduce(b.multiply(d, d), b.scalar(0, u), red, "add"), b.full([x.shape[feat]], n, u))
-        else:
-            m, var = mean, variance
-            d = b.subtract(xf, per_channel(m))
+        m, var = _batch_moments(b, x, u, data_format) if is_training else (mean, variance)
+        d = b.subtract(xf, per_channel(m))
         inv = b.rsqrt(b.add(var, _full(b, var, epsilon)))
         y = b.add(b.multiply(d, per_channel(b.multiply(inv, scale))), per_channel(offset))
         y = b.convert(y, x.dtype)
@@ -68,31 +73,52 @@ def _fused_batch_norm(version):
     def gradient(b, op, dy, *_):
         """TF's _FusedBatchNormGrad: from the cotangent of y only (the statistics' cotangents are ignored)."""
         x, scale = op.inputs[0], op.inputs[1]
-        eps, fmt, training = op.attrs["epsilon"], op.attrs["data_format"], op.attrs["is_training"]
-        feat, red = _bn_axes(x, fmt)
-        u = scale.dtype
-        xf, g = b.convert(x, u), b.convert(dy, u)
-        c = x.shape[feat]
-
-        def per_channel(v):
-            return b.broadcast_in_dim(v, x.shape, [feat])
-
-        def total(v):
-            return b.reduce(v, b.scalar(0, u), red, "add")
-
+        training = op.attrs["is_training"]
         m, var = (op.outputs[3], op.outputs[4]) if training else (op.inputs[3], op.inputs[4])
-        inv = b.rsqrt(b.add(var, b.full([c], eps, u)))
-        xhat = b.multiply(b.subtract(xf, per_channel(m)), per_channel(inv))
-        d_offset = total(g)
-        d_scale = total(b.multiply(g, xhat))
-        if training:
-            n = b.full([c], int(np.prod([x.shape[d] for d in red])), u)
-            inner = b.subtract(g, per_channel(b.divide(d_offset, n)))
-            inner = b.subtract(inner, b.multiply(xhat, per_channel(b.divide(d_scale, n))))
-            dx = b.multiply(inner, per_channel(b.multiply(scale, inv)))
-        else:
-            dx = b.multiply(g, per_channel(b.multiply(scale, inv)))
-        return [b.convert(dx, x.dtype), d_scale, d_offset, None, None]
+        dx, d_scale, d_offset = _bn_backprop(b, dy, x, scale, m, var, op.attrs["epsilon"], op.attrs["data_format"],
+                                             training)
+        return [dx, d_scale, d_offset, None, None]
+
+    return rule
+
+
+def _bn_backprop(b, dy, x, scale, m, var, eps, fmt, training):
+    """(dx, dscale, doffset) of y = (x - m) rsqrt(var + eps) scale + offset, m and var the batch statistics
+    when training (so they depend on x too)."""
+    feat, red = _bn_axes(x, fmt)
+    u = scale.dtype
+    xf, g = b.convert(x, u), b.convert(dy, u)
+    c = x.shape[feat]
+
+    def per_channel(v):
+        return b.broadcast_in_dim(v, x.shape, [feat])
+
+    def total(v):
+        return b.reduce(v, b.scalar(0, u), red, "add")
+
+    inv = b.rsqrt(b.add(var, b.full([c], eps, u)))
+    xhat = b.multiply(b.subtract(xf, per_channel(m)), per_channel(inv))
+    d_offset = total(g)
+    d_scale = total(b.multiply(g, xhat))
+    if training:
+        n = b.full([c], int(np.prod([x.shape[d] for d in red])), u)
+        inner = b.subtract(g, per_channel(b.divide(d_offset, n)))
+        inner = b.subtract(inner, b.multiply(xhat, per_channel(b.divide(d_scale, n))))
+        dx = b.multiply(inner, per_channel(b.multiply(scale, inv)))
+    else:
+        dx = b.multiply(g, per_channel(b.multiply(scale, inv)))
+    return b.convert(dx, x.dtype), d_scale, d_offset
+
+
+def _fused_batch_norm_grad(version):
+    def rule(b, y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3=None, epsilon=1e-4,
+             data_format="NHWC", is_training=True):
+        m, var = reserve_space_1, reserve_space_2
+        if is_training:  # the batch statistics again, from x: TF's second derivative follows them through x
+            m, var = _batch_moments(b, x, scale.dtype, data_format)
+        dx, d_scale, d_offset = _bn_backprop(b, y_backprop, x, scale, m, var, epsilon, data_format, is_training)
+        empty = b.full([0], 0, scale.dtype)
+        return dx, d_scale, d_offset, empty, empty
 
     return rule
 
@@ -101,6 +127,10 @@ _BN_ATTRS = {"epsilon": 1e-4, "exponential_avg_factor": 1.0, "data_format": "NHW
 for _v in ("", "V2", "V3"):
     register(f"FusedBatchNorm{_v}", ("x", "scale", "offset", "mean", "variance"), _fused_batch_norm(_v),
              attrs=_BN_ATTRS, typed=("x",))
+    inputs = ("y_backprop", "x", "scale", "reserve_space_1", "reserve_space_2") + (("reserve_space_3",) if _v == "V3"
+                                                                                  else ())
+    register(f"FusedBatchNormGrad{_v}", inputs, _fused_batch_norm_grad(_v),
+             attrs={k: v for k, v in _BN_ATTRS.items() if k != "exponential_avg_factor"}, typed=("y_backprop", "x"))
 
 
 # -- FakeQuant ------------------------------------------------------------------------------------------

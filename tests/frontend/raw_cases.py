@@ -91,6 +91,15 @@ def _bn_y(tf, op, x, s, o, training):
                                    epsilon=0.01, is_training=training)[0]
 
 
+def _bn_grad(tf, op, g, x, s, training):
+    """FusedBatchNormGrad* from the forward op's reserve spaces (the batch statistics when training)."""
+    fwd = getattr(tf.raw_ops, op.replace("Grad", ""))(x=x, scale=s, offset=np.zeros(3, F), mean=np.zeros(3, F),
+                                                      variance=np.ones(3, F), epsilon=0.01, is_training=training)
+    extra = {"reserve_space_3": fwd[5]} if op.endswith("V3") else {}
+    return getattr(tf.raw_ops, op)(y_backprop=g, x=x, scale=s, reserve_space_1=fwd[3], reserve_space_2=fwd[4],
+                                   epsilon=0.01, is_training=training, **extra)[:3]
+
+
 def _jit(tf, fn, *args):
     """TF has XLA kernels only for the SegmentXxxV2 ops: run them compiled, also "eagerly"."""
     return tf.function(fn, jit_compile=True)(*args)
@@ -414,4 +423,8 @@ CASES = {
     "raw_xla_conv_v1": (lambda tf, x, w: _jit(tf, lambda a, c: _xla(tf, "XlaConv",
         lhs=a, rhs=c, window_strides=[1, 2], padding=[[0, 1], [1, 1]], lhs_dilation=[2, 1], rhs_dilation=[1, 1],
         feature_group_count=1, dimension_numbers=CONV_DN, precision_config=b""), x, w), [CONV_X, CONV_W], None),
+    "raw_fused_batch_norm_grad_v3": (lambda tf, g, x, s: _bn_grad(tf, "FusedBatchNormGradV3", g, x, s, True),
+                                     [_n(2, 3, 4, 3), _n(2, 3, 4, 3), _n(3)], None),
+    "raw_fused_batch_norm_grad_inference": (lambda tf, g, x, s: _bn_grad(tf, "FusedBatchNormGrad", g, x, s, False),
+                                            [_n(2, 3, 4, 3), _n(2, 3, 4, 3), _n(3)], None),
 }
