@@ -133,3 +133,21 @@ def extract_image_patches(b, images, ksizes, strides, rates, padding):
 
 register("ExtractImagePatches", ("images",), extract_image_patches,
          attrs={"ksizes": None, "strides": None, "rates": None, "padding": "VALID"})
+
+
+def adjust_contrast(b, images, contrast_factor):
+    """(x - mean) * factor + mean, the mean per image and channel over height and width."""
+    x = images
+    if len(x.shape) < 3:
+        raise op_error("AdjustContrastv2", f"input must be at least 3-D, got shape{shape_text(x.shape)}")
+    rank = len(x.shape)
+    hw = [rank - 3, rank - 2]
+    n = x.shape[rank - 3] * x.shape[rank - 2]
+    kept = [d for d in range(rank) if d not in hw]
+    mean = b.divide(b.reduce(x, b.scalar(0, x.dtype), hw, "add"), b.full([x.shape[d] for d in kept], n, x.dtype))
+    mean = b.broadcast_in_dim(mean, x.shape, kept)
+    factor = b.broadcast_in_dim(b.convert(contrast_factor, x.dtype), x.shape, [])
+    return b.add(b.multiply(b.subtract(x, mean), factor), mean)
+
+
+register("AdjustContrastv2", ("images", "contrast_factor"), adjust_contrast, typed=("images",))

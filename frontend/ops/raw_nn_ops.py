@@ -259,3 +259,30 @@ register("ApproxTopK", ("input",), approx_top_k,
 register("XlaConv", ("lhs", "rhs", "window_strides", "padding", "lhs_dilation", "rhs_dilation", "feature_group_count"),
          xla_conv, attrs={"dimension_numbers": b"", "precision_config": b""},
          const_inputs=("window_strides", "padding", "lhs_dilation", "rhs_dilation", "feature_group_count"))
+
+
+def conv(b, input, filter, strides, padding, explicit_paddings=(), data_format="CHANNELS_LAST", dilations=(),
+         batch_dims=1, groups=1):
+    """TF's generic N-d Conv: leading `batch_dims` folded into one batch, then the Conv2D/Conv3D lowering."""
+    from minixla.frontend.ops.conv_ops import conv_nd
+
+    x, w = input, filter
+    nsp = len(w.shape) - 2
+    if len(x.shape) != nsp + 1 + batch_dims:
+        raise op_error("Conv", f"input must have rank {nsp + 1 + batch_dims}, got {shape_text(x.shape)}")
+    lead = list(x.shape[:batch_dims])
+    x = b.reshape(x, [int(np.prod(lead))] + list(x.shape[batch_dims:]))
+    first = data_format == "CHANNELS_FIRST"
+    fmt = "NC" + "DHW"[3 - nsp:] if first else "N" + "DHW"[3 - nsp:] + "C"
+    # strides, dilations and explicit paddings have nsp + 2 entries (one batch dim), whatever batch_dims is
+    dil = list(dilations) if dilations else [1] * (nsp + 2)
+    if x.shape[1 if first else nsp + 1] != w.shape[nsp] * groups:
+        raise op_error("Conv", f"input depth must be evenly divisible by filter depth * groups: {shape_text(x.shape)}, "
+                               f"{shape_text(w.shape)}, groups {groups}")
+    out = conv_nd(b, "Conv", x, w, list(strides), padding, fmt, dil, list(explicit_paddings))
+    return b.reshape(out, lead + list(out.shape[1:]))
+
+
+register("Conv", ("input", "filter"), conv,
+         attrs={"strides": None, "padding": "VALID", "explicit_paddings": (), "data_format": "CHANNELS_LAST",
+                "dilations": (), "batch_dims": 1, "groups": 1})

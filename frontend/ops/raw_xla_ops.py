@@ -170,3 +170,41 @@ register("XlaKeyValueSort", ("keys", "values"), xla_key_value_sort, typed=())
 register("XlaEinsum", ("a", "b"), xla_einsum, attrs={"equation": ""})
 register("XlaOptimizationBarrier", ("*input",), xla_optimization_barrier, typed=())
 register("XlaReplicaId", (), xla_replica_id, typed=())
+
+
+def xla_reduce_precision(b, operand, exponent_bits, mantissa_bits):
+    """XLA's ReducePrecision: round the mantissa to `mantissa_bits` (to nearest even), then flush exponents
+    outside the reduced range to signed zero / infinity; NaN stays NaN."""
+    x = operand
+    dt = np.dtype(x.dtype)
+    if dt not in (np.float32, np.float64):
+        raise op_error("XlaReducePrecision", f"only float32 and float64 operands are supported, got {dt.name}")
+    src_m, src_e = (23, 8) if dt == np.float32 else (52, 11)
+    ut = np.dtype(np.uint32 if dt == np.float32 else np.uint64)
+    bits = b.bitcast_convert(x, ut)
+
+    def k(v):
+        return b.full(x.shape, v, ut)
+
+    if mantissa_bits < src_m:
+        last = 1 << (src_m - mantissa_bits)
+        last_bit = b.shift_right_logical(b.and_(bits, k(last)), k(src_m - mantissa_bits))
+        bits = b.and_(b.add(bits, b.add(last_bit, k((last >> 1) - 1))), k(~(last - 1) & ((1 << (8 * ut.itemsize)) - 1)))
+    if exponent_bits < src_e:
+        sign_mask = 1 << (8 * ut.itemsize - 1)
+        exp_mask = ((1 << src_e) - 1) << src_m
+        bias = (1 << (src_e - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        exponent = b.and_(bits, k(exp_mask))
+        overflow = b.compare(exponent, k((bias + reduced_bias) << src_m), "GT")
+        underflow = b.compare(exponent, k((bias - reduced_bias) << src_m), "LE")
+        signed_zero = b.and_(bits, k(sign_mask))
+        bits = b.select(overflow, b.or_(signed_zero, k(exp_mask)), b.select(underflow, signed_zero, bits))
+    out = b.bitcast_convert(bits, dt)
+    if mantissa_bits > 0:
+        out = b.select(b.compare(x, x, "NE"), x, out)
+    return out
+
+
+register("XlaReducePrecision", ("operand",), xla_reduce_precision, attrs={"exponent_bits": None,
+                                                                          "mantissa_bits": None})
