@@ -151,3 +151,86 @@ def adjust_contrast(b, images, contrast_factor):
 
 
 register("AdjustContrastv2", ("images", "contrast_factor"), adjust_contrast, typed=("images",))
+
+
+# -- colour spaces (tf2xla's formulas; the last axis holds the 3 channels) --------------------------------
+
+def _channels(b, x):
+    if not x.shape or x.shape[-1] != 3:
+        raise op_error("RGBToHSV", f"input must have 3 channels but input only has {x.shape[-1] if x.shape else 0} "
+                                   "channels.")
+    r = len(x.shape) - 1
+    out = []
+    for i in range(3):
+        start, limit = [0] * (r + 1), list(x.shape)
+        start[r], limit[r] = i, i + 1
+        out.append(b.reshape(b.slice(x, start, limit), list(x.shape[:-1])))
+    return out
+
+
+def _stack(b, parts):
+    shape = list(parts[0].shape) + [1]
+    return b.concatenate([b.reshape(p, shape) for p in parts], len(shape) - 1)
+
+
+def _rgb_to_hsv(b, red, green, blue):
+    def c(v):
+        return b.full(red.shape, v, red.dtype)
+
+    value = b.maximum(b.maximum(red, green), blue)
+    range_ = b.subtract(value, b.minimum(b.minimum(red, green), blue))
+    positive = b.compare(range_, c(0), "GT")
+    saturation = b.select(b.compare(value, c(0), "GT"),
+                          b.divide(range_, b.select(b.compare(value, c(0), "GT"), value, c(1))), c(0))
+    norm = b.divide(c(1), b.multiply(c(6), b.select(positive, range_, c(1))))  # 1/(6 range), finite everywhere
+    hue = b.select(b.compare(green, value, "EQ"), b.add(b.multiply(norm, b.subtract(blue, red)), c(2 / 6)),
+                   b.add(b.multiply(norm, b.subtract(red, green)), c(4 / 6)))
+    hue = b.select(b.compare(red, value, "EQ"), b.multiply(norm, b.subtract(green, blue)), hue)
+    hue = b.select(positive, hue, c(0))
+    hue = b.select(b.compare(hue, c(0), "LT"), b.add(hue, c(1)), hue)
+    return hue, saturation, value
+
+
+def _hsv_to_rgb(b, hue, saturation, value):
+    def c(v):
+        return b.full(hue.shape, v, hue.dtype)
+
+    dh = b.multiply(hue, c(6))
+    dr = b.clamp(b.scalar(0, hue.dtype), b.subtract(b.abs(b.subtract(dh, c(3))), c(1)), b.scalar(1, hue.dtype))
+    dg = b.clamp(b.scalar(0, hue.dtype), b.subtract(c(2), b.abs(b.subtract(dh, c(2)))), b.scalar(1, hue.dtype))
+    db = b.clamp(b.scalar(0, hue.dtype), b.subtract(c(2), b.abs(b.subtract(dh, c(4)))), b.scalar(1, hue.dtype))
+    one_minus_s = b.subtract(c(1), saturation)
+    return [b.multiply(value, b.add(one_minus_s, b.multiply(saturation, d))) for d in (dr, dg, db)]
+
+
+def rgb_to_hsv(b, images):
+    return _stack(b, _rgb_to_hsv(b, *_channels(b, images)))
+
+
+def hsv_to_rgb(b, images):
+    return _stack(b, _hsv_to_rgb(b, *_channels(b, images)))
+
+
+def adjust_saturation(b, images, scale):
+    h, s, v = _rgb_to_hsv(b, *_channels(b, images))
+    s = b.clamp(b.scalar(0, s.dtype), b.multiply(s, b.broadcast_in_dim(scale, s.shape, [])), b.scalar(1, s.dtype))
+    return _stack(b, _hsv_to_rgb(b, h, s, v))
+
+
+def adjust_hue(b, images, delta):
+    h, s, v = _rgb_to_hsv(b, *_channels(b, images))
+    h = b.remainder(b.add(h, b.broadcast_in_dim(delta, h.shape, [])), b.full(h.shape, 1, h.dtype))
+    h = b.select(b.compare(h, b.full(h.shape, 0, h.dtype), "LT"), b.add(h, b.full(h.shape, 1, h.dtype)), h)
+    return _stack(b, _hsv_to_rgb(b, h, s, v))
+
+
+register("RGBToHSV", ("images",), rgb_to_hsv)
+register("HSVToRGB", ("images",), hsv_to_rgb)
+
+
+@register_gradient("HSVToRGB")
+def _hsv_to_rgb_grad(b, op, grad):
+    """TF registers none."""
+    return [None]
+register("AdjustSaturation", ("images", "scale"), adjust_saturation)
+register("AdjustHue", ("images", "delta"), adjust_hue)

@@ -100,6 +100,12 @@ def _bn_grad(tf, op, g, x, s, training):
                                    epsilon=0.01, is_training=training, **extra)[:3]
 
 
+RGB = np.concatenate([R.uniform(0, 1, (2, 3, 4, 3)), np.array([[[[0.5, 0.5, 0.5], [0.0, 0.0, 0.0], [1.0, 0.2, 0.2],
+                                                                  [0.3, 0.9, 0.3]]]] * 2).reshape(2, 1, 4, 3)],
+                     1).astype(F)
+HSV = np.stack([R.uniform(0, 1, (2, 4, 4)), R.uniform(0, 1, (2, 4, 4)), R.uniform(0.1, 1, (2, 4, 4))], -1).astype(F)
+
+
 def _jit(tf, fn, *args):
     """TF has XLA kernels only for the SegmentXxxV2 ops: run them compiled, also "eagerly"."""
     return tf.function(fn, jit_compile=True)(*args)
@@ -444,4 +450,11 @@ CASES = {
     "raw_conv_groups": (lambda tf, x, w: _jit(tf, lambda a, c: tf.raw_ops.Conv(
         input=a, filter=c, strides=[1, 1, 1, 1], padding="VALID", groups=3), x, w), [_n(2, 5, 5, 6), _n(2, 2, 2, 6)],
         None),
+    "raw_rgb_to_hsv": (lambda tf, x: tf.raw_ops.RGBToHSV(images=x), [RGB[:, :3].copy()], None),
+    # grey, black and tied channels: kinks where TF's gradient picks its own branch (forward only)
+    "raw_rgb_to_hsv_ties": (lambda tf, x: tf.stop_gradient(tf.raw_ops.RGBToHSV(images=x)), [RGB], None),
+    "raw_hsv_to_rgb": (lambda tf, x: tf.raw_ops.HSVToRGB(images=x), [HSV], None),
+    "raw_adjust_saturation": (lambda tf, x: tf.raw_ops.AdjustSaturation(images=x, scale=np.float32(1.6)), [RGB], None),
+    "raw_adjust_hue": (lambda tf, x: tf.raw_ops.AdjustHue(images=x, delta=np.float32(0.3)), [RGB], None),
+    "raw_adjust_hue_neg": (lambda tf, x: tf.raw_ops.AdjustHue(images=x, delta=np.float32(-0.45)), [RGB], None),
 }
