@@ -193,7 +193,100 @@ register("NextAfter", ("x1", "x2"), next_after)
 def _next_after_grad(b, op, grad):
     """TF's: the upstream gradient for x1, zeros for x2 (a bitcast has no derivative of its own)."""
     x1, x2 = op.inputs
-    lead = len(grad.shape) - len(x1.shape)
-    dims = list(range(lead)) + [lead + d for d, n in enumerate(x1.shape) if n == 1 and grad.shape[lead + d] != 1]
-    g1 = b.reshape(b.reduce(grad, b.scalar(0, grad.dtype), dims, "add"), x1.shape) if dims else grad
-    return [g1, b.full(x2.shape, 0, grad.dtype)]
+    return [_unbroadcast(b, grad, x1.shape), b.full(x2.shape, 0, grad.dtype)]
+
+
+# -- Hurwitz zeta and polygamma (math_special.py's formulas) ---------------------------------------------
+
+def _bernoulli_ratios(count: int) -> list[float]:
+    """(2j)! / B_2j for the Euler-Maclaurin tail (Cephes' zeta.c uses the same 12 terms)."""
+    from fractions import Fraction
+    from math import comb, factorial
+
+    bern = [Fraction(1)]
+    for m in range(1, 2 * count + 1):
+        bern.append(-sum(comb(m + 1, k) * bern[k] for k in range(m)) / (m + 1))
+    return [float(factorial(2 * j) / bern[2 * j]) for j in range(1, count + 1)]
+
+
+_ZETA_A = _bernoulli_ratios(12)
+_ZETA_N = 9
+
+
+def _zeta(b, x, q):
+    """sum_k (q + k)^-x: 9 terms, then the Euler-Maclaurin tail; nan outside x > 1, q > 0, inf at x = 1."""
+    e = _E(b, x)
+    ok = b.and_(b.compare(x, e.c(1), "GT"), b.compare(q, e.c(0), "GT"))
+    xs, qs = e.where(ok, x, e.c(2)), e.where(ok, q, e.c(1))
+    neg = b.negate(xs)
+    s = e.c(0)
+    for k in range(_ZETA_N):
+        s = b.add(s, b.power(b.add(qs, e.c(k)), neg))
+    w = b.add(qs, e.c(_ZETA_N))
+    w_neg = b.power(w, neg)
+    s = b.add(s, b.add(b.divide(b.power(w, b.subtract(e.c(1), xs)), b.subtract(xs, e.c(1))),
+                       b.multiply(e.c(0.5), w_neg)))
+    fac, term = e.c(1), b.divide(w_neg, w)
+    for j, a in enumerate(_ZETA_A):
+        fac = b.multiply(fac, xs) if j == 0 else b.multiply(fac, b.multiply(b.add(xs, e.c(2 * j - 1)),
+                                                                            b.add(xs, e.c(2 * j))))
+        s = b.add(s, b.divide(b.multiply(fac, term), e.c(a)))
+        term = b.divide(term, b.multiply(w, w))
+    out = e.where(ok, s, e.c(np.nan))
+    return e.where(b.compare(x, e.c(1), "EQ"), e.c(np.inf), out)
+
+
+def _two_float(op, fn):
+    def rule(b, x, q):
+        _float(op, x)
+        x, q = broadcast_all(b, op, x, q)
+        dt = np.dtype(x.dtype)
+        if dt.itemsize < 4:
+            x, q = b.convert(x, np.float32), b.convert(q, np.float32)
+        return b.convert(fn(b, x, q), dt)
+
+    return rule
+
+
+def _polygamma(b, a, x):
+    """digamma for a = 0, (-1)^(a+1) a! zeta(a + 1, x) above; nan for a negative or non-integral order."""
+    e = _E(b, x)
+    ok = b.and_(b.compare(a, b.floor(a), "EQ"), b.compare(a, e.c(0), "GE"))
+    sa = e.where(ok, a, e.c(0))
+    half = b.multiply(sa, e.c(0.5))
+    odd = b.compare(half, b.floor(half), "NE")
+    sign = e.where(odd, e.c(1), e.c(-1))  # (-1)^(a+1)
+    fact = b.exponential(lgamma(b, b.add(sa, e.c(1))))
+    higher = b.multiply(b.multiply(sign, fact), _zeta(b, b.add(sa, e.c(1)), x))
+    out = e.where(b.compare(sa, e.c(0), "EQ"), digamma(b, x), higher)
+    return e.where(ok, out, e.c(np.nan))
+
+
+_ZETA_RULE = _two_float("Zeta", _zeta)
+_POLYGAMMA_RULE = _two_float("Polygamma", _polygamma)
+register("Zeta", ("x", "q"), _ZETA_RULE)
+register("Polygamma", ("a", "x"), _POLYGAMMA_RULE)
+
+
+def _unbroadcast(b, g, shape):
+    lead = len(g.shape) - len(shape)
+    dims = list(range(lead)) + [lead + d for d, n in enumerate(shape) if n == 1 and g.shape[lead + d] != 1]
+    return b.reshape(b.reduce(g, b.scalar(0, g.dtype), dims, "add"), shape) if dims else g
+
+
+@register_gradient("Zeta")
+def _zeta_grad(b, op, grad):
+    """TF's: -x zeta(x + 1, q) for q, none for x."""
+    x, q = op.inputs
+    xb, qb = broadcast_all(b, "Zeta", x, q)
+    d = b.negate(b.multiply(xb, _ZETA_RULE(b, b.add(xb, b.full(xb.shape, 1, xb.dtype)), qb)))
+    return [None, _unbroadcast(b, b.multiply(grad, d), q.shape)]
+
+
+@register_gradient("Polygamma")
+def _polygamma_grad(b, op, grad):
+    """TF's: polygamma(a + 1, x) for x, none for a."""
+    a, x = op.inputs
+    ab, xb = broadcast_all(b, "Polygamma", a, x)
+    d = _POLYGAMMA_RULE(b, b.add(ab, b.full(ab.shape, 1, ab.dtype)), xb)
+    return [None, _unbroadcast(b, b.multiply(grad, d), x.shape)]

@@ -457,4 +457,11 @@ CASES = {
     "raw_adjust_saturation": (lambda tf, x: tf.raw_ops.AdjustSaturation(images=x, scale=np.float32(1.6)), [RGB], None),
     "raw_adjust_hue": (lambda tf, x: tf.raw_ops.AdjustHue(images=x, delta=np.float32(0.3)), [RGB], None),
     "raw_adjust_hue_neg": (lambda tf, x: tf.raw_ops.AdjustHue(images=x, delta=np.float32(-0.45)), [RGB], None),
+    "raw_zeta": (lambda tf, x, q: tf.raw_ops.Zeta(x=x, q=q), [np.array([1.5, 2.0, 3.0, 4.5, 10.0, 0.5, 1.0], F),
+                                                            np.array([0.5, 1.0, 2.0, 0.3, 5.0, 1.0, 2.0], F)], None),
+    "raw_zeta_broadcast": (lambda tf, x, q: tf.raw_ops.Zeta(x=x, q=q), [np.array([[2.0], [3.5]], F),
+                                                                        np.array([0.5, 1.0, 4.0], F)], None),
+    "raw_polygamma": (lambda tf, a, x: tf.raw_ops.Polygamma(a=a, x=x),
+                      [np.array([0.0, 1.0, 2.0, 3.0, 1.0, 0.5, -1.0], F),
+                       np.array([0.7, 1.5, 2.0, 4.0, 0.2, 1.0, 1.0], F)], None),
 }
