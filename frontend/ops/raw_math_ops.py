@@ -290,3 +290,96 @@ def _polygamma_grad(b, op, grad):
     ab, xb = broadcast_all(b, "Polygamma", a, x)
     d = _POLYGAMMA_RULE(b, b.add(ab, b.full(ab.shape, 1, ab.dtype)), xb)
     return [None, _unbroadcast(b, b.multiply(grad, d), x.shape)]
+
+
+# -- inverse error function and the normal quantile (Giles' approximations, as XLA) ------------------------
+
+_ERFINV_LT5 = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+               -0.00417768164, 0.246640727, 1.50140941)
+_ERFINV_GE5 = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+               0.00943887047, 1.00167406, 2.83297682)
+_ERFINV64_LT625 = (-3.6444120640178196996e-21, -1.685059138182016589e-19, 1.2858480715256400167e-18,
+                   1.115787767802518096e-17, -1.333171662854620906e-16, 2.0972767875968561637e-17,
+                   6.6376381343583238325e-15, -4.0545662729752068639e-14, -8.1519341976054721522e-14,
+                   2.6335093153082322977e-12, -1.2975133253453532498e-11, -5.4154120542946279317e-11,
+                   1.051212273321532285e-09, -4.1126339803469836976e-09, -2.9070369957882005086e-08,
+                   4.2347877827932403518e-07, -1.3654692000834678645e-06, -1.3882523362786468719e-05,
+                   0.0001867342080340571352, -0.00074070253416626697512, -0.0060336708714301490533,
+                   0.24015818242558961693, 1.6536545626831027356)
+_ERFINV64_LT16 = (2.2137376921775787049e-09, 9.0756561938885390979e-08, -2.7517406297064545428e-07,
+                  1.8239629214389227755e-08, 1.5027403968909827627e-06, -4.013867526981545969e-06,
+                  2.9234449089955446044e-06, 1.2475304481671778723e-05, -4.7318229009055733981e-05,
+                  6.8284851459573175448e-05, 2.4031110387097893999e-05, -0.0003550375203628474796,
+                  0.00095328937973738049703, -0.0016882755560235047313, 0.0024914420961078508066,
+                  -0.0037512085075692412107, 0.005370914553590063617, 1.0052589676941592334, 3.0838856104922207635)
+_ERFINV64_GE16 = (-2.7109920616438573243e-11, -2.5556418169965252055e-10, 1.5076572693500548083e-09,
+                  -3.7894654401267369937e-09, 7.6157012080783393804e-09, -1.4960026627149240478e-08,
+                  2.9147953450901080826e-08, -6.7711997758452339498e-08, 2.2900482228026654717e-07,
+                  -9.9298272942317002539e-07, 4.5260625972231537039e-06, -1.9681778105531670567e-05,
+                  7.5995277030017761139e-05, -0.00021503011930044477347, -0.00013871931833623122026,
+                  1.0103004648645343977, 4.8499064014085844221)
+
+
+def _erfinv_poly64(b, e, w):
+    """Giles' double-precision polynomials in w = -log(1 - x^2), three ranges split at 6.25 and 16."""
+    lt625, lt16 = e.lt(w, 6.25), e.lt(w, 16)
+    sqrt_w = b.sqrt(e.where(lt625, e.c(36), w))
+    w = e.where(lt625, b.subtract(w, e.c(3.125)), b.subtract(sqrt_w, e.where(lt16, e.c(3.25), e.c(5.0))))
+
+    def coeff(i):
+        c = e.c(_ERFINV64_LT625[i])
+        if i < 19:
+            c = e.where(lt625, c, e.c(_ERFINV64_LT16[i]))
+        if i < 17:
+            c = e.where(lt16, c, e.c(_ERFINV64_GE16[i]))
+        return c
+
+    p = coeff(0)
+    for i in range(1, 23):
+        step = b.add(coeff(i), b.multiply(p, w))
+        p = step if i < 17 else e.where(lt16 if i < 19 else lt625, step, p)
+    return p
+
+
+def erfinv(b, x):
+    """w = -log(1 - x^2); a polynomial in w - 2.5 (w < 5) or sqrt(w) - 3, times x (float32); +-inf at +-1."""
+    e = _E(b, x)
+    edge = b.compare(b.abs(x), e.c(1), "EQ")
+    xs = e.where(edge, e.c(0), x)
+    w = b.negate(b.log_plus_one(b.negate(b.multiply(xs, xs))))
+    if np.dtype(x.dtype) == np.float64:
+        p = _erfinv_poly64(b, e, w)
+    else:
+        lt = e.lt(w, 5)
+        w = e.where(lt, b.subtract(w, e.c(2.5)), b.subtract(b.sqrt(e.where(lt, e.c(25), w)), e.c(3)))
+        p = e.where(lt, e.c(_ERFINV_LT5[0]), e.c(_ERFINV_GE5[0]))
+        for lo, hi in zip(_ERFINV_LT5[1:], _ERFINV_GE5[1:]):
+            p = b.add(e.where(lt, e.c(lo), e.c(hi)), b.multiply(p, w))
+    inf = e.where(b.compare(x, e.c(0), "GT"), e.c(np.inf), e.c(-np.inf))
+    return e.where(edge, inf, b.multiply(p, xs))
+
+
+def ndtri(b, x):
+    """sqrt(2) erfinv(2x - 1)."""
+    e = _E(b, x)
+    return b.multiply(e.c(np.sqrt(2.0)), erfinv(b, b.subtract(b.multiply(e.c(2), x), e.c(1))))
+
+
+for _name, _fn in (("Erfinv", erfinv), ("Ndtri", ndtri)):
+    _fn.__name__ = _name
+    register(_name, ("x",), _upcast(_fn))
+
+
+@register_gradient("Erfinv")
+def _erfinv_grad(b, op, grad):
+    """TF's: sqrt(pi) / 2 exp(erfinv(x)^2)."""
+    y = op.outputs[0]
+    return [b.multiply(grad, b.multiply(b.full(y.shape, np.sqrt(np.pi) / 2, y.dtype), b.exponential(b.multiply(y, y))))]
+
+
+@register_gradient("Ndtri")
+def _ndtri_grad(b, op, grad):
+    """TF's: sqrt(2 pi) exp(ndtri(x)^2 / 2)."""
+    y = op.outputs[0]
+    half = b.multiply(b.multiply(y, y), b.full(y.shape, 0.5, y.dtype))
+    return [b.multiply(grad, b.multiply(b.full(y.shape, np.sqrt(2 * np.pi), y.dtype), b.exponential(half)))]

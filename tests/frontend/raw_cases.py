@@ -464,4 +464,9 @@ CASES = {
     "raw_polygamma": (lambda tf, a, x: tf.raw_ops.Polygamma(a=a, x=x),
                       [np.array([0.0, 1.0, 2.0, 3.0, 1.0, 0.5, -1.0], F),
                        np.array([0.7, 1.5, 2.0, 4.0, 0.2, 1.0, 1.0], F)], None),
+    "raw_erfinv": (lambda tf, x: tf.raw_ops.Erfinv(x=x), [np.array([-0.999, -0.9, -0.3, 0.0, 0.2, 0.7, 0.995], F)],
+                   None),
+    "raw_erfinv_f64": (lambda tf, x: tf.raw_ops.Erfinv(x=x), [np.array([-0.999999, -0.9, -0.3, 0.0, 0.2, 0.7, 1.0])],
+                       None),
+    "raw_ndtri": (lambda tf, x: tf.raw_ops.Ndtri(x=x), [np.array([0.001, 0.05, 0.3, 0.5, 0.8, 0.99], F)], None),
 }
