@@ -469,4 +469,7 @@ CASES = {
     "raw_erfinv_f64": (lambda tf, x: tf.raw_ops.Erfinv(x=x), [np.array([-0.999999, -0.9, -0.3, 0.0, 0.2, 0.7, 1.0])],
                        None),
     "raw_ndtri": (lambda tf, x: tf.raw_ops.Ndtri(x=x), [np.array([0.001, 0.05, 0.3, 0.5, 0.8, 0.99], F)], None),
+    "raw_betainc": (lambda tf, a, c, x: tf.raw_ops.Betainc(a=a, b=c, x=x),
+                    [np.array([0.5, 1.0, 2.0, 5.0, 0.3, 3.0, 1.0], F), np.array([0.5, 2.0, 3.0, 1.5, 0.7, 3.0, -1.0], F),
+                     np.array([0.2, 0.5, 0.9, 0.4, 0.05, 0.999, 0.5], F)], None),
 }
