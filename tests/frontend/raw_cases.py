@@ -472,4 +472,13 @@ CASES = {
     "raw_betainc": (lambda tf, a, c, x: tf.raw_ops.Betainc(a=a, b=c, x=x),
                     [np.array([0.5, 1.0, 2.0, 5.0, 0.3, 3.0, 1.0], F), np.array([0.5, 2.0, 3.0, 1.5, 0.7, 3.0, -1.0], F),
                      np.array([0.2, 0.5, 0.9, 0.4, 0.05, 0.999, 0.5], F)], None),
+    "raw_igamma": (lambda tf, a, x: tf.raw_ops.Igamma(a=a, x=x),
+                   [np.array([0.5, 1.0, 2.0, 5.0, 3.0, 0.3, 10.0, -1.0], F), np.array([0.2, 1.5, 1.0, 7.0, 0.0, 2.0,
+                                                                                      4.0, 1.0], F)], None),
+    "raw_igammac": (lambda tf, a, x: tf.raw_ops.Igammac(a=a, x=x),
+                    [np.array([0.5, 1.0, 2.0, 5.0, 3.0, 0.3, 10.0, -1.0], F), np.array([0.2, 1.5, 1.0, 7.0, 0.0, 2.0,
+                                                                                       4.0, 1.0], F)], None),
+    "raw_igamma_grad_a": (lambda tf, a, x: tf.raw_ops.IgammaGradA(a=a, x=x),
+                          [np.array([0.5, 1.0, 2.0, 5.0, 0.3, 10.0], F), np.array([0.2, 1.5, 1.0, 7.0, 2.0, 4.0], F)],
+                          None),
 }
