@@ -106,6 +106,11 @@ RGB = np.concatenate([R.uniform(0, 1, (2, 3, 4, 3)), np.array([[[[0.5, 0.5, 0.5]
 HSV = np.stack([R.uniform(0, 1, (2, 4, 4)), R.uniform(0, 1, (2, 4, 4)), R.uniform(0.1, 1, (2, 4, 4))], -1).astype(F)
 
 
+_A = R.standard_normal((2, 4, 4))
+SPD = (_A @ _A.transpose(0, 2, 1) + 4 * np.eye(4)).astype(F)
+LOWER = (np.tril(R.standard_normal((2, 4, 4))) + 3 * np.eye(4)).astype(F)
+
+
 def _jit(tf, fn, *args):
     """TF has XLA kernels only for the SegmentXxxV2 ops: run them compiled, also "eagerly"."""
     return tf.function(fn, jit_compile=True)(*args)
@@ -481,4 +486,10 @@ CASES = {
     "raw_igamma_grad_a": (lambda tf, a, x: tf.raw_ops.IgammaGradA(a=a, x=x),
                           [np.array([0.5, 1.0, 2.0, 5.0, 0.3, 10.0], F), np.array([0.2, 1.5, 1.0, 7.0, 2.0, 4.0], F)],
                           None),
+    # -- linear algebra --------------------------------------------------------------------------------
+    "raw_cholesky": (lambda tf, a: tf.raw_ops.Cholesky(input=a), [SPD], np.linalg.cholesky(SPD)),
+    "raw_triangular_solve": (lambda tf, m, r: tf.raw_ops.MatrixTriangularSolve(matrix=m, rhs=r), [LOWER, _n(2, 4, 3)],
+                             None),
+    "raw_triangular_solve_upper_adjoint": (lambda tf, m, r: tf.raw_ops.MatrixTriangularSolve(
+        matrix=m, rhs=r, lower=False, adjoint=True), [LOWER.transpose(0, 2, 1).copy(), _n(2, 4, 2)], None),
 }
