@@ -113,3 +113,79 @@ def _cholesky_grad(b, op, grad):
     middle = b.multiply(middle, b.broadcast_in_dim(weight, middle.shape, [nb, nb + 1]))
     grad_a = mm(mm(l_inv, middle, tx=True), l_inv)
     return [b.multiply(b.add(grad_a, t(grad_a)), b.full(grad_a.shape, 0.5, grad_a.dtype))]
+
+
+# -- inverse and general solve: Gauss-Jordan with partial pivoting on [A | B] ------------------------------
+
+def _gauss_jordan(b, op, a, rhs):
+    """A^-1 B for a batch of square A (the row with the largest |pivot| swapped up at each column, as LU
+    with partial pivoting does); eagerly, a zero pivot raises TF's "not invertible" error."""
+    nb = len(a.shape) - 2
+    n, k = a.shape[-1], rhs.shape[-1]
+    batch = list(a.shape[:-2])
+    m = b.concatenate([a, rhs], nb + 1)
+    shape = batch + [n, n + k]
+    col_rows = b.iota(batch + [n], nb, np.int32)
+    bd = list(range(nb))
+
+    def column(x, j):  # x[..., :, j] as [..., n]
+        start, limit = [0] * (nb + 2), list(x.shape)
+        start[-1], limit[-1] = j, j + 1
+        return b.reshape(b.slice(x, start, limit), batch + [n])
+
+    def pick_row(x, onehot):  # sum over rows of x where onehot: [..., n + k]
+        mask = b.broadcast_in_dim(onehot, shape, bd + [nb])
+        return b.reduce(b.select(mask, x, b.full(shape, 0, x.dtype)), b.scalar(0, x.dtype), [nb], "add")
+
+    for j in range(n):
+        c = b.abs(column(m, j))
+        c = b.select(b.compare(col_rows, b.full(batch + [n], j, np.int32), "GE"), c, b.full(batch + [n], -1, c.dtype))
+        best = b.reduce(c, b.scalar(-np.inf, c.dtype), [nb], "maximum")
+        hit = b.compare(c, b.broadcast_in_dim(best, batch + [n], bd), "EQ")
+        first = b.reduce(b.select(hit, col_rows, b.full(batch + [n], n, np.int32)), b.scalar(n, np.int32), [nb],
+                         "minimum")
+        is_p = b.compare(col_rows, b.broadcast_in_dim(first, batch + [n], bd), "EQ")
+        is_j = b.compare(col_rows, b.full(batch + [n], j, np.int32), "EQ")
+        row_p, row_j = pick_row(m, is_p), pick_row(m, is_j)
+        pivot = b.reshape(b.slice(row_p, [0] * nb + [j], batch + [j + 1]), batch)
+        if isinstance(pivot, np.ndarray) and np.any(pivot == 0):
+            raise op_error(op, "Input is not invertible.")
+        row_p = b.divide(row_p, b.broadcast_in_dim(pivot, batch + [n + k], bd))
+        spread = b.broadcast_in_dim
+        m = b.select(spread(is_j, shape, bd + [nb]), spread(row_p, shape, bd + [nb + 1]),
+                     b.select(spread(is_p, shape, bd + [nb]), spread(row_j, shape, bd + [nb + 1]), m))
+        factor = b.select(is_j, b.full(batch + [n], 0, m.dtype), column(m, j))
+        m = b.subtract(m, b.multiply(spread(factor, shape, bd + [nb]), spread(row_p, shape, bd + [nb + 1])))
+    start = [0] * (nb + 2)
+    start[-1] = n
+    return b.slice(m, start, shape)
+
+
+def _square(op, x):
+    if len(x.shape) < 2 or x.shape[-1] != x.shape[-2]:
+        raise op_error(op, f"Input matrix must be square. {shape_text(x.shape)}")
+
+
+def _adjoint(b, x):
+    nb = len(x.shape) - 2
+    return b.transpose(x, list(range(nb)) + [nb + 1, nb])
+
+
+def matrix_inverse(b, input, adjoint=False):
+    _square("MatrixInverse", input)
+    a = _adjoint(b, input) if adjoint else input
+    n, nb = a.shape[-1], len(a.shape) - 2
+    eye = b.broadcast_in_dim(b.constant(np.eye(n), a.dtype), list(a.shape), [nb, nb + 1])
+    return _gauss_jordan(b, "MatrixInverse", a, eye)
+
+
+def matrix_solve(b, matrix, rhs, adjoint=False):
+    _square("MatrixSolve", matrix)
+    if tuple(matrix.shape[:-1]) != tuple(rhs.shape[:-1]):
+        raise op_error("MatrixSolve", f"Input matrix and right-hand side must have the same number of rows: "
+                                      f"{shape_text(matrix.shape)} vs. {shape_text(rhs.shape)}")
+    return _gauss_jordan(b, "MatrixSolve", _adjoint(b, matrix) if adjoint else matrix, rhs)
+
+
+register("MatrixInverse", ("input",), matrix_inverse, attrs={"adjoint": False})
+register("MatrixSolve", ("matrix", "rhs"), matrix_solve, attrs={"adjoint": False})

@@ -108,6 +108,8 @@ HSV = np.stack([R.uniform(0, 1, (2, 4, 4)), R.uniform(0, 1, (2, 4, 4)), R.unifor
 
 _A = R.standard_normal((2, 4, 4))
 SPD = (_A @ _A.transpose(0, 2, 1) + 4 * np.eye(4)).astype(F)
+GEN = np.array([[[0.1, 2.0, -1.0], [1.5, 0.3, 0.7], [-2.0, 1.0, 0.5]],
+                [[3.0, 0.5, 0.2], [0.1, -2.0, 1.0], [0.4, 0.3, 1.5]]], F)  # the first needs row swaps
 LOWER = (np.tril(R.standard_normal((2, 4, 4))) + 3 * np.eye(4)).astype(F)
 
 
@@ -492,4 +494,9 @@ CASES = {
                              None),
     "raw_triangular_solve_upper_adjoint": (lambda tf, m, r: tf.raw_ops.MatrixTriangularSolve(
         matrix=m, rhs=r, lower=False, adjoint=True), [LOWER.transpose(0, 2, 1).copy(), _n(2, 4, 2)], None),
+    "raw_matrix_inverse": (lambda tf, a: tf.raw_ops.MatrixInverse(input=a), [GEN], np.linalg.inv(GEN)),
+    "raw_matrix_inverse_adjoint": (lambda tf, a: tf.raw_ops.MatrixInverse(input=a, adjoint=True), [GEN], None),
+    "raw_matrix_solve": (lambda tf, a, r: tf.raw_ops.MatrixSolve(matrix=a, rhs=r), [GEN, _n(2, 3, 2)], None),
+    "raw_matrix_solve_adjoint": (lambda tf, a, r: tf.raw_ops.MatrixSolve(matrix=a, rhs=r, adjoint=True),
+                                 [GEN, _n(2, 3, 4)], None),
 }

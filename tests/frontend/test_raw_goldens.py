@@ -24,9 +24,10 @@ TOLERANCE.update(dict.fromkeys([n for n in CASES if "conv" in n or "depthwise" i
 NAMES = sorted(CASES)
 
 
-# compiling these takes 2-4 s each on 2 cores (while loops; the HSV round trips): `python -m pytest -m slow`
+# compiling these takes 2-4 s each on 2 cores (while loops, HSV round trips, unrolled Gauss-Jordan):
+# `python -m pytest -m slow` (raw_matrix_solve keeps one Gauss-Jordan compile in the default run)
 SLOW_JIT = {"raw_igamma", "raw_igammac", "raw_igamma_grad_a", "raw_adjust_hue", "raw_adjust_hue_neg",
-            "raw_adjust_saturation"}
+            "raw_adjust_saturation", "raw_matrix_inverse", "raw_matrix_inverse_adjoint", "raw_matrix_solve_adjoint"}
 FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n in SLOW_JIT else (n, m)
                  for n in NAMES for m in MODES]
 
@@ -61,3 +62,18 @@ def test_check_numerics_raises_on_nan():
 def test_invert_permutation_rejects_a_non_permutation():
     with pytest.raises(tf.errors.InvalidArgumentError, match="InvertPermutation"):
         tf.raw_ops.InvertPermutation(x=tf.constant([0, 0, 1]))
+
+
+def test_cholesky_of_a_non_positive_definite_matrix_is_tf_error():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cholesky decomposition was not successful"):
+        tf.raw_ops.Cholesky(input=tf.constant([[1.0, 2.0], [2.0, 1.0]]))
+
+
+def test_matrix_inverse_of_a_singular_matrix_is_tf_error():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input is not invertible"):
+        tf.raw_ops.MatrixInverse(input=tf.constant([[1.0, 2.0], [2.0, 4.0]]))
+
+
+def test_broadcast_gradient_args_rejects_incompatible_shapes():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        tf.raw_ops.BroadcastGradientArgs(s0=tf.constant([2, 3]), s1=tf.constant([4]))
