@@ -189,3 +189,48 @@ def matrix_solve(b, matrix, rhs, adjoint=False):
 
 register("MatrixInverse", ("input",), matrix_inverse, attrs={"adjoint": False})
 register("MatrixSolve", ("matrix", "rhs"), matrix_solve, attrs={"adjoint": False})
+
+
+def tridiagonal_solve(b, diagonals, rhs, partial_pivoting=True, perturb_singular=False):
+    """The Thomas algorithm (XLA's TridiagonalSolver; no pivoting, which TF's CPU kernel adds for stability:
+    the same solution wherever elimination without pivoting is well defined). diagonals: [..., 3, m]
+    (super, main, sub), rhs: [..., m, k]."""
+    d = diagonals
+    if len(d.shape) < 2 or d.shape[-2] != 3 or len(rhs.shape) != len(d.shape) or rhs.shape[-2] != d.shape[-1]:
+        raise op_error("TridiagonalSolve", f"Expected diagonals of shape [..., 3, M] and rhs [..., M, K], got "
+                                           f"{shape_text(d.shape)} and {shape_text(rhs.shape)}")
+    nb = len(d.shape) - 2
+    batch, m, k = list(d.shape[:-2]), d.shape[-1], rhs.shape[-1]
+    bd = list(range(nb))
+
+    def diag(row, i):  # diagonals[..., row, i] broadcast to [..., k]
+        start, limit = [0] * (nb + 2), list(d.shape)
+        start[nb:], limit[nb:] = [row, i], [row + 1, i + 1]
+        return b.broadcast_in_dim(b.reshape(b.slice(d, start, limit), batch), batch + [k], bd)
+
+    def rhs_row(i):
+        start, limit = [0] * (nb + 2), list(rhs.shape)
+        start[nb], limit[nb] = i, i + 1
+        return b.reshape(b.slice(rhs, start, limit), batch + [k])
+
+    cp, dp = [], []
+    for i in range(m):
+        w = diag(1, i)
+        num = rhs_row(i)
+        if i:
+            a_i = diag(2, i)
+            w = b.subtract(w, b.multiply(a_i, cp[-1]))
+            num = b.subtract(num, b.multiply(a_i, dp[-1]))
+        if isinstance(w, np.ndarray) and np.any(w == 0) and not perturb_singular:
+            raise op_error("TridiagonalSolve", "The matrix is not invertible.")
+        cp.append(b.divide(diag(0, i), w) if i < m - 1 else None)
+        dp.append(b.divide(num, w))
+    xs = [None] * m
+    xs[m - 1] = dp[m - 1]
+    for i in range(m - 2, -1, -1):
+        xs[i] = b.subtract(dp[i], b.multiply(cp[i], xs[i + 1]))
+    return b.concatenate([b.reshape(x, batch + [1, k]) for x in xs], nb)
+
+
+register("TridiagonalSolve", ("diagonals", "rhs"), tridiagonal_solve,
+         attrs={"partial_pivoting": True, "perturb_singular": False})

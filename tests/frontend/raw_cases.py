@@ -110,6 +110,7 @@ _A = R.standard_normal((2, 4, 4))
 SPD = (_A @ _A.transpose(0, 2, 1) + 4 * np.eye(4)).astype(F)
 GEN = np.array([[[0.1, 2.0, -1.0], [1.5, 0.3, 0.7], [-2.0, 1.0, 0.5]],
                 [[3.0, 0.5, 0.2], [0.1, -2.0, 1.0], [0.4, 0.3, 1.5]]], F)  # the first needs row swaps
+TRI = np.stack([R.uniform(0.1, 1, (2, 5)), R.uniform(3, 4, (2, 5)), R.uniform(0.1, 1, (2, 5))], 1).astype(F)
 LOWER = (np.tril(R.standard_normal((2, 4, 4))) + 3 * np.eye(4)).astype(F)
 
 
@@ -499,4 +500,7 @@ CASES = {
     "raw_matrix_solve": (lambda tf, a, r: tf.raw_ops.MatrixSolve(matrix=a, rhs=r), [GEN, _n(2, 3, 2)], None),
     "raw_matrix_solve_adjoint": (lambda tf, a, r: tf.raw_ops.MatrixSolve(matrix=a, rhs=r, adjoint=True),
                                  [GEN, _n(2, 3, 4)], None),
+    # XLA (and so TF under jit) has no pivoting: partial_pivoting=False compiles in TF too
+    "raw_tridiagonal_solve": (lambda tf, d, r: tf.raw_ops.TridiagonalSolve(diagonals=d, rhs=r, partial_pivoting=False),
+                              [TRI, _n(2, 5, 3)], None),
 }

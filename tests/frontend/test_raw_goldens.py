@@ -27,7 +27,8 @@ NAMES = sorted(CASES)
 # compiling these takes 2-4 s each on 2 cores (while loops, HSV round trips, unrolled Gauss-Jordan):
 # `python -m pytest -m slow` (raw_matrix_solve keeps one Gauss-Jordan compile in the default run)
 SLOW_JIT = {"raw_igamma", "raw_igammac", "raw_igamma_grad_a", "raw_adjust_hue", "raw_adjust_hue_neg",
-            "raw_adjust_saturation", "raw_matrix_inverse", "raw_matrix_inverse_adjoint", "raw_matrix_solve_adjoint"}
+            "raw_adjust_saturation", "raw_matrix_inverse", "raw_matrix_inverse_adjoint", "raw_matrix_solve_adjoint",
+            "raw_tridiagonal_solve"}
 FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n in SLOW_JIT else (n, m)
                  for n in NAMES for m in MODES]
 
