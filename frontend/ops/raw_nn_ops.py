@@ -286,3 +286,89 @@ def conv(b, input, filter, strides, padding, explicit_paddings=(), data_format="
 register("Conv", ("input", "filter"), conv,
          attrs={"strides": None, "padding": "VALID", "explicit_paddings": (), "data_format": "CHANNELS_LAST",
                 "dilations": (), "batch_dims": 1, "groups": 1})
+
+
+# -- QuantizeAndDequantize ------------------------------------------------------------------------------
+
+def _qdq_range(b, x, input_min, input_max, range_given, axis):
+    """The [min, max] range: given, or the tensor's (per `axis` slice when axis != -1), as x-shaped arrays."""
+    rank = len(x.shape)
+    ax = None if axis == -1 else axis % rank
+    red = [d for d in range(rank) if d != ax]
+    kept = [] if ax is None else [ax]
+    if range_given:
+        lo, hi = input_min, input_max
+    else:
+        lo = b.reduce(x, b.scalar(np.inf, x.dtype), red, "minimum")
+        hi = b.reduce(x, b.scalar(-np.inf, x.dtype), red, "maximum")
+    return b.broadcast_in_dim(lo, x.shape, kept), b.broadcast_in_dim(hi, x.shape, kept)
+
+
+def _quantize_and_dequantize(b, x, input_min, input_max, signed_input, num_bits, range_given, round_mode,
+                             narrow_range, axis):
+    """TF's kernel: the scale from the side that limits it, the other bound widened to match, then
+    round(clamp(x) * scale) / scale (half to even, or half up)."""
+    lo, hi = _qdq_range(b, x, input_min, input_max, range_given, axis)
+    qmin = -(1 << (num_bits - 1)) + (1 if narrow_range else 0) if signed_input else 0
+    qmax = (1 << (num_bits - 1)) - 1 if signed_input else (1 << num_bits) - 1
+    big = _full(b, x, np.finfo(x.dtype).max)
+
+    def side(q, r):
+        ok = b.compare(b.multiply(_full(b, x, q), r), _full(b, x, 0), "GT")
+        return b.select(ok, b.divide(_full(b, x, q), b.select(ok, r, _full(b, x, 1))), big)
+
+    from_min, from_max = side(qmin, lo), side(qmax, hi)
+    use_min = b.compare(from_min, from_max, "LT")
+    scale = b.select(use_min, from_min, from_max)
+    inv = b.select(use_min, b.divide(lo, _full(b, x, qmin if qmin else 1)), b.divide(hi, _full(b, x, qmax)))
+    hi = b.select(use_min, b.multiply(_full(b, x, qmax), inv), hi)
+    lo = b.select(use_min, lo, b.multiply(_full(b, x, qmin), inv))
+    scaled = b.multiply(b.minimum(b.maximum(x, lo), hi), scale)
+    rounded = (b.round_nearest_even(scaled) if round_mode == "HALF_TO_EVEN"
+               else b.floor(b.add(scaled, _full(b, x, 0.5))))
+    return b.multiply(rounded, inv)
+
+
+def qdq_v2(b, input, input_min, input_max, signed_input=True, num_bits=8, range_given=False,
+           round_mode="HALF_TO_EVEN", narrow_range=False, axis=-1):
+    return _quantize_and_dequantize(b, input, input_min, input_max, signed_input, num_bits, range_given, round_mode,
+                                    narrow_range, axis)
+
+
+def qdq_v3(b, input, input_min, input_max, num_bits, signed_input=True, range_given=True, narrow_range=False,
+           axis=-1):
+    return _quantize_and_dequantize(b, input, input_min, input_max, signed_input, int(np.asarray(num_bits)),
+                                    range_given, "HALF_TO_EVEN", narrow_range, axis)
+
+
+_QDQ = {"signed_input": True, "num_bits": 8, "range_given": False, "round_mode": "HALF_TO_EVEN",
+        "narrow_range": False, "axis": -1}
+register("QuantizeAndDequantizeV2", ("input", "input_min", "input_max"), qdq_v2, attrs=_QDQ)
+register("QuantizeAndDequantizeV4", ("input", "input_min", "input_max"), qdq_v2, attrs=_QDQ)
+register("QuantizeAndDequantizeV3", ("input", "input_min", "input_max", "num_bits"), qdq_v3,
+         attrs={"signed_input": True, "range_given": True, "narrow_range": False, "axis": -1},
+         const_inputs=("num_bits",), typed=("input", "input_min", "input_max"))
+
+
+@register_gradient("QuantizeAndDequantizeV2")
+def _qdq_v2_grad(b, op, grad):
+    """TF's: the straight-through estimator."""
+    return [grad, None, None]
+
+
+@register_gradient("QuantizeAndDequantizeV3")
+def _qdq_v3_grad(b, op, grad):
+    return [grad, None, None, None]
+
+
+@register_gradient("QuantizeAndDequantizeV4")
+def _qdq_v4_grad(b, op, grad):
+    """TF's QuantizeAndDequantizeV4Grad: the gradient inside [input_min, input_max] (per axis); zeros for
+    the bounds (TF's kernel leaves their backprops at zero)."""
+    x, lo, hi = op.inputs
+    axis = op.attrs["axis"]
+    rank = len(x.shape)
+    kept = [] if axis == -1 else [axis % rank]
+    lo_b, hi_b = b.broadcast_in_dim(lo, x.shape, kept), b.broadcast_in_dim(hi, x.shape, kept)
+    inside = b.and_(b.compare(x, lo_b, "GE"), b.compare(x, hi_b, "LE"))
+    return [b.select(inside, grad, _full(b, grad, 0)), _full(b, lo, 0), _full(b, hi, 0)]

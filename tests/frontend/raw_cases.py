@@ -503,4 +503,20 @@ CASES = {
     # XLA (and so TF under jit) has no pivoting: partial_pivoting=False compiles in TF too
     "raw_tridiagonal_solve": (lambda tf, d, r: tf.raw_ops.TridiagonalSolve(diagonals=d, rhs=r, partial_pivoting=False),
                               [TRI, _n(2, 5, 3)], None),
+    # -- quantize and dequantize -------------------------------------------------------------------------
+    "raw_qdq_v2": (lambda tf, x: tf.raw_ops.QuantizeAndDequantizeV2(input=x, input_min=np.float32(0), input_max=np.float32(0),
+                                                                    num_bits=4), [np.linspace(-2, 3, 23).astype(F)],
+                   None),
+    "raw_qdq_v2_given": (lambda tf, x: tf.raw_ops.QuantizeAndDequantizeV2(
+        input=x, input_min=np.float32(-1.3), input_max=np.float32(2.1), range_given=True, round_mode="HALF_UP",
+        narrow_range=True), [np.linspace(-2, 3, 23).astype(F)], None),
+    "raw_qdq_v2_unsigned_axis": (lambda tf, x: tf.raw_ops.QuantizeAndDequantizeV2(
+        input=x, input_min=np.zeros(3, F), input_max=np.zeros(3, F), signed_input=False, num_bits=3, axis=1),
+        [np.abs(_n(4, 3)) * 3], None),
+    "raw_qdq_v3": (lambda tf, x: tf.raw_ops.QuantizeAndDequantizeV3(
+        input=x, input_min=np.float32(-1.0), input_max=np.float32(2.0), num_bits=5),
+        [np.linspace(-2, 3, 23).astype(F)], None),
+    "raw_qdq_v4": (lambda tf, x, lo, hi: tf.raw_ops.QuantizeAndDequantizeV4(
+        input=x, input_min=lo, input_max=hi, range_given=True, num_bits=6),
+        [np.linspace(-2, 3, 23).astype(F), np.array(-1.3, F), np.array(2.1, F)], None),
 }
