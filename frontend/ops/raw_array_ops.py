@@ -1,7 +1,9 @@
 """Raw array ops missing from the registry: rearrangements (SpaceToDepth, DepthToSpace, SpaceToBatchND,
 BatchToSpaceND, ReverseSequence), the gradients of slicing and padding (StridedSliceGrad, MirrorPadGrad),
 searches (LowerBound, UpperBound), the V2 diagonal ops, DataFormat* permutations, SegmentSumV2 & co.
-(the XLA versions of the sorted segment reductions, which take num_segments) and PopulationCount.
+(the XLA versions of the sorted segment reductions, which take num_segments), PopulationCount,
+TensorStridedSliceUpdate, Empty, ToBool, BroadcastArgs, Bincount/DenseBincount, SparseToDense and
+TridiagonalMatMul.
 
 Each is written with the builder as tf2xla lowers it: reshapes and transposes, pads, compares summed
 over a broadcast axis, one scatter.

@@ -1,4 +1,5 @@
-"""TF's gradient kernels as raw ops (ReluGrad, SigmoidGrad, BiasAddGrad, MaxPoolGrad, Conv2DBackpropFilter, ...).
+"""TF's gradient kernels as raw ops (ReluGrad, SigmoidGrad, BiasAddGrad, MaxPoolGrad, Conv2DBackpropFilter, ...),
+plus the 3-D pools (MaxPool3D, AvgPool3D and their gradients) and LRN/LRNGrad.
 
 TF's own gradient functions emit these; a graph imported from TF or a user of `tf.raw_ops` calls them
 directly. Each is the few hlo ops tf2xla lowers it to: elementwise kernels are a select or a product,

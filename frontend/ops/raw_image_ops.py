@@ -1,4 +1,5 @@
-"""Image raw ops: ResizeBilinear, ResizeBilinearGrad, ResizeNearestNeighbor, ExtractImagePatches.
+"""Image raw ops: ResizeBilinear, ResizeBilinearGrad, ResizeNearestNeighbor, ExtractImagePatches,
+AdjustContrastv2 and the colour-space ops (RGBToHSV, HSVToRGB, AdjustSaturation, AdjustHue).
 
 A resize is separable, so each is two contractions with constant [out, in] interpolation matrices built
 in numpy from TF's coordinate rules (align_corners, half_pixel_centers): rows of lerp weights for

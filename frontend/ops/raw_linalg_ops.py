@@ -1,8 +1,9 @@
-"""Cholesky and MatrixTriangularSolve as raw ops: the textbook column-by-column Cholesky and forward/back
-substitution, unrolled over the (static) matrix size with batched slices and broadcasts, so they compile
-to straight-line hlo. MatrixTriangularSolve differentiates through its substitution; Cholesky registers
-TF's symmetrized gradient (its decomposition reads only the lower triangle). Eagerly, a matrix that is not positive definite raises TF's error; compiled, it gives NaN
-as XLA does.
+"""Linear-algebra raw ops (Cholesky, MatrixTriangularSolve, MatrixInverse, MatrixSolve, TridiagonalSolve):
+the textbook algorithms (column-by-column Cholesky, substitution, Gauss-Jordan with partial pivoting, the
+Thomas algorithm) unrolled over the static matrix size with batched slices and broadcasts, so they
+compile to straight-line hlo and differentiate through their decompositions; Cholesky registers TF's
+symmetrized gradient (its decomposition reads only the lower triangle). Eagerly, a matrix that is not
+positive definite / invertible raises TF's error; compiled, it gives NaN or inf as XLA does.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Special functions as raw ops (Lgamma, Digamma, Erfc, NextAfter): builder-level rules with the same
+"""Special functions as raw ops (Lgamma, Digamma, Erfc, Erfinv, Ndtri, NextAfter, Zeta, Polygamma,
+Betainc): builder-level rules with the same
 formulas as the tf-level functions of frontend/api/math_special.py and math_extras.py (which a raw op
 cannot call: rules see builder values, not tensors). Lanczos (g = 7) for lgamma/digamma with Euler's
 reflection below 1/2, Eigen/XLA's float32 rational erfc (Cephes' in float64), XLA's NextAfter on the bit

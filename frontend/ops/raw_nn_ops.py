@@ -1,5 +1,6 @@
 """NN raw ops missing from the registry: FusedBatchNorm/V2/V3 (with TF's gradient, which only uses the
-cotangent of `y`), the FakeQuant family and its gradients, SparseMatMul, ApproxTopK, XlaConv.
+cotangent of `y`) and their gradient ops, the FakeQuant and QuantizeAndDequantize families, the generic
+Conv, SparseMatMul, ApproxTopK and XlaConv.
 
 FakeQuant nudges [min, max] so that zero is exactly representable (TF's Nudge: the zero point rounded
 half away from zero), clamps, and rounds to the grid; its gradient passes inside the nudged range.

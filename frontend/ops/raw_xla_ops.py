@@ -1,5 +1,6 @@
 """tf2xla's Xla* ops, each one hlo op with the hlo op's own attributes (XlaPad, XlaDot, XlaGather,
-XlaConvV2, XlaSort, XlaKeyValueSort, XlaBroadcastHelper, XlaEinsum, XlaOptimizationBarrier, XlaReplicaId).
+XlaConvV2, XlaSort, XlaKeyValueSort, XlaBroadcastHelper, XlaEinsum, XlaOptimizationBarrier, XlaReplicaId,
+XlaReducePrecision).
 
 XlaDot, XlaGather and XlaConvV2 take their dimension numbers as a serialized xla proto (a bytes
 attribute, as `xla_data_pb2.DotDimensionNumbers().SerializeToString()` gives it); `_proto_fields`
