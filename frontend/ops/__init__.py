@@ -3,6 +3,9 @@
 from minixla.frontend.ops import (  # noqa: F401  (each module registers its ops)
     array_ops, collective_ops, conv3d_random_ops, conv_ops, control_flow_ops, creation_ops, dynamic_slice_ops, host_ops, index_ops,
     host_unique_ops, math_ops, nn_ops, random_ops, reduction_ops, scatter_combine_ops, scatter_matrix_ops, xla_ops)
+from minixla.frontend.ops import (  # noqa: F401,E402  (more raw ops)
+    raw_alias_ops, raw_array_ops, raw_grad_ops, raw_igamma_ops, raw_image_ops, raw_linalg_ops, raw_math_ops, raw_nn_ops,
+    raw_xla_ops)
 from minixla.frontend.ops.registry import REGISTRY, OpDef, get, register
 
 __all__ = ["REGISTRY", "OpDef", "get", "register"]
