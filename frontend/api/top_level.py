@@ -216,35 +216,42 @@ ApproxTopK = namedtuple("ApproxTopK", ["values", "indices"])
 
 
 def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
-    """(paddings, crops) that make each spatial dim plus its base padding divisible by its block size."""
-    shape = _static_value(input_shape, "input_shape", "required_space_to_batch_paddings").astype(np.int64)
-    block = _static_value(block_shape, "block_shape", "required_space_to_batch_paddings").astype(np.int64)
-    base = np.zeros((len(block), 2), np.int64) if base_paddings is None else \
-        _static_value(base_paddings, "base_paddings", "required_space_to_batch_paddings").astype(np.int64)
-    if shape.shape != block.shape or base.shape != (len(block), 2):
-        raise ValueError(f"input_shape {shape.tolist()}, block_shape {block.tolist()} and base_paddings "
-                         f"{base.tolist()} do not agree")
-    padded = shape + base[:, 0] + base[:, 1]
-    extra = (block - padded % block) % block
-    paddings = np.stack([base[:, 0], base[:, 1] + extra], axis=1)
-    crops = np.stack([np.zeros_like(extra), extra], axis=1)
-    return tf.constant(paddings.astype(np.int32)), tf.constant(crops.astype(np.int32))
+    """(paddings, crops) that make each spatial dim plus its base padding divisible by its block size
+    (tensor arithmetic, so input_shape may be a traced value)."""
+    shape = tf.cast(_t(input_shape), "int32")
+    block = tf.cast(_t(block_shape), "int32")
+    if shape.shape.rank != 1 or block.shape.rank != 1 or shape.shape[0] != block.shape[0]:
+        raise ValueError(f"input_shape {shape.shape} and block_shape {block.shape} must be vectors of one length")
+    base = tf.zeros([block.shape[0], 2], "int32") if base_paddings is None else tf.cast(_t(base_paddings), "int32")
+    start, end = base[:, 0], base[:, 1]
+    extra = tf.math.floormod(block - tf.math.floormod(shape + start + end, block), block)
+    return tf.stack([start, end + extra], axis=1), tf.stack([tf.zeros_like(extra), extra], axis=1)
 
 
 def matrix_square_root(input, name=None):  # noqa: A002
-    """The principal square root of each matrix (no eigenvalue on the closed negative real axis):
-    scaled Denman-Beavers iterations, Y -> (Y + Z^-1)/2, Z -> (Z + Y^-1)/2, which converge
-    quadratically to sqrt(A) and its inverse; unrolled, so gradients flow through the inverses."""
+    """The principal square root of each matrix, by the coupled Newton-Schulz iteration on A / ||A||_F
+    (Y -> Y T, Z -> T Z with T = (3I - Z Y) / 2; Y -> sqrt(A / ||A||), then scaled back). Only matrix
+    products, unrolled: cheap to compile and to differentiate. It converges when ||I - A/||A|| || < 1,
+    e.g. for symmetric positive definite matrices and those near them (TF's Schur method also takes
+    matrices with complex or negative-real-part eigenvalues: those raise InvalidArgumentError here)."""
     a = _t(input)
     if a.shape.rank < 2 or a.shape[-1] != a.shape[-2]:
         raise InvalidArgumentError(None, None, f"Input must be a square matrix (rank >= 2), got {a.shape}")
-    y, z = a, tf.eye(a.shape[-1], batch_shape=a.shape.as_list()[:-2], dtype=a.dtype)
+    n = a.shape[-1]
+    norm = tf.sqrt(tf.reduce_sum(a * a, axis=[-2, -1], keepdims=True))
+    eye = tf.eye(n, batch_shape=a.shape.as_list()[:-2], dtype=a.dtype)
+    y, z = a / norm, eye
     for _ in range(SQRTM_ITERATIONS):
-        y, z = (y + tf.linalg.inv(z)) * 0.5, (z + tf.linalg.inv(y)) * 0.5
-    return y
+        t = (3.0 * eye - tf.matmul(z, y)) * 0.5
+        y, z = tf.matmul(y, t), tf.matmul(t, z)
+    out = y * tf.sqrt(norm)
+    if out._graph is None and not np.all(np.isfinite(out.numpy())):
+        raise InvalidArgumentError(None, None, "matrix_square_root: the iteration did not converge (minixla takes "
+                                               "matrices whose eigenvalues have positive real parts)")
+    return out
 
 
-SQRTM_ITERATIONS = 14
+SQRTM_ITERATIONS = 24
 
 
 # -- functional ------------------------------------------------------------------------------------

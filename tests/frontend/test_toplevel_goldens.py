@@ -44,8 +44,9 @@ def test_toplevel_forward_against_tensorflow(name, mode):
     replay.check_forward(data, fn, name, mode, TOL)
 
 
-# the loops' gradients compile slowly under jit (3-8 s each on 2 cores): `python -m pytest -m slow`
-LOOPS = ("tl_foldl", "tl_foldl_init", "tl_foldr", "tl_vectorized_map")
+# the loops' gradients compile slowly under jit (3-20 s each on 2 cores): `python -m pytest -m slow`
+LOOPS = ("tl_foldl", "tl_foldl_init", "tl_foldr", "tl_vectorized_map", "tl_matrix_square_root",
+         "tl_matrix_square_root_top")
 GRAD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n in LOOPS else (n, m)
               for n in NAMES if replay.has_gradient(GOLDEN, n) for m in MODES]
 
