@@ -157,6 +157,8 @@ def type_spec_from_value(value) -> TypeSpec:
                                  value.indices.shape.as_list())
     if value is None:
         return NoneTensorSpec()
+    if hasattr(value, "_type_spec") and not isinstance(value, Tensor):  # SparseTensor, RaggedTensor
+        return value._type_spec() if callable(value._type_spec) else value._type_spec
     if isinstance(value, (Tensor, np.ndarray)) or hasattr(value, "_variable_value"):
         return TensorSpec.from_tensor(value)
     arr = np.asarray(value)

@@ -31,9 +31,12 @@ def inside_function() -> bool:
 
 
 def is_tensor(x) -> bool:
+    """Tensors, variables and the composite tensors (IndexedSlices, SparseTensor, RaggedTensor)."""
     from minixla.frontend.indexed_slices import IndexedSlices
+    from minixla.frontend.ragged_tensor import RaggedTensor
+    from minixla.frontend.sparse_tensor import SparseTensor
 
-    return isinstance(x, (Tensor, IndexedSlices)) or hasattr(x, "_variable_value")
+    return isinstance(x, (Tensor, IndexedSlices, SparseTensor, RaggedTensor)) or hasattr(x, "_variable_value")
 
 
 def is_symbolic_tensor(x) -> bool:

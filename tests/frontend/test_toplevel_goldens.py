@@ -183,6 +183,11 @@ def test_tensor_spec_and_type_spec_from_value():
 def test_introspection_eager_and_traced():
     assert tf.executing_eagerly() and not tf.inside_function()
     assert tf.is_tensor(tf.constant(1)) and not tf.is_tensor(np.ones(2)) and tf.is_tensor(tf.Variable(1.0))
+    sparse = tf.SparseTensor([[0, 1]], [2.0], [2, 3])
+    ragged = tf.ragged.constant([[1, 2], [3]])
+    assert tf.is_tensor(sparse) and tf.is_tensor(ragged)
+    assert isinstance(tf.type_spec_from_value(sparse), tf.SparseTensorSpec)
+    assert isinstance(tf.type_spec_from_value(ragged), tf.RaggedTensorSpec)
     np.testing.assert_array_equal(tf.get_static_value(tf.constant([1, 2])), [1, 2])
     seen = {}
 
