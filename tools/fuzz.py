@@ -365,8 +365,9 @@ class Report:
 
 
 def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None,
-        check_bounds: bool = True) -> Report:
-    """Fuzz `n` programs from `seed`; shrink and (with `out`) write every failure."""
+        check_bounds: bool = True, max_failures: int | None = None) -> Report:
+    """Fuzz `n` programs from `seed`; shrink and (with `out`) write every failure; stop after
+    `max_failures` failures when given (one broken lowering fails many programs)."""
     report = Report()
     start = time.perf_counter()
     for k in range(n):
@@ -384,6 +385,8 @@ def run(n: int, seed: int = 0, n_ops: int = 8, out: Path | None = None, log=None
                 (out / f"fuzz-{program_seed}.mlir").write_text(
                     f"// minixla fuzz seed {program_seed}: {comment}\n// inputs: tools.fuzz.inputs_for(types, "
                     f"{program_seed})\n{text}\n")
+            if max_failures is not None and len(report.failures) >= max_failures:
+                break
         if log is not None and (k + 1) % 100 == 0:
             log(f"{k + 1} programs, {len(report.failures)} mismatches, "
                 f"{(k + 1) / (time.perf_counter() - start):.1f} programs/s")
@@ -395,13 +398,14 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=1000, help="number of programs")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-failures", type=int, default=None, help="stop after this many shrunk failures")
     p.add_argument("--ops", type=int, default=8, help="ops per program")
     p.add_argument("--out", type=Path, default=None, help="write shrunk failing programs here")
     p.add_argument("--no-check-bounds", action="store_true",
                    help="compile without MINIXLA_CHECK_BOUNDS (about twice the programs per second)")
     args = p.parse_args(argv)
     report = run(args.n, args.seed, args.ops, args.out, log=lambda s: print(s, file=sys.stderr),
-                 check_bounds=not args.no_check_bounds)
+                 check_bounds=not args.no_check_bounds, max_failures=args.max_failures)
     print(f"{report.programs} programs in {report.seconds:.1f} s ({report.rate:.1f} programs/s), "
           f"{len(report.failures)} mismatches (interpreter vs cpu)")
     for s, reason, _ in report.failures[:20]:

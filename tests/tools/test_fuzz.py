@@ -15,7 +15,8 @@ from minixla.backends import get_backend
 from minixla.tools import fuzz
 
 
-@pytest.mark.parametrize("count, check_bounds", [(150, False), (30, True)])
+# CI's share (the suite's 20-minute budget); the recorded 10,000-program runs are in docs/fuzzing.md
+@pytest.mark.parametrize("count, check_bounds", [(100, False), (20, True)])
 def test_fixed_seed_programs_agree(count, check_bounds):
     report = fuzz.run(count, seed=2026 + check_bounds, n_ops=8, check_bounds=check_bounds)
     assert report.programs == count
@@ -38,7 +39,7 @@ def test_a_broken_lowering_is_found_and_shrunk(monkeypatch, tmp_path):
     saved = table["maximum"]
     table["maximum"] = table["minimum"]  # the CPU now computes min for hlo.maximum
     monkeypatch.setattr(scalar, "SCALAR_OPS", table)
-    report = fuzz.run(60, seed=11, n_ops=8, out=tmp_path, check_bounds=False)
+    report = fuzz.run(60, seed=11, n_ops=8, out=tmp_path, check_bounds=False, max_failures=1)
     assert report.failures, "the broken lowering went unnoticed"
     seed, reason, text = report.failures[0]
     assert text.count(" = hlo.") <= 3  # shrunk to a few ops ...
