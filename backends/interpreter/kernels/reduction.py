@@ -34,6 +34,16 @@ def _tree(xs: list[np.ndarray], combine: Combine) -> list[np.ndarray]:
     return [x[..., 0] for x in xs]
 
 
+def _rounds_each_step(dtype) -> bool:
+    return np.dtype(dtype) == np.float16 or np.dtype(dtype).name == "bfloat16"
+
+
+def _sequential_reduce(ufunc: np.ufunc, full: np.ndarray) -> np.ndarray:
+    """ufunc folded left to right along the last axis, rounding to the dtype after each step
+    (`accumulate` is sequential; numpy's `reduce` sums float16 pairwise)."""
+    return ufunc.accumulate(full, axis=-1)[..., -1]
+
+
 def reduce(inputs: Sequence[np.ndarray], init_values: Sequence[np.ndarray], dimensions: Sequence[int],
            combine: Combine, ufunc: np.ufunc | None = None) -> list[np.ndarray]:
     """results = body(init, reduce(inputs over `dimensions`)) per kept index."""
@@ -45,6 +55,12 @@ def reduce(inputs: Sequence[np.ndarray], init_values: Sequence[np.ndarray], dime
     count = int(np.prod([x0.shape[d] for d in dims], dtype=np.int64))
     if count == 0:
         return [np.array(v, copy=True) for v in inits]
+    if ufunc is not None and len(inputs) == 1 and _rounds_each_step(x0.dtype):
+        # 16-bit floats round after every step, so the order shows: fold from the init value through
+        # the reduced elements in row-major order, as StableHLO's reference interpreter and our CPU code do
+        flat = np.transpose(x0, kept + dims).reshape(out_shape + (count,))
+        full = np.concatenate([np.asarray(inits[0], x0.dtype)[..., None], flat], axis=-1)
+        return [np.asarray(_sequential_reduce(ufunc, full)).astype(x0.dtype)]
     if ufunc is not None and len(inputs) == 1:
         part = ufunc.reduce(inputs[0], axis=tuple(dims)) if dims else inputs[0]
         return [np.asarray(ufunc(inits[0], part)).astype(x0.dtype)]
