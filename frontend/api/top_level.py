@@ -369,6 +369,14 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
     return list(out) if isinstance(out, tuple) else [out]
 
 
+def fingerprint(data, method="farmhash64", name=None):
+    """uint8[rows, 8]: FarmHash Fingerprint64 of each row of `data` (TF's; a host op)."""
+    from minixla.frontend.execute import execute
+
+    return execute("Fingerprint", [data, np.array(method.encode() if isinstance(method, str) else method,
+                                                  dtype=object)])
+
+
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The entries of `tensor` where `mask` (over dims axis..axis+mask.rank) is true, flattened there:
     TF's composition, tf.where(mask) (a host op: its size depends on the data) then a gather."""
@@ -390,7 +398,7 @@ FUNCTIONS = (searchsorted, sequence_mask, reverse_sequence, unravel_index, histo
              histogram_fixed_width_bins, saturate_cast, realdiv, shape_n, parallel_stack, tensor_scatter_nd_max,
              tensor_scatter_nd_min, tensor_scatter_nd_sub, foldl, foldr, vectorized_map, hessians, numpy_function,
              grad_pass_through, recompute_grad, dynamic_stitch, broadcast_dynamic_shape, unique, dynamic_partition,
-             approx_top_k, required_space_to_batch_paddings, matrix_square_root,
+             approx_top_k, required_space_to_batch_paddings, matrix_square_root, fingerprint,
              unique_with_counts, boolean_mask)
 
 

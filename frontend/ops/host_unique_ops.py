@@ -1,6 +1,7 @@
-"""Unique, UniqueWithCounts and Timestamp: host ops (their results' shapes depend on the data, or
-they read the clock), so they run eagerly and in tf.function without jit, and under
-jit_compile=True compilation fails naming them, as TF-XLA's does on CPU."""
+"""Unique, UniqueWithCounts, DynamicPartition, Timestamp and Fingerprint: host ops (their results'
+shapes depend on the data, they read the clock, or TF has no XLA kernel for them), so they run
+eagerly and in tf.function without jit, and under jit_compile=True compilation fails naming them,
+as TF-XLA's does on CPU."""
 
 from __future__ import annotations
 
@@ -79,3 +80,31 @@ def _dynamic_partition_grad(b, op, *grads):
     rows = b.gather(table, b.constant(inverse.reshape(-1, 1)), offset_dims=list(range(1, 1 + len(rest))),
                     collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1, slice_sizes=[1] + rest)
     return [b.reshape(rows, list(data.shape)), None]
+
+
+def _fingerprint(data, method):
+    """TF's Fingerprint: per row (first dimension), FarmHash Fingerprint64 of the row's bytes, or for
+    strings of each string (a row of several strings: of their little-endian fingerprints), as uint8[8]."""
+    from minixla.frontend.api.farmhash import fingerprint64
+
+    name = method.reshape(()).item()
+    name = name.decode() if isinstance(name, bytes) else str(name)
+    if name != "farmhash64":
+        raise op_error("Fingerprint", f"Unsupported fingerprint method: {name}")
+    if data.ndim == 0:
+        raise op_error("Fingerprint", "`data` should have at least one dimension: []")
+    rows = data.reshape(data.shape[0], -1)
+    out = []
+    for row in rows:
+        if data.dtype == object:
+            parts = [v if isinstance(v, bytes) else str(v).encode() for v in row]
+            value = fingerprint64(parts[0]) if len(parts) == 1 else fingerprint64(
+                np.array([fingerprint64(p) for p in parts], "<u8").tobytes())
+        else:
+            value = fingerprint64(np.ascontiguousarray(row).astype(row.dtype.newbyteorder("<")).tobytes())
+        out.append(np.frombuffer(np.array(value, "<u8").tobytes(), np.uint8))
+    return np.stack(out) if out else np.zeros((0, 8), np.uint8)
+
+
+register("Fingerprint", ("data", "method"), None, host=_fingerprint, typed=("data",),
+         infer=lambda data, method: Spec(None if data.shape is None else (data.shape[0], 8), np.dtype(np.uint8)))

@@ -84,4 +84,6 @@ CASES = {
         s, [2, 3], base_paddings=[[1, 0], [0, 2]]), [np.array([5, 7], np.int32)], None),
     "tl_matrix_square_root": (lambda tf, a: tf.linalg.sqrtm(a), [SPD], None),
     "tl_matrix_square_root_top": (lambda tf, a: tf.matrix_square_root(a[0]), [SPD], None),
+    "tl_fingerprint": (lambda tf, i: tf.fingerprint(i), [np.arange(12, dtype=np.int32).reshape(4, 3)], None),
+    "tl_fingerprint_float": (lambda tf, x: tf.fingerprint(x), [X], None),
 }
