@@ -23,8 +23,8 @@ def _sequence(n, m, pseudo_random, seed):
         alpha = n / m
         top = min((k + 2) / alpha - 1, (n + 1 - k) / alpha - (m - 1))
         u = tf.random.uniform([], 0, top, tf.float64, seed=seed)
-        ends = tf.cast(tf.math.ceil(alpha * (tf.range(1, m + 1, dtype=tf.float64) + u) - 1), tf.int64)
-        return tf.concat([tf.zeros([1], tf.int64), ends], 0)
+        inner = tf.cast(tf.math.ceil(alpha * (tf.range(1, m, dtype=tf.float64) + u) - 1), tf.int64)
+        return tf.concat([tf.zeros([1], tf.int64), inner, tf.constant([n], tf.int64)], 0)  # TF: the last is n
     diff = tf.constant(np.array([k + 1] * (n % m) + [k] * (m - n % m), np.int64))
     diff = tf.gather(diff, tf.argsort(tf.random.uniform([m], seed=seed)))
     return tf.concat([tf.zeros([1], tf.int64), tf.cumsum(diff)], 0)
