@@ -31,12 +31,18 @@ _SUFFIX = ".o.mx"
 
 
 class DiskCache:
-    """Content-addressed files in one directory, size-bounded with LRU eviction."""
+    """Content-addressed files in one directory, size-bounded with LRU eviction. A write scans the
+    directory only when the size it knows of (its last scan plus its own writes) passes the bound:
+    scanning on every write cost 0.33 s per compile with 41,000 entries (what slowed the fuzzer from
+    8 to 1.5 programs/s); another process's writes are seen at the next scan."""
 
     def __init__(self, directory: str | os.PathLike, max_bytes: int = DEFAULT_MAX_BYTES):
         self.directory = Path(directory)
         self.max_bytes = max_bytes
         self.hits = self.misses = self.corrupt = 0
+        #: the directory's total size as last scanned plus what this process wrote since: a put scans
+        #: the directory (every entry's stat) only when this may pass the bound, not on every write
+        self._estimate: int | None = None
 
     def _path(self, key: str) -> Path:
         return self.directory / (key + _SUFFIX)
@@ -84,7 +90,12 @@ class DiskCache:
                 raise
         except OSError:
             return
-        self.evict()
+        if self._estimate is None:
+            self._estimate = self.size()
+        else:
+            self._estimate += len(MAGIC) + 32 + len(payload)
+        if self._estimate > self.max_bytes:
+            self.evict()
 
     def entries(self) -> list[tuple[float, int, Path]]:
         """(mtime, size, path) of each complete entry, oldest first."""
@@ -117,6 +128,7 @@ class DiskCache:
             except OSError:
                 pass
             total -= size
+        self._estimate = total
 
 
 def cache_directory() -> Path | None:
