@@ -11,16 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.backends.interpreter.ops_elementwise import BINARY, UNARY
+from minixla.frontend.ops.math_ops import SIMPLE_BINARY, SIMPLE_UNARY
 from minixla.frontend.tensor import Tensor
 
-BINARY_KERNELS = {"AddV2": BINARY["add"], "Sub": BINARY["subtract"], "Mul": BINARY["multiply"],
-                  "Maximum": BINARY["maximum"], "Minimum": BINARY["minimum"], "RealDiv": BINARY["divide"]}
-#: float-only unary ops that are one hlo op each (frontend/ops/math_ops.py SIMPLE_UNARY)
-UNARY_KERNELS = {"Abs": UNARY["abs"], "Neg": UNARY["negate"], "Sqrt": UNARY["sqrt"], "Rsqrt": UNARY["rsqrt"],
-                 "Exp": UNARY["exponential"], "Expm1": UNARY["exponential_minus_one"], "Log": UNARY["log"],
-                 "Log1p": UNARY["log_plus_one"], "Sin": UNARY["sine"], "Cos": UNARY["cosine"],
-                 "Tanh": UNARY["tanh"], "Floor": UNARY["floor"], "Ceil": UNARY["ceil"],
-                 "Sigmoid": UNARY["logistic"]}
+BINARY_KERNELS = {op: BINARY[SIMPLE_BINARY[op]] for op in ("AddV2", "Sub", "Mul", "Maximum", "Minimum", "RealDiv")}
+#: float-only unary ops that are one hlo op each (their hlo op from math_ops' table)
+UNARY_KERNELS = {op: UNARY[SIMPLE_UNARY[op]] for op in ("Abs", "Neg", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log",
+                                                        "Log1p", "Sin", "Cos", "Tanh", "Floor", "Ceil", "Sigmoid")}
 KERNELS = {**BINARY_KERNELS, **UNARY_KERNELS}
 _NUMERIC = frozenset("fiu")
 

@@ -10,6 +10,7 @@ import time
 import numpy as np
 
 from minixla.frontend.builder import Spec
+from minixla.frontend.ops.index_ops import gather_v2
 from minixla.frontend.ops.registry import op_error, register, register_gradient
 
 
@@ -76,9 +77,7 @@ def _dynamic_partition_grad(b, op, *grads):
     rest = list(data.shape[np.asarray(values).ndim:])
     sizes = [int(np.sum(flat == i)) for i in range(len(grads))]
     table = b.concatenate([b.reshape(g, [n] + rest) for g, n in zip(grads, sizes)], 0)
-    inverse = np.argsort(order).astype(np.int32)
-    rows = b.gather(table, b.constant(inverse.reshape(-1, 1)), offset_dims=list(range(1, 1 + len(rest))),
-                    collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1, slice_sizes=[1] + rest)
+    rows = gather_v2(b, table, b.constant(np.argsort(order).astype(np.int32)), 0)
     return [b.reshape(rows, list(data.shape)), None]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minixla.frontend.ops.index_ops import gather_v2
 from minixla.frontend.ops.registry import op_error, register, register_gradient, shape_text
 from minixla.frontend.ops.scatter_matrix_ops import _outer, _scatter_nd
 
@@ -57,11 +58,7 @@ def dynamic_stitch(b, data, indices=()):
     source = np.full(n, flat_ids.size, np.int32)  # never written: the zero row appended below
     source[flat_ids] = np.arange(flat_ids.size, dtype=np.int32)  # numpy keeps the last write
     rows.append(b.full([1] + list(rest or ()), 0, data[0].dtype))
-    table = b.concatenate(rows, 0)
-    width = len(rest or ())
-    return b.gather(table, b.constant(source.reshape(n, 1)), offset_dims=list(range(1, 1 + width)),
-                    collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1,
-                    slice_sizes=[1] + list(rest or ()))
+    return gather_v2(b, b.concatenate(rows, 0), b.constant(source), 0)
 
 
 # not TF's DynamicStitch (that one takes the indices as inputs): tf.dynamic_stitch passes constant indices
@@ -72,11 +69,4 @@ register("MinixlaDynamicStitch", ("*data",), dynamic_stitch, attrs={"indices": (
 def _dynamic_stitch_grad(b, op, grad):
     """TF's gradient: each data row gets the output row at its index, also where a later entry
     overwrote it (TF does not mask overwritten entries; nor do we, to give TF's numbers)."""
-    rest = list(grad.shape[1:])
-    out = []
-    for ids in op.attrs["indices"]:
-        ids = np.asarray(ids, np.int32)
-        rows = b.gather(grad, b.constant(ids.reshape(-1, 1)), offset_dims=list(range(1, 1 + len(rest))),
-                        collapsed_slice_dims=[0], start_index_map=[0], index_vector_dim=1, slice_sizes=[1] + rest)
-        out.append(b.reshape(rows, list(ids.shape) + rest))
-    return [out]
+    return [[gather_v2(b, grad, b.constant(np.asarray(ids, np.int32)), 0) for ids in op.attrs["indices"]]]
