@@ -221,10 +221,14 @@ def module_key(module, entry: str, opt_level: int, pipelines: str) -> str:
 
 def store_lowered(disk: DiskCache, key: str, compiled_module) -> None:
     """Keep what a later process needs to skip lowering: the LLVM IR, the signatures, the entry kind."""
+    store_lowered_parts(disk, key, (compiled_module.llvm_ir, compiled_module.signatures, compiled_module.by_object))
+
+
+def store_lowered_parts(disk: DiskCache, key: str, parts: tuple) -> None:
+    """`store_lowered` from the (llvm_ir, signatures, by_object) that `load_lowered` returns."""
     import pickle
 
-    disk.put(key, pickle.dumps((compiled_module.llvm_ir, compiled_module.signatures,
-                                compiled_module.by_object), protocol=pickle.HIGHEST_PROTOCOL))
+    disk.put(key, pickle.dumps(tuple(parts), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def load_lowered(disk: DiskCache, key: str):
