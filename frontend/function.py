@@ -76,6 +76,8 @@ class ConcreteFunction:
     const_leaves: dict[int, np.ndarray] = field(default_factory=dict)
     tensor_leaves: list[int] = field(default_factory=list)
     compiled: Compiled | None = None
+    #: without jit_compile: the autoclustered graph (autoclustering.py), False when it is off, None before a call
+    clustered: Any = None
 
     def lower(self) -> Compiled:
         if self.compiled is None:
@@ -96,7 +98,13 @@ class ConcreteFunction:
     def run(self, leaf_values: list[np.ndarray], jit: bool) -> list[np.ndarray]:
         args = list(leaf_values) + [v._value for v in self.captures]
         if not jit:
-            results = run_graph(self.graph, args, self.outputs + [self.graph.updates[v] for v in self.updates])
+            wanted = self.outputs + [self.graph.updates[v] for v in self.updates]
+            if self.clustered is None:  # decided at the first call, as TF decides when it builds the graph
+                from minixla.frontend import autoclustering
+
+                self.clustered = autoclustering.ClusteredGraph(self.graph, wanted, self.name) \
+                    if autoclustering.enabled() else False
+            results = self.clustered.run(args, wanted) if self.clustered else run_graph(self.graph, args, wanted)
         else:
             compiled = self.lower()
             if compiled.executable is None:
@@ -133,6 +141,7 @@ class Function:
         self._last_key: Any = None
         self._last_leaf_keys: tuple = ()
         self._why = "not called yet"
+        self._clusters_text = ""
         self._arg_names: list[str] = []
         self._plans: dict[tuple, Any] = {}  # call key -> plan (call_plan.py)
         self._forms: dict[Any, Any] = {}  # call form -> normalizer of its arguments
@@ -303,6 +312,7 @@ class Function:
                 values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
             with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile), first_call=True):
                 results = cf.run(values, self._jit_compile)
+            self._clusters_text = cf.clustered.describe(self._name) if cf.clustered else ""
         if key is not None:
             self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
         return rebuild(cf.structure, [Tensor(r) for r in results])
@@ -330,8 +340,20 @@ class Function:
         return self._tracing_count
 
     def why(self) -> str:
-        """Why the last call retraced/recompiled ("cache hit" when it did not)."""
-        return self._why
+        """Why the last call retraced/recompiled ("cache hit" when it did not); under autoclustering,
+        also which clusters formed and which ops stayed outside (and why)."""
+        return self._why + (f"\n{self._clusters_text}" if self._clusters_text else "")
+
+    def experimental_get_clusters(self, *args, **kwargs) -> str:
+        """The autoclustering of this function's graph for these arguments (minixla's; TF dumps it with
+        --tf_xla_clustering_debug), built now if no call has built it."""
+        from minixla.frontend import autoclustering
+
+        cf = self.get_concrete_function(*args, **kwargs)
+        if not cf.clustered:
+            wanted = cf.outputs + [cf.graph.updates[v] for v in cf.updates]
+            cf.clustered = autoclustering.ClusteredGraph(cf.graph, wanted, cf.name)
+        return cf.clustered.describe(self._name)
 
     @property
     def compile_count(self) -> int:
