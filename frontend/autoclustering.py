@@ -31,15 +31,15 @@ its ops run op by op and the reason is reported.
 
 from __future__ import annotations
 
-import os
-import re
 import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
-from minixla.frontend.api.config import _STATE as config_state
+from minixla.frontend.api.config import auto_jit_flag as _flag
+from minixla.frontend.api.config import autoclustering_enabled as enabled  # noqa: F401 -- function.py asks here
+from minixla.frontend.api.config import min_cluster_size
 from minixla.frontend.execute import run_eager
 from minixla.frontend.graph import Graph, Node
 from minixla.frontend.tensor import Tensor
@@ -47,29 +47,6 @@ from minixla.frontend.tensor import Tensor
 #: functional control flow: their bodies are separate functions of the traced module
 _FUNCTIONAL = frozenset({"If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase",
                          "PartitionedCall", "StatefulPartitionedCall"})
-DEFAULT_MIN_CLUSTER_SIZE = 4
-
-
-def _flag(name: str) -> str | None:
-    m = re.search(rf"--{name}(?:=(\S*))?", os.environ.get("TF_XLA_FLAGS", ""))
-    return None if m is None else (m.group(1) if m.group(1) is not None else "true")
-
-
-def enabled() -> bool:
-    """`tf.config.optimizer.set_jit(True | 'autoclustering')`, or `TF_XLA_FLAGS=--tf_xla_auto_jit=1|2`
-    (also TF's `single-gpu(2)` spelling); `set_jit(False)` turns the environment's setting off."""
-    if config_state.jit is not None:
-        return config_state.jit
-    level = _flag("tf_xla_auto_jit")
-    return level is not None and (level in ("1", "2") or level.startswith("single-gpu"))
-
-
-def min_cluster_size() -> int:
-    value = _flag("tf_xla_min_cluster_size")
-    try:
-        return DEFAULT_MIN_CLUSTER_SIZE if value is None else max(1, int(value))
-    except ValueError:
-        raise ValueError(f"--tf_xla_min_cluster_size must be an integer, got {value!r}") from None
 
 
 def _tensors(node: Node) -> list[Tensor]:

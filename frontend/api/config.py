@@ -11,6 +11,7 @@ kept and read back as TF does.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
 import warnings
@@ -106,9 +107,36 @@ def set_jit(enabled) -> None:
 
 def get_jit() -> str:
     """"autoclustering" when it is on (by set_jit or TF_XLA_FLAGS=--tf_xla_auto_jit), else "" (as TF)."""
-    from minixla.frontend.autoclustering import enabled
+    return "autoclustering" if autoclustering_enabled() else ""
 
-    return "autoclustering" if enabled() else ""
+
+#: TF's default --tf_xla_min_cluster_size
+DEFAULT_MIN_CLUSTER_SIZE = 4
+
+
+def auto_jit_flag(name: str) -> str | None:
+    """The value of TF_XLA_FLAGS' `--name=value` (a bare `--name` reads "true"), or None."""
+    m = re.search(rf"--{name}(?:=(\S*))?", os.environ.get("TF_XLA_FLAGS", ""))
+    return None if m is None else (m.group(1) if m.group(1) is not None else "true")
+
+
+def autoclustering_enabled() -> bool:
+    """`tf.config.optimizer.set_jit(True | 'autoclustering')`, or `TF_XLA_FLAGS=--tf_xla_auto_jit=1|2`
+    (also TF's `single-gpu(2)` spelling); `set_jit(False)` turns the environment's setting off."""
+    if _STATE.jit is not None:
+        return _STATE.jit
+    level = auto_jit_flag("tf_xla_auto_jit")
+    return level is not None and (level in ("1", "2") or level.startswith("single-gpu"))
+
+
+def min_cluster_size() -> int:
+    value = auto_jit_flag("tf_xla_min_cluster_size")
+    try:
+        return DEFAULT_MIN_CLUSTER_SIZE if value is None else max(1, int(value))
+    except ValueError:
+        raise ValueError(f"--tf_xla_min_cluster_size must be an integer, got {value!r}") from None
+
+
 
 
 def _set_experimental_options(options: dict) -> None:
