@@ -244,3 +244,16 @@ def load_lowered(disk: DiskCache, key: str):
         disk.corrupt += 1
         return None
     return llvm_ir, signatures, by_object
+
+
+def cache_object_code(engine, text: str) -> None:
+    """The object code of a runtime kernel compiled from fixed IR `text` (the gemm, the thread pool) comes
+    from (or goes to) the persistent compile cache, as a JIT-compiled module's does: the gemm's code
+    generation is ~0.1 s of every new process's first gemm-using compile."""
+    disk = active_cache()
+    if disk is None:
+        return
+    key = object_key(text, 0)
+    cached = disk.get(key)
+    engine.set_object_cache(None if cached is not None else (lambda _m, data: disk.put(key, bytes(data))),
+                            lambda _m: cached)

@@ -424,20 +424,6 @@ gen:
     return "\n".join(out)
 
 
-def _use_disk_cache(engine, text: str) -> None:
-    """The kernel's object code comes from (or goes to) the persistent compile cache, as a JIT-compiled
-    module's does: its code generation is ~0.1 s of every new process's first gemm-using compile."""
-    from minixla.backends.cpu.compile_cache import active_cache, object_key
-
-    disk = active_cache()
-    if disk is None:
-        return
-    key = object_key("; minixla generated gemm\n" + text, 0)
-    cached = disk.get(key)
-    engine.set_object_cache(None if cached is not None else (lambda _m, data: disk.put(key, bytes(data))),
-                            lambda _m: cached)
-
-
 def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | None = None,
                  max_block: int = 4096) -> tuple[object, int, int]:
     """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses).
@@ -445,6 +431,7 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     dispatchers that leave small and skinny products to it."""
     import llvmlite.binding as llvm
 
+    from minixla.backends.cpu.compile_cache import cache_object_code
     from minixla.backends.cpu.target import create_machine, host_target
     from minixla.backends.cpu.threadpool import ensure_registered
 
@@ -459,7 +446,7 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     module.triple = host.triple
     module.verify()
     engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
-    _use_disk_cache(engine, text)
+    cache_object_code(engine, "; minixla generated gemm\n" + text)
     engine.finalize_object()
     entry = "minixla_dispatch_" if fallback is not None else "minixla_gen_"
     return engine, engine.get_function_address(entry + "sgemm"), engine.get_function_address(entry + "dgemm")
