@@ -141,3 +141,5 @@ from minixla.frontend.api import random_samplers as _random_samplers  # noqa: E4
 _random_samplers.install(_sys.modules[__name__])  # tf.random's candidate samplers and index shuffles
 from minixla.frontend.api import sparse_ops as _sparse_ops, ragged_ops as _ragged_ops  # noqa: E402
 _sparse_ops.install(_sys.modules[__name__]); _ragged_ops.install(_sys.modules[__name__])  # noqa: E702
+from minixla.frontend.api import raw_state_variables as _raw_state_variables  # noqa: E402
+_raw_state_variables.install(_sys.modules[__name__])  # tf.raw_ops on tf.Variable.handle (ReadVariableOp, ResourceApply*)
