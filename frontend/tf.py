@@ -143,3 +143,5 @@ from minixla.frontend.api import sparse_ops as _sparse_ops, ragged_ops as _ragge
 _sparse_ops.install(_sys.modules[__name__]); _ragged_ops.install(_sys.modules[__name__])  # noqa: E702
 from minixla.frontend.api import raw_state_variables as _raw_state_variables  # noqa: E402
 _raw_state_variables.install(_sys.modules[__name__])  # tf.raw_ops on tf.Variable.handle (ReadVariableOp, ResourceApply*)
+from minixla.frontend.api import raw_state_containers as _raw_state_containers  # noqa: E402
+_raw_state_containers.install(_sys.modules[__name__])  # tf.raw_ops' TensorArray*V3, TensorList*, Stack*V2
