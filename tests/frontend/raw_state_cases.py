@@ -153,3 +153,151 @@ CASES.update({
     "resource_scatter_nd_update": _scatter_nd("Update", np.array([[0, 1], [3, 2], [2, 0]], np.int32)),
     "resource_strided_slice_assign": (_strided_assign, [_n(5, 3), _n(2, 2)], None),
 })
+
+
+# -- TensorArray ---------------------------------------------------------------------------------------------
+
+def _ta(tf, size, element_shape=None, **kw):
+    return tf.raw_ops.TensorArrayV3(size=size, dtype=tf.float32, element_shape=element_shape, clear_after_read=False,
+                                    **kw)
+
+
+def _ta_write_read(tf, x):
+    h, flow = _ta(tf, 3, [3])
+    flow = tf.raw_ops.TensorArrayWriteV3(handle=h, index=0, value=x[0], flow_in=flow)
+    flow = tf.raw_ops.TensorArrayWriteV3(handle=h, index=2, value=x[1] * 2.0, flow_in=flow)
+    r = tf.raw_ops.TensorArrayReadV3(handle=h, index=2, flow_in=flow, dtype=tf.float32)
+    g = tf.raw_ops.TensorArrayGatherV3(handle=h, indices=[2, 0, 1], flow_in=flow, dtype=tf.float32,
+                                       element_shape=[3])
+    n = tf.raw_ops.TensorArraySizeV3(handle=h, flow_in=flow)
+    tf.raw_ops.TensorArrayCloseV3(handle=h)
+    return r, g, n
+
+
+def _ta_unknown_shape(tf, x):
+    """No element_shape: the first write tells it; the flows are dropped (TF's resource keeps the writes)."""
+    h, flow = _ta(tf, 2)
+    tf.raw_ops.TensorArrayWriteV3(handle=h, index=1, value=x[0], flow_in=flow)
+    flow = tf.raw_ops.TensorArrayWriteV3(handle=h, index=0, value=x[1] + 1.0, flow_in=flow)
+    return tf.raw_ops.TensorArrayGatherV3(handle=h, indices=[0, 1], flow_in=flow, dtype=tf.float32), tf.shape(x)
+
+
+def _ta_scatter_concat(tf, x, y):
+    h, flow = _ta(tf, 3, [2, 2])
+    flow = tf.raw_ops.TensorArrayScatterV3(handle=h, indices=[2, 0], value=x, flow_in=flow)
+    value, lengths = tf.raw_ops.TensorArrayConcatV3(handle=h, flow_in=flow, dtype=tf.float32)
+    h2, flow2 = _ta(tf, 3)
+    flow2 = tf.raw_ops.TensorArraySplitV3(handle=h2, value=y, lengths=[2, 2, 2], flow_in=flow2)
+    r = tf.raw_ops.TensorArrayReadV3(handle=h2, index=1, flow_in=flow2, dtype=tf.float32)
+    return value, lengths, r
+
+
+def _ta_grad_array(tf, x):
+    h, flow = _ta(tf, 2, [3])
+    flow = tf.raw_ops.TensorArrayWriteV3(handle=h, index=0, value=x[0], flow_in=flow)
+    g, gflow = tf.raw_ops.TensorArrayGradV3(handle=h, flow_in=flow, source="gradients")
+    gflow = tf.raw_ops.TensorArrayWriteV3(handle=g, index=1, value=x[1], flow_in=gflow)
+    return (tf.raw_ops.TensorArrayGatherV3(handle=g, indices=[0, 1], flow_in=gflow, dtype=tf.float32),
+            tf.raw_ops.TensorArraySizeV3(handle=g, flow_in=gflow))
+
+
+def _ta_while(tf, x):
+    """The classic use: a while loop writes row i of the array through its flow."""
+    h, flow = _ta(tf, 4, [3])
+
+    def body(i, f):
+        return i + 1, tf.raw_ops.TensorArrayWriteV3(handle=h, index=i, value=tf.sin(tf.gather(x, i)) * 2.0, flow_in=f)
+
+    _, flow = tf.while_loop(lambda i, f: i < 4, body, (tf.constant(0), flow), maximum_iterations=4)
+    return tf.raw_ops.TensorArrayGatherV3(handle=h, indices=[0, 1, 2, 3], flow_in=flow, dtype=tf.float32,
+                                          element_shape=[3]), tf.shape(x)
+
+
+# -- TensorList ----------------------------------------------------------------------------------------------
+
+def _tl_reserve(tf, x):
+    lst = tf.raw_ops.TensorListReserve(element_shape=[3], num_elements=3, element_dtype=tf.float32)
+    lst = tf.raw_ops.TensorListSetItem(input_handle=lst, index=1, item=x[0])
+    lst = tf.raw_ops.TensorListSetItem(input_handle=lst, index=2, item=x[1] * 3.0)
+    return (tf.raw_ops.TensorListStack(input_handle=lst, element_shape=[3], element_dtype=tf.float32),
+            tf.raw_ops.TensorListGetItem(input_handle=lst, index=2, element_shape=[3], element_dtype=tf.float32),
+            tf.raw_ops.TensorListLength(input_handle=lst),
+            tf.raw_ops.TensorListElementShape(input_handle=lst, shape_type=tf.int32))
+
+
+def _tl_from_tensor(tf, x, y):
+    lst = tf.raw_ops.TensorListFromTensor(tensor=x, element_shape=[2])
+    lst = tf.raw_ops.TensorListPushBack(input_handle=lst, tensor=y)
+    lst, last = tf.raw_ops.TensorListPopBack(input_handle=lst, element_shape=[2], element_dtype=tf.float32)
+    lst, prev = tf.raw_ops.TensorListPopBack(input_handle=lst, element_shape=[2], element_dtype=tf.float32)
+    lst = tf.raw_ops.TensorListPushBack(input_handle=lst, tensor=prev * y)
+    return (last, tf.raw_ops.TensorListGather(input_handle=lst, indices=[2, 0], element_shape=[2],
+                                              element_dtype=tf.float32),
+            tf.raw_ops.TensorListStack(input_handle=lst, element_shape=[2], element_dtype=tf.float32,
+                                       num_elements=3))
+
+
+def _tl_concat_split(tf, x):
+    lst = tf.raw_ops.TensorListSplit(tensor=x, element_shape=[-1, 2], lengths=[2, 2, 2])
+    lst = tf.raw_ops.TensorListSetItem(input_handle=lst, index=0, item=x[4:] * 2.0)
+    value, lengths = tf.raw_ops.TensorListConcatV2(input_handle=lst, element_shape=[-1, 2], leading_dims=[],
+                                                   element_dtype=tf.float32)
+    return value, lengths
+
+
+def _tl_empty_push(tf, x):
+    lst = tf.raw_ops.EmptyTensorList(element_shape=[3], max_num_elements=2, element_dtype=tf.float32)
+    lst = tf.raw_ops.TensorListPushBack(input_handle=lst, tensor=x[1])
+    lst = tf.raw_ops.TensorListPushBack(input_handle=lst, tensor=tf.tanh(x[0]))
+    return tf.raw_ops.TensorListStack(input_handle=lst, element_shape=[3], element_dtype=tf.float32,
+                                      num_elements=2)
+
+
+def _tl_while(tf, x):
+    lst = tf.raw_ops.TensorListReserve(element_shape=[3], num_elements=4, element_dtype=tf.float32)
+
+    def body(i, lst):
+        item = tf.raw_ops.TensorListGetItem(input_handle=lst, index=tf.maximum(i - 1, 0), element_shape=[3],
+                                            element_dtype=tf.float32)
+        return i + 1, tf.raw_ops.TensorListSetItem(input_handle=lst, index=i, item=tf.gather(x, i) + item * 0.5)
+
+    _, lst = tf.while_loop(lambda i, lst: i < 4, body, (tf.constant(0), lst), maximum_iterations=4)
+    return tf.raw_ops.TensorListStack(input_handle=lst, element_shape=[3], element_dtype=tf.float32)
+
+
+def _tl_gradient(tf, x, y):
+    lst = tf.raw_ops.TensorListFromTensor(tensor=x, element_shape=[3])
+    lst = tf.raw_ops.TensorListSetItem(input_handle=lst, index=1, item=y * x[0])
+    a = tf.raw_ops.TensorListGetItem(input_handle=lst, index=1, element_shape=[3], element_dtype=tf.float32)
+    s = tf.raw_ops.TensorListStack(input_handle=lst, element_shape=[3], element_dtype=tf.float32)
+    return s * tf.sin(a)
+
+
+# -- Stack ---------------------------------------------------------------------------------------------------
+
+def _stack(tf, x):
+    h = tf.raw_ops.StackV2(max_size=3, elem_type=tf.float32, stack_name="s")
+    tf.raw_ops.StackPushV2(handle=h, elem=x[0])
+    pushed = tf.raw_ops.StackPushV2(handle=h, elem=x[1] * 2.0)
+    a = tf.raw_ops.StackPopV2(handle=h, elem_type=tf.float32)
+    tf.raw_ops.StackPushV2(handle=h, elem=x[2])
+    b = tf.raw_ops.StackPopV2(handle=h, elem_type=tf.float32)
+    c = tf.raw_ops.StackPopV2(handle=h, elem_type=tf.float32)
+    tf.raw_ops.StackCloseV2(handle=h)
+    return pushed, a, b, c
+
+
+CASES.update({
+    "ta_write_read_gather": (_ta_write_read, [_n(2, 3)], None),
+    "ta_unknown_shape": (_ta_unknown_shape, [_n(2, 4)], None),
+    "ta_scatter_concat_split": (_ta_scatter_concat, [_n(2, 2, 2), _n(6, 3)], None),
+    "ta_grad_array": (_ta_grad_array, [_n(2, 3)], None),
+    "ta_while_loop": (_ta_while, [_n(4, 3)], None),
+    "tl_reserve_set_get": (_tl_reserve, [_n(2, 3)], None),
+    "tl_from_tensor_push_pop": (_tl_from_tensor, [_n(3, 2), _n(2)], None),
+    "tl_concat_split": (_tl_concat_split, [_n(6, 2)], None),
+    "tl_empty_push_back": (_tl_empty_push, [_n(2, 3)], None),
+    "tl_while_loop": (_tl_while, [_n(4, 3)], None),
+    "tl_gradient": (_tl_gradient, [_n(3, 3), _n(3)], None),
+    "stack_push_pop": (_stack, [_n(3, 2)], None),
+})
