@@ -201,10 +201,10 @@ register("TensorListConcatV2", ("input_handle", "element_shape", "leading_dims")
          const_inputs=("element_shape", "leading_dims"), typed=("input_handle",))
 register("TensorListSplit", ("tensor", "element_shape", "lengths"), lambda b, tensor, element_shape, lengths:
          split_rows(b, "TensorListSplit", tensor, lengths), const_inputs=("element_shape", "lengths"))
-# TF's internal list <-> array converters between a function's N-ary and list-typed arguments: the
+# TF's internal converters between a function's N-ary (one type) and list-typed (a type each) arguments: the
 # tensors themselves
 register("_ArrayToList", ("*input",), lambda b, input, out_types=(): tuple(input), attrs={"out_types": ()})
-register("_ListToArray", ("*input",), lambda b, input, Tin=(): tuple(input), attrs={"Tin": ()})
+register("_ListToArray", ("*input",), lambda b, input, Tin=(): tuple(input), attrs={"Tin": ()}, typed=())
 
 
 # -- Stack: a buffer and its top index ------------------------------------------------------------------------
