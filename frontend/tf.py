@@ -144,4 +144,6 @@ _sparse_ops.install(_sys.modules[__name__]); _ragged_ops.install(_sys.modules[__
 from minixla.frontend.api import raw_state_variables as _raw_state_variables  # noqa: E402
 _raw_state_variables.install(_sys.modules[__name__])  # tf.raw_ops on tf.Variable.handle (ReadVariableOp, ResourceApply*)
 from minixla.frontend.api import raw_state_containers as _raw_state_containers  # noqa: E402
-_raw_state_containers.install(_sys.modules[__name__])  # tf.raw_ops' TensorArray*V3, TensorList*, Stack*V2
+from minixla.frontend.api import raw_state_lists as _raw_state_lists  # noqa: E402
+_raw_state_containers.install(_sys.modules[__name__])  # tf.raw_ops' TensorArray*V3 and Stack*V2 on handles
+_raw_state_lists.install(_sys.modules[__name__])  # tf.raw_ops' TensorList* on variants

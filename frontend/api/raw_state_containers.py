@@ -317,10 +317,7 @@ CALLS = {
 
 
 def install(tf) -> None:
-    """Route the TensorArray and Stack raw ops through their handles, the TensorList ops through their
-    variants (frontend/api/raw_state_lists.py)."""
-    from minixla.frontend.api import raw_state_lists
+    """Route the TensorArray and Stack raw ops through their handles."""
     from minixla.frontend.raw_ops import STATE_CALLS
 
     STATE_CALLS.update(CALLS)
-    STATE_CALLS.update(raw_state_lists.CALLS)

@@ -201,4 +201,13 @@ CALLS = {
     "TensorListSplit": tensor_list_split,
 }
 
-__all__ = ["CALLS", "TensorListVariant"]
+
+
+def install(tf) -> None:
+    """Route the TensorList raw ops through their variants."""
+    from minixla.frontend.raw_ops import STATE_CALLS
+
+    STATE_CALLS.update(CALLS)
+
+
+__all__ = ["CALLS", "TensorListVariant", "install"]
