@@ -302,8 +302,9 @@ def _scatter(op, combiner):
         idx = b.reshape(indices, list(indices.shape) + [1])
         if op == "Sub":
             updates = b.negate(updates)
-        elif op == "Div":  # x / u1 / u2 ... as x * (1/u1) * (1/u2): one multiplying scatter
-            updates = b.divide(b.full(updates.shape, 1, updates.dtype), updates)
+        elif op == "Div":  # x / u1 / u2 ... as x / (u1 * u2) (also for integers): the divisors multiplied first
+            ones = b.full(resource.shape, 1, resource.dtype)
+            return b.divide(resource, _scatter_nd(b, "ResourceScatterDiv", ones, idx, updates, "multiply"))
         return _scatter_nd(b, f"ResourceScatter{op}", resource, idx, updates, combiner)
 
     register(f"ResourceScatter{op}", ("resource", "indices", "updates"), rule, typed=("resource", "updates"))

@@ -129,6 +129,19 @@ def _gather(tf, x):
             tf.raw_ops.ResourceGather(resource=v.handle, indices=2, dtype=tf.float32)]
 
 
+def _int_scatter_div(tf, x, u):
+    v = _var(tf, "scatter_div_int", x)
+    tf.raw_ops.ResourceScatterDiv(resource=v.handle, indices=[0, 2, 0], updates=u)
+    return v.read_value()
+
+
+def _gather_batch(tf, x):
+    v = _var(tf, "gather_batch", x)
+    # (the int output keeps the recorder off TF's gradient of a batched ResourceGather, which fails in TF)
+    return (tf.raw_ops.ResourceGather(resource=v.handle, indices=[[3, 0], [1, 1]], dtype=tf.float32, batch_dims=1),
+            tf.shape(x))
+
+
 def _strided_assign(tf, x, u):
     v = _var(tf, "strided", x)
     tf.raw_ops.ResourceStridedSliceAssign(ref=v.handle, begin=[1, 0], end=[3, 2], strides=[1, 1], value=u)
@@ -144,7 +157,10 @@ CASES.update({
     "resource_scatter_add_scalar": _scatter("Add", _IDX, scalar=True),
     "resource_scatter_sub": _scatter("Sub", _IDX),
     "resource_scatter_mul": _scatter("Mul", _IDX),
-    "resource_scatter_div": _scatter("Div", _IDX),
+    "resource_scatter_div": _scatter("Div", np.array([3, 0, 3], np.int32)),
+    "resource_scatter_div_int": (_int_scatter_div, [np.array([[7, 9], [8, -9], [-7, 5]], np.int32),
+                                                    np.array([[2, 3], [3, 2], [1, -2]], np.int32)], None),
+    "resource_gather_batch": (_gather_batch, [_n(2, 4, 3)], None),
     "resource_scatter_min": _scatter("Min", _IDX),
     "resource_scatter_max": _scatter("Max", _IDX),
     "resource_scatter_update": _scatter("Update", _IDX),
