@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minixla.frontend import dtypes
 from minixla.frontend.dtypes import as_dtype
 from minixla.frontend.errors import InvalidArgumentError, UnimplementedError, at_user_line
 from minixla.frontend.execute import execute
@@ -91,14 +92,15 @@ class TensorArrayHandle:
     """TF's TensorArray resource: dtype, size, element shape; `_flow` the latest buffer written."""
 
     def __init__(self, dtype, size: int, element_shape, dynamic_size: bool):
-        self.dtype, self.size, self.element_shape, self.dynamic_size = dtype, size, element_shape, dynamic_size
+        self.element_dtype, self.size, self.element_shape, self.dynamic_size = dtype, size, element_shape, dynamic_size
         self._flow: Tensor | None = None
         self._grads: dict = {}
 
     shape = property(lambda self: TensorShape([2]))
+    dtype = property(lambda self: dtypes.resource)
 
     def __repr__(self) -> str:
-        return f"<tf.Tensor: shape=(2,), dtype=resource, value=<TensorArray of {self.size} {self.dtype.name}>>"
+        return f"<tf.Tensor: shape=(2,), dtype=resource, value=<TensorArray of {self.size} {self.element_dtype.name}>>"
 
 
 def _handle(op: str, h, kind=TensorArrayHandle):
@@ -118,7 +120,7 @@ def _buffer(op: str, h: TensorArrayHandle, flow_in, element_shape=None) -> Tenso
     if not _known(h.element_shape):
         raise _error(op, f"TensorArray has size {h.size} and an unknown element shape: write it first or give "
                          "element_shape (XLA needs it)")
-    h._flow = execute("TensorArrayV3", [np.int32(h.size)], {"dtype": h.dtype, "element_shape": list(h.element_shape)})
+    h._flow = execute("TensorArrayV3", [np.int32(h.size)], {"dtype": h.element_dtype, "element_shape": list(h.element_shape)})
     return h._flow
 
 
@@ -139,7 +141,7 @@ def _grow(op: str, h: TensorArrayHandle, flow: Tensor, index) -> Tensor:
         return flow
     from minixla.frontend.api.core import concat, zeros
 
-    extra = zeros([i + 1 - h.size] + list(flow._spec.shape[1:]), h.dtype)
+    extra = zeros([i + 1 - h.size] + list(flow._spec.shape[1:]), h.element_dtype)
     h.size = i + 1
     return concat([flow, extra], 0)
 
@@ -206,7 +208,7 @@ def tensor_array_split_v3(handle, value, lengths, flow_in):
     if out._spec.shape[0] < h.size:  # rows past the split stay unwritten (zeros)
         from minixla.frontend.api.core import concat, zeros
 
-        out = concat([out, zeros([h.size - out._spec.shape[0]] + list(out._spec.shape[1:]), h.dtype)], 0)
+        out = concat([out, zeros([h.size - out._spec.shape[0]] + list(out._spec.shape[1:]), h.element_dtype)], 0)
     h._flow = out
     return out
 
@@ -230,7 +232,7 @@ def tensor_array_grad_v3(handle, flow_in, source):
     op = "TensorArrayGradV3"
     h = _handle(op, handle)
     if source not in h._grads:
-        g = TensorArrayHandle(h.dtype, h.size, h.element_shape, h.dynamic_size)
+        g = TensorArrayHandle(h.element_dtype, h.size, h.element_shape, h.dynamic_size)
         g._flow = execute(op, [_buffer(op, h, flow_in)], {"source": source})
         h._grads[source] = g
     g = h._grads[source]
@@ -244,14 +246,15 @@ class StackHandle:
     the count known while tracing, for TF's overflow / empty errors)."""
 
     def __init__(self, dtype, max_size: int, name: str, top: Tensor):
-        self.dtype, self.max_size, self.name, self.top = dtype, max_size, name, top
+        self.element_dtype, self.max_size, self.name, self.top = dtype, max_size, name, top
         self.buffer: Tensor | None = None
         self.count = 0
 
     shape = property(lambda self: TensorShape([2]))
+    dtype = property(lambda self: dtypes.resource)
 
     def __repr__(self) -> str:
-        return f"<tf.Tensor: shape=(2,), dtype=resource, value=<Stack {self.name!r} of {self.dtype.name}>>"
+        return f"<tf.Tensor: shape=(2,), dtype=resource, value=<Stack {self.name!r} of {self.element_dtype.name}>>"
 
 
 def stack_v2(max_size, elem_type, stack_name=""):
@@ -279,9 +282,9 @@ def stack_push_v2(handle, elem, swap_memory=False):
         raise _error(op, f"Stack[{h.name}] overflowed its max_size ({h.max_size})")
     shape = list(elem._spec.shape)
     if h.buffer is None:
-        h.buffer = zeros([h.max_size if h.max_size > 0 else 1] + shape, h.dtype)
+        h.buffer = zeros([h.max_size if h.max_size > 0 else 1] + shape, h.element_dtype)
     elif h.buffer._spec.shape[0] <= h.count:  # an unbounded stack (max_size <= 0) doubles
-        h.buffer = concat([h.buffer, zeros(list(h.buffer._spec.shape), h.dtype)], 0)
+        h.buffer = concat([h.buffer, zeros(list(h.buffer._spec.shape), h.element_dtype)], 0)
     h.buffer, h.top, out = execute(op, [h.buffer, h.top, elem], {"swap_memory": swap_memory})
     h.count += 1
     return out
@@ -293,8 +296,8 @@ def stack_pop_v2(handle, elem_type):
     _same_graph(op, h)
     if h.count == 0 or h.buffer is None:
         raise _error(op, f"Stack[{h.name}] is empty.")
-    if as_dtype(elem_type) != h.dtype:
-        raise _error(op, f"Stack[{h.name}] holds {h.dtype.name}, popped as {as_dtype(elem_type).name}")
+    if as_dtype(elem_type) != h.element_dtype:
+        raise _error(op, f"Stack[{h.name}] holds {h.element_dtype.name}, popped as {as_dtype(elem_type).name}")
     out, h.top = execute(op, [h.buffer, h.top], {"elem_type": elem_type})
     h.count -= 1
     return out

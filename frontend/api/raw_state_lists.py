@@ -14,6 +14,7 @@ import numpy as np
 
 from minixla.frontend.api.raw_state_containers import (
     _const, _error, _known, _merge, _shape_arg, _shape_spec, _static_int, _tensor)
+from minixla.frontend import dtypes
 from minixla.frontend.dtypes import as_dtype
 from minixla.frontend.execute import execute
 from minixla.frontend.tensor import Tensor, TensorShape
@@ -26,7 +27,7 @@ class TensorListVariant:
         self.element_dtype, self.element_shape, self.length, self.buffer = dtype, element_shape, length, buffer
 
     shape = property(lambda self: TensorShape([]))
-    dtype = property(lambda self: "variant")
+    dtype = property(lambda self: dtypes.variant)
 
     def __repr__(self) -> str:
         return f"<tf.Tensor: shape=(), dtype=variant, value=<TensorList of {self.length} {self.element_dtype.name}>>"

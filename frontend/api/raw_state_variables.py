@@ -9,6 +9,7 @@ tf.function / jit_compile=True come back as the function's variable writes (fron
 
 from __future__ import annotations
 
+from minixla.frontend import dtypes
 from minixla.frontend.dtypes import as_dtype
 from minixla.frontend.errors import InvalidArgumentError, at_user_line
 from minixla.frontend.execute import execute
@@ -28,8 +29,8 @@ class ResourceHandle:
         return TensorShape([])
 
     @property
-    def dtype(self) -> str:
-        return "resource"
+    def dtype(self):
+        return dtypes.resource
 
     def __repr__(self) -> str:
         return f"<tf.Tensor: shape=(), dtype=resource, value=<ResourceHandle to {self._variable.name}>>"

@@ -60,6 +60,14 @@ def test_variable_op_rejects_a_tensor_for_a_handle():
         tf.raw_ops.AssignAddVariableOp(resource=tf.constant([1.0]), value=tf.constant([1.0]))
 
 
+def test_handles_and_variants_have_tf_dtypes():
+    assert tf.Variable([1.0]).handle.dtype == tf.resource
+    h, _ = tf.raw_ops.TensorArrayV3(size=1, dtype=tf.float32)
+    assert h.dtype == tf.resource
+    lst = tf.raw_ops.EmptyTensorList(element_shape=-1, max_num_elements=-1, element_dtype=tf.int32)
+    assert lst.dtype == tf.variant and int(tf.raw_ops.TensorListLength(input_handle=lst)) == 0
+
+
 def test_read_variable_with_wrong_dtype_is_tf_error():
     v = tf.Variable([1.0, 2.0])
     with pytest.raises(tf.errors.InvalidArgumentError, match="wrong dtype"):
