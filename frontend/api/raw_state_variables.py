@@ -39,9 +39,11 @@ class ResourceHandle:
 def _variable(op: str, arg: str, value):
     if isinstance(value, ResourceHandle):
         return value._variable
+    index = REGISTRY[op].input_names.index(arg)
+    kind = value.dtype.name if hasattr(value, "dtype") and hasattr(value.dtype, "name") else type(value).__name__
     raise InvalidArgumentError(at_user_line(
-        f"cannot compute {op} as input '{arg}' was expected to be a resource handle (the `.handle` of a "
-        f"tf.Variable) but is a {type(value).__name__} [Op:{op}]"))
+        f"cannot compute {op} as input #{index}(zero-based) was expected to be a resource tensor but is a "
+        f"{kind} tensor (pass the tf.Variable's `.handle`) [Op:{op}]"))
 
 
 def _call(op: str):
@@ -57,7 +59,7 @@ def _call(op: str):
             if as_dtype(want) != have:
                 verb = "assign" if writes else "read"
                 raise InvalidArgumentError(at_user_line(
-                    f"Trying to {verb} variable with wrong dtype. Expected {have.name} got {as_dtype(want).name} "
+                    f"Trying to {verb} variable with wrong dtype. Expected {as_dtype(want).name} got {have.name} "
                     f"[Op:{op}]"))
         inputs = [found[n]._variable_value() if n in found else kw[n] for n in opdef.input_names]
         attrs = {k: kw[k] for k in opdef.attrs if k in kw and k != "dtype"}

@@ -56,8 +56,10 @@ def test_raw_state_gradient_against_tensorflow(name, mode):
 
 
 def test_variable_op_rejects_a_tensor_for_a_handle():
-    with pytest.raises(tf.errors.InvalidArgumentError, match="resource handle"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="input #0.* expected to be a resource tensor"):
         tf.raw_ops.AssignAddVariableOp(resource=tf.constant([1.0]), value=tf.constant([1.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a resource tensor but is a float32"):
+        tf.raw_ops.ReadVariableOp(resource=tf.Variable([1.0]), dtype=tf.float32)
 
 
 def test_handles_and_variants_have_tf_dtypes():
@@ -70,7 +72,7 @@ def test_handles_and_variants_have_tf_dtypes():
 
 def test_read_variable_with_wrong_dtype_is_tf_error():
     v = tf.Variable([1.0, 2.0])
-    with pytest.raises(tf.errors.InvalidArgumentError, match="wrong dtype"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="wrong dtype. Expected int32 got float32"):
         tf.raw_ops.ReadVariableOp(resource=v.handle, dtype=tf.int32)
 
 
