@@ -55,6 +55,11 @@ def test_raw_state_gradient_against_tensorflow(name, mode):
     replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, 4 * TOL)
 
 
+def test_every_case_has_a_golden():
+    missing = [n for n in NAMES if not (GOLDEN / f"{n}.npz").exists()]
+    assert not missing, f"record them: record_tf_goldens.py --cases {TABLE} --out {GOLDEN} --only {' '.join(missing)}"
+
+
 def test_variable_op_rejects_a_tensor_for_a_handle():
     with pytest.raises(tf.errors.InvalidArgumentError, match="input #0.* expected to be a resource tensor"):
         tf.raw_ops.AssignAddVariableOp(resource=tf.constant([1.0]), value=tf.constant([1.0]))
