@@ -30,6 +30,8 @@ def _error(op: str, message: str) -> InvalidArgumentError:
 def _tensor(x, dtype=None) -> Tensor:
     from minixla.frontend.api.core import convert_to_tensor
 
+    if isinstance(x, Flow):
+        x = x._marker
     return convert_to_tensor(x._variable_value() if hasattr(x, "_variable_value") else x, dtype)
 
 
@@ -110,9 +112,10 @@ def _handle(op: str, h, kind=TensorArrayHandle):
     return h
 
 
-def _buffer(op: str, h: TensorArrayHandle, flow_in, element_shape=None) -> Tensor:
+def _buffer(op: str, h: TensorArrayHandle, flow_in, element_shape=None, record: bool = True) -> Tensor:
     """The buffer an op works on: the handle's latest flow in this graph (TF's resource semantics), else the
-    flow passed in (a loop variable); made (zeros) once the element shape is known."""
+    flow passed in (a loop variable); made (zeros) once the element shape is known (and remembered as the
+    latest, unless it only enters a loop)."""
     flow = h._flow if h._flow is not None and h._flow._graph is current_graph() else _tensor(flow_in)
     if flow._spec.shape and len(flow._spec.shape) >= 1 and flow._spec.shape[0] == h.size:
         return flow
@@ -120,8 +123,16 @@ def _buffer(op: str, h: TensorArrayHandle, flow_in, element_shape=None) -> Tenso
     if not _known(h.element_shape):
         raise _error(op, f"TensorArray has size {h.size} and an unknown element shape: write it first or give "
                          "element_shape (XLA needs it)")
-    h._flow = execute("TensorArrayV3", [np.int32(h.size)], {"dtype": h.element_dtype, "element_shape": list(h.element_shape)})
-    return h._flow
+    buf = execute("TensorArrayV3", [np.int32(h.size)], {"dtype": h.element_dtype,
+                                                         "element_shape": list(h.element_shape)})
+    if record:
+        h._flow = buf
+    return buf
+
+
+def _like(flow_in, h: TensorArrayHandle):
+    """A write's flow_out: a Flow for a Flow (loop bodies return what they were given), else the buffer."""
+    return Flow(h, h._flow) if isinstance(flow_in, Flow) else h._flow
 
 
 def _check_index(op: str, h: TensorArrayHandle, index, writing: bool) -> None:
@@ -158,7 +169,75 @@ def tensor_array_v3(size, dtype, element_shape=None, dynamic_size=False, clear_a
     h = TensorArrayHandle(as_dtype(dtype), n, _shape_spec(element_shape), bool(dynamic_size))
     if _known(h.element_shape):
         return h, _buffer("TensorArrayV3", h, constant(0.0))
-    return h, constant(0.0)  # TF's flow: a scalar, until the first write tells the element shape
+    # TF's flow, a scalar, until the first write tells the element shape; traced, one that a while loop
+    # can carry (the loop's first write, found by a probe trace of its body, gives the buffer's shape)
+    return h, (constant(0.0) if current_graph() is None else Flow(h, constant(0.0)))
+
+
+class Flow:
+    """The flow of a traced TensorArray whose element shape was not given. As a `tf.while_loop` variable
+    (frontend/control_flow.py's `_as_loop_leaf` protocol) it is the array's buffer, made once
+    `probe_loop_element_shapes` has traced the body's first write; the writes of a Flow give a Flow, so
+    the body returns what it was given. The raw TensorArray ops take it as any flow (TF's flow is a float
+    scalar; this one converts only through those ops)."""
+
+    def __init__(self, handle: TensorArrayHandle, marker: Tensor):
+        self._handle, self._marker = handle, marker
+        self._entering: Tensor | None = None
+
+    shape = property(lambda self: TensorShape([]))
+
+    def _as_loop_leaf(self) -> Tensor:
+        if self._entering is None:  # once: the loop flattens its variables more than once
+            self._entering = _buffer("While", self._handle, self._marker, record=False)
+        return self._entering
+
+    def _from_loop_leaf(self, t: Tensor) -> Flow:
+        return Flow(self._handle, t)
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor 'TensorArrayV3:1' shape=() dtype=float32 (flow of {self._handle!r})>"
+
+
+def _pending(v, found: list) -> None:
+    if isinstance(v, Flow):
+        if not _known(v._handle.element_shape):
+            found.append(v)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            _pending(x, found)
+    elif isinstance(v, dict):
+        for x in v.values():
+            _pending(x, found)
+
+
+def probe_loop_element_shapes(graph, body, loop_vars) -> None:
+    """Before a traced `tf.while_loop` carries the flow of a TensorArray of unknown element shape: one
+    throwaway trace of `body` (its writes record the element shape on the handle), as tf2xla runs a loop
+    body once to learn its resources' shapes."""
+    from minixla.frontend import control_flow as cf
+    from minixla.frontend.graph import Graph, tracing
+
+    found: list = []
+    _pending(list(loop_vars), found)
+    if not found:
+        return
+    g = Graph("tensor_array_flow_probe", parent=graph)
+
+    def probe(v):
+        if hasattr(v, "_as_loop_leaf"):  # a Flow (its marker) or a tf.TensorArray, as they are
+            return v
+        if isinstance(v, (list, tuple)):
+            return type(v)(probe(x) for x in v) if not hasattr(v, "_fields") else type(v)(*[probe(x) for x in v])
+        if isinstance(v, dict):
+            return {k: probe(x) for k, x in v.items()}
+        return g.placeholder(cf._as_graph_tensor(graph, v)._spec, "probe")
+
+    args = probe(list(loop_vars))
+    with tracing(g):
+        body(*args)
+    for v in found:  # the probe's buffers belong to the throwaway graph
+        v._handle._flow = None
 
 
 def tensor_array_write_v3(handle, index, value, flow_in):
@@ -167,7 +246,7 @@ def tensor_array_write_v3(handle, index, value, flow_in):
     _check_index(op, h, index, writing=True)
     flow = _grow(op, h, _buffer(op, h, flow_in, tuple(value._spec.shape)), index)
     h._flow = execute(op, [flow, _tensor(index, "int32"), value])
-    return h._flow
+    return _like(flow_in, h)
 
 
 def tensor_array_read_v3(handle, index, flow_in, dtype):
@@ -188,7 +267,7 @@ def tensor_array_scatter_v3(handle, indices, value, flow_in):
     op = "TensorArrayScatterV3"
     h, value = _handle(op, handle), _tensor(value)
     h._flow = execute(op, [_buffer(op, h, flow_in, tuple(value._spec.shape[1:])), _tensor(indices, "int32"), value])
-    return h._flow
+    return _like(flow_in, h)
 
 
 def tensor_array_concat_v3(handle, flow_in, dtype, element_shape_except0=None):
@@ -210,7 +289,7 @@ def tensor_array_split_v3(handle, value, lengths, flow_in):
 
         out = concat([out, zeros([h.size - out._spec.shape[0]] + list(out._spec.shape[1:]), h.element_dtype)], 0)
     h._flow = out
-    return out
+    return _like(flow_in, h)
 
 
 def tensor_array_size_v3(handle, flow_in):
@@ -320,7 +399,17 @@ CALLS = {
 
 
 def install(tf) -> None:
-    """Route the TensorArray and Stack raw ops through their handles."""
+    """Route the TensorArray and Stack raw ops through their handles; loops learn the element shapes of
+    the TensorArray flows they carry (after tf.TensorArray's own probe, frontend/api/tensor_array.py)."""
+    from minixla.frontend import control_flow as cf
     from minixla.frontend.raw_ops import STATE_CALLS
 
     STATE_CALLS.update(CALLS)
+    before = cf.LOOP_SHAPE_INFERENCE[0]
+    if getattr(before, "__name__", "") != "both":
+        def both(graph, body, loop_vars):
+            if before is not None:
+                before(graph, body, loop_vars)
+            probe_loop_element_shapes(graph, body, loop_vars)
+
+        cf.LOOP_SHAPE_INFERENCE[0] = both

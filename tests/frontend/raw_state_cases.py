@@ -229,6 +229,17 @@ def _ta_while(tf, x):
                                           element_shape=[3]), tf.shape(x)
 
 
+def _ta_while_unknown_shape(tf, x):
+    """No element_shape: the loop's first write gives it (tf2xla runs the body once to learn it)."""
+    h, flow = _ta(tf, 4)
+
+    def body(i, f):
+        return i + 1, tf.raw_ops.TensorArrayWriteV3(handle=h, index=i, value=tf.gather(x, i) * 3.0, flow_in=f)
+
+    _, flow = tf.while_loop(lambda i, f: i < 4, body, (tf.constant(0), flow))
+    return tf.raw_ops.TensorArrayGatherV3(handle=h, indices=[3, 1], flow_in=flow, dtype=tf.float32), tf.shape(x)
+
+
 # -- TensorList ----------------------------------------------------------------------------------------------
 
 def _tl_reserve(tf, x):
@@ -316,4 +327,5 @@ CASES.update({
     "tl_while_loop": (_tl_while, [_n(4, 3)], None),
     "tl_gradient": (_tl_gradient, [_n(3, 3), _n(3)], None),
     "stack_push_pop": (_stack, [_n(3, 2)], None),
+    "ta_while_unknown_shape": (_ta_while_unknown_shape, [_n(4, 2)], None),
 })

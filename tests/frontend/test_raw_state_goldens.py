@@ -25,7 +25,7 @@ NAMES = sorted(CASES)
 # each jit case compiles its own program (0.5-2 s on 2 cores); the default run compiles one or two of each
 # kind, the rest with `python -m pytest -m slow tests/frontend/test_raw_state_goldens.py`
 JIT_DEFAULT = {"apply_adam", "apply_ftrl", "apply_momentum_nesterov", "variable_assigns", "resource_gather",
-               "resource_scatter_add", "resource_scatter_nd_update", "ta_write_read_gather", "ta_while_loop",
+               "resource_scatter_add", "resource_scatter_nd_update", "ta_write_read_gather", "ta_while_loop", "ta_while_unknown_shape",
                "tl_reserve_set_get", "tl_while_loop", "stack_push_pop"}
 FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n not in JIT_DEFAULT else (n, m)
                  for n in NAMES for m in MODES]
