@@ -35,7 +35,7 @@ def _tensor(x, dtype=None) -> Tensor:
     return convert_to_tensor(x._variable_value() if hasattr(x, "_variable_value") else x, dtype)
 
 
-def _static_int(op: str, x, what: str = "") -> int | None:
+def _static_int(x) -> int | None:
     """x's value when known at trace time (Python, eager, or a traced constant), else None."""
     if isinstance(x, (int, np.integer)):
         return int(x)
@@ -136,7 +136,7 @@ def _like(flow_in, h: TensorArrayHandle):
 
 
 def _check_index(op: str, h: TensorArrayHandle, index, writing: bool) -> None:
-    i = _static_int(op, index, "index")
+    i = _static_int(index)
     if i is None:
         return
     if writing and i >= h.size and not h.dynamic_size or i < 0:
@@ -147,7 +147,7 @@ def _check_index(op: str, h: TensorArrayHandle, index, writing: bool) -> None:
 
 def _grow(op: str, h: TensorArrayHandle, flow: Tensor, index) -> Tensor:
     """A dynamic_size array written past its end (static index): the buffer grows with zero rows."""
-    i = _static_int(op, index, "index")
+    i = _static_int(index)
     if not h.dynamic_size or i is None or i < h.size:
         return flow
     from minixla.frontend.api.core import concat, zeros
@@ -161,7 +161,7 @@ def tensor_array_v3(size, dtype, element_shape=None, dynamic_size=False, clear_a
                     identical_element_shapes=False, tensor_array_name=""):
     from minixla.frontend.api.core import constant
 
-    n = _static_int("TensorArrayV3", size, "size")
+    n = _static_int(size)
     if n is None:
         raise _error("TensorArrayV3", "TensorArray size must be a compile-time constant under XLA")
     if n < 0:
@@ -337,7 +337,7 @@ class StackHandle:
 
 
 def stack_v2(max_size, elem_type, stack_name=""):
-    n = _static_int("StackV2", max_size, "max_size")
+    n = _static_int(max_size)
     if n is None:
         raise _error("StackV2", "Stack max_size must be a compile-time constant under XLA")
     top = execute("StackV2", [np.int32(n)], {"elem_type": elem_type, "stack_name": stack_name})

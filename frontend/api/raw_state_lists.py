@@ -66,7 +66,7 @@ def _wrap(lst: TensorListVariant, buf: Tensor) -> TensorListVariant:
 
 
 def _check_index(op: str, lst: TensorListVariant, index) -> None:
-    i = _static_int(op, index)
+    i = _static_int(index)
     if i is not None and not 0 <= i < lst.length:
         raise _error(op, f"Trying to access element {i} in a list with {lst.length} elements.")
 
@@ -81,7 +81,7 @@ def empty_tensor_list(element_shape, max_num_elements, element_dtype):
 
 
 def tensor_list_reserve(element_shape, num_elements, element_dtype):
-    n = _static_int("TensorListReserve", num_elements)
+    n = _static_int(num_elements)
     if n is None or n < 0:
         raise _error("TensorListReserve", "num_elements must be a non-negative compile-time constant under XLA")
     lst = TensorListVariant(as_dtype(element_dtype), _shape_spec(element_shape), n)
@@ -108,7 +108,7 @@ def tensor_list_get_item(input_handle, index, element_shape, element_dtype):
 def tensor_list_set_item(input_handle, index, item, resize_if_index_out_of_bounds=False):
     op = "TensorListSetItem"
     lst, item = _list(op, input_handle), _tensor(item)
-    i = _static_int(op, index)
+    i = _static_int(index)
     if resize_if_index_out_of_bounds and i is not None and i >= lst.length:
         lst = tensor_list_resize(lst, i + 1, tuple(item._spec.shape))
     _check_index(op, lst, index)
