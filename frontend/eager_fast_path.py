@@ -161,7 +161,11 @@ def dunder(name: str, a, b) -> Tensor | None:
     kind = dtype.kind
     if x is None or y is None or kind not in _NUMERIC or (name == "RealDiv" and kind != "f"):
         return None
-    out = quietly(_UFUNCS.get(name) or KERNELS[name], x, y)
+    ufunc = _UFUNCS.get(name)
+    if ufunc is None:  # the interpreter's kernel (RealDiv's special cases) wants arrays
+        ufunc = KERNELS[name]
+        x, y = np.asarray(x, dtype), np.asarray(y, dtype)
+    out = quietly(ufunc, x, y)
     return _wrap(out if type(out) is np.ndarray and out.dtype == dtype else np.asarray(out, dtype))
 
 

@@ -61,6 +61,16 @@ def _describe(key) -> str:
     return f"Python value {key[1]!r}"
 
 
+def _renumber_leaves(struct, renumber: dict):
+    """`struct` (nest.flatten's) with leaf i renumbered to renumber[i], or made the Python value None."""
+    if isinstance(struct, tuple) and len(struct) == 2 and struct[0] == "leaf" and isinstance(struct[1], int):
+        j = renumber[struct[1]]
+        return ("python", None) if j is None else ("leaf", j)
+    if isinstance(struct, tuple):
+        return tuple(_renumber_leaves(s, renumber) for s in struct)
+    return struct
+
+
 @dataclass
 class ConcreteFunction:
     """One trace: the graph, its `tf` module, and (jit) the compiled entry."""
@@ -224,11 +234,16 @@ class Function:
             result = self._python_function(*args, **kwargs)
         out_leaves: list = []
         out_struct = flatten(result, out_leaves)
+        # a None output (a function ending in an assignment or tf.print) is part of the structure, not a
+        # result the compiled program would have to produce
+        renumber = {}
+        for i, v in enumerate(out_leaves):
+            renumber[i] = None if v is None else len(renumber) - sum(1 for j in renumber.values() if j is None)
+        out_struct = _renumber_leaves(out_struct, renumber)
         with tracing(graph):
             from minixla.frontend.api.core import convert_to_tensor
 
-            # a None output (e.g. a function ending in tf.print) stays a placeholder value, as before
-            outputs = [convert_to_tensor(np.array(None, dtype=object) if v is None else v) for v in out_leaves]
+            outputs = [convert_to_tensor(v) for v in out_leaves if v is not None]
         for c in graph.captures.values():
             c._arg_index = None
         updates = list(graph.updates)

@@ -82,6 +82,9 @@ def test_fast_path_is_taken_for_tensors_and_python_scalars(monkeypatch):
     assert calls == ["Mul", "AddV2", "Sub"]
     np.testing.assert_array_equal((1.0 - x / 2).numpy(), 1 - np.arange(4, dtype=np.float32) / 2)  # reversed
     assert operator_calls[-2:] == ["RealDiv", "Sub"]
+    h = tf.constant(np.array([1.0, 4.0], np.float16))
+    for got, want in (((2.0 / (x + 1)), 2 / (np.arange(4, dtype=np.float32) + 1)), ((3 / (h * 2)), 3 / (2 * h.numpy()))):
+        np.testing.assert_array_equal(got.numpy(), want)  # a scalar on the left of a division
     tf.exp(y)
     assert calls[-1] == "Exp"
     n = tf.constant(np.array([250], np.uint8))
