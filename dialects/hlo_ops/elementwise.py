@@ -482,8 +482,10 @@ class BitcastConvertOp(PrettyOp):
     traits = traits_def(Pure(), HloCanonicalization())
 
     def verify_(self) -> None:
-        x = tensor(self.operand.type, "operand")
-        r = tensor(self.result.type, "result")
+        from minixla.dialects.quant import storage_view  # quantized values are their storage integers
+
+        x = tensor(storage_view(self.operand.type), "operand")
+        r = tensor(storage_view(self.result.type), "result")
         wx, wr = bit_width(x.element_type), bit_width(r.element_type)
         sx, sr = shape(x), shape(r)
         if wx == wr:
