@@ -31,8 +31,8 @@ _DIMS = re.compile(r"^(?:(?:\d+|\?)x)*")
 
 
 #: what only the reference interpreter runs: the simulated process grid (`interpreter.run_parallel`) and
-#: tokens; compiled backends run collectives one process per replica under MPI instead (docs/distributed.md)
-INTERPRETER_ONLY_OPS = frozenset({"interpreter.run_parallel", "interpreter.print"})
+#: tokens (print and probe run on compiled backends through check outlining); compiled backends run collectives one process per replica under MPI instead (docs/distributed.md)
+INTERPRETER_ONLY_OPS = frozenset({"interpreter.run_parallel"})
 
 
 def allowed_ops(backend: str = "interpreter") -> frozenset[str]:
