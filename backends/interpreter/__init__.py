@@ -72,7 +72,7 @@ class InterpreterExecutable:
         arr = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=dt)
         if arr.dtype != dt:
             raise TypeError(f"argument #{i} of @{self.entry}: expected dtype {dt}, got {arr.dtype}")
-        if arr.shape != shape:
+        if len(arr.shape) != len(shape) or any(d >= 0 and d != n for d, n in zip(shape, arr.shape)):  # `?` matches all
             raise ValueError(f"argument #{i} of @{self.entry}: expected shape {list(shape)}, got {list(arr.shape)}")
         return arr
 

@@ -8,6 +8,8 @@ import numpy as np
 from minixla.backends.interpreter.attrs import bools, int_value, ints, prop
 from minixla.backends.interpreter.errors import InterpreterError
 from minixla.backends.interpreter.kernels import contraction as ct
+from minixla.backends.interpreter.kernels import conversions as cv
+from minixla.backends.interpreter.kernels import elementwise as ew
 from minixla.backends.interpreter.kernels import structural as st
 from minixla.backends.interpreter.op_table import impl
 from minixla.dialects.numpy_types import numpy_dtype
@@ -146,9 +148,10 @@ def quantize(x: np.ndarray, q: UniformQuantizedType) -> np.ndarray:
     dt = numpy_dtype(q.expressed_type)
     scales, zps = _params(q, x.shape, dt)
     lo, hi = np.asarray(q.storage_min.data, dt), np.asarray(q.storage_max.data, dt)
-    with np.errstate(invalid="ignore"):
-        scaled = np.clip((x.astype(dt) / scales + zps).astype(dt), lo, hi)
-    return np.round(scaled).astype(numpy_dtype(q.storage_type))
+    with np.errstate(all="ignore"):
+        scaled = ew.clamp(lo, (x.astype(dt) / scales + zps).astype(dt), hi)
+    # hlo.convert's float->int rule (NaN -> 0), as the CPU lowering's convert does
+    return cv.convert(np.round(scaled), numpy_dtype(q.storage_type))
 
 
 @impl("hlo.uniform_quantize")

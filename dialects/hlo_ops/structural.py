@@ -25,7 +25,10 @@ from minixla.dialects.hlo_ops.control import block_arg_types, region_results
 from minixla.dialects.hlo_ops.pretty import PrettyOp
 from minixla.dialects.hlo_ops.syntax import parse_operands, parse_trailing, print_trailing, resolve, split_props
 
-DYNAMIC = -1
+
+def dynamic(d: int) -> bool:
+    """A `?` dimension (xDSL stores it as a negative sentinel)."""
+    return d < 0
 
 
 def ranked(value_type: Attribute, what: str) -> TensorType:
@@ -45,13 +48,6 @@ def shape_operand(value_type: Attribute, what: str, length: int | None = None) -
     if length is not None:
         require(shape(t)[0] == length, f"{what} must have {length} elements (one per dimension), got {t}")
     return t
-
-
-def dims_compatible(got, want, what: str) -> None:
-    """Equal ranks and equal sizes wherever both are known."""
-    require(len(got) == len(want), f"{what}: rank {len(got)} must be {len(want)}")
-    for d, (g, w) in enumerate(zip(got, want)):
-        require(g == DYNAMIC or w == DYNAMIC or g == w, f"{what}: dimension {d} is {g}, expected {w}")
 
 
 def _tuple_leaves(t: Attribute, what: str) -> None:
@@ -295,7 +291,7 @@ class DynamicReshapeOp(PrettyOp):
         require(x.element_type == r.element_type, f"element types {x.element_type} and {r.element_type} differ")
         shape_operand(self.output_shape.type, "output_shape", len(r.get_shape()))
         xs, rs = x.get_shape(), r.get_shape()
-        if DYNAMIC not in xs and DYNAMIC not in rs:
+        if not any(map(dynamic, (*xs, *rs))):
             from math import prod
 
             require(prod(xs) == prod(rs), f"cannot reshape {x} ({prod(xs)} elements) to {r} ({prod(rs)} elements)")
@@ -325,7 +321,7 @@ class DynamicBroadcastInDimOp(PrettyOp):
         require(len(dims) == len(xs), f"broadcast_dimensions {list(dims)} needs one entry per operand dimension")
         check_dims_in_range(dims, len(rs), "broadcast_dimensions")
         for i, d in enumerate(dims):
-            require(xs[i] in (1, DYNAMIC) or rs[d] in (DYNAMIC, xs[i]),
+            require(xs[i] == 1 or dynamic(xs[i]) or dynamic(rs[d]) or rs[d] == xs[i],
                     f"operand dimension {i} has size {xs[i]}, which cannot broadcast to result dimension {d} "
                     f"of size {rs[d]}")
         expanding, nonexpanding = ints(self.known_expanding_dimensions), ints(self.known_nonexpanding_dimensions)
