@@ -408,7 +408,7 @@ class DynamicConvOp(IRDLOperation):
         nsp = len(shape(lhs)) - 2
         p = tensor(self.d_padding.type, "padding")
         require(shape(p) == (nsp, 2) and is_integer(p.element_type),
-                f"padding must be a tensor<{nsp}x2x...> of integers (low, high per spatial dimension), got {p}")
+                f"padding must be a {nsp}x2 integer tensor (low, high per spatial dimension), got {p}")
         for what in ("window_strides", "lhs_dilation", "rhs_dilation", "window_reversal"):
             values = ints(getattr(self, what))
             require(not values or len(values) == nsp, f"{what} needs {nsp} entries, got {list(values)}")

@@ -31,7 +31,8 @@ PASS = "hlo-legalize-structural"
 
 
 def _fail(op: Operation, why: str):
-    return op_error(op, f"{why} ({PASS}: the CPU backend compiles static programs only; the interpreter runs this)")
+    return op_error(op, f"{why} ({PASS}: compiled backends need static shapes and no tuples at function "
+                        "boundaries; the interpreter runs this program)")
 
 
 def _replace(op: Operation, values) -> None:
