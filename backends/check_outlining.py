@@ -48,9 +48,14 @@ def outline_checks(module: ModuleOp, entry: str) -> OutlinedCase:
     returned: list[SSAValue] = list(ret.operands)  # a case may also return values: keep them first
     checks = []
     probes = [op for op in fn.walk() if op.name == "interpreter.probe"]
-    for op in [op for op in fn.body.block.ops if _outlined(op)]:
+    outlined = [op for op in fn.body.block.ops if _outlined(op)]
+    forward: dict[SSAValue, SSAValue] = {}  # results of loops rewritten to record probes -> new results
+    probed = [_probed_value(op, probes, fn, forward) for op in outlined]
+    for op, extra in zip(outlined, probed):
         indices = []
-        for value in [*op.operands, *_probed_value(op, probes, fn)]:
+        for value in [*op.operands, *extra]:
+            while value in forward:
+                value = forward[value]
             value = _unprobed(value)
             if value not in returned:  # each value returned once (bufferize gives a result one buffer)
                 returned.append(value)
@@ -80,17 +85,24 @@ def _outlined(op: Operation) -> bool:
     return op.name.startswith("check.") or op.name == "interpreter.print"
 
 
-def _probed_value(check: Operation, probes: list[Operation], fn: func.FuncOp) -> list[SSAValue]:
-    """For `check.expect_serialized_eq`, the value its probe recorded (a top-level probe runs once)."""
+def _probed_value(check: Operation, probes: list[Operation], fn: func.FuncOp,
+                  forward: dict[SSAValue, SSAValue]) -> list[SSAValue]:
+    """For `check.expect_serialized_eq`: the value its probe recorded at the iteration, and how many
+    values it recorded (backends/probe_loops.py)."""
+    from minixla.backends.probe_loops import ProbeOutliningError, recorded
+
     if check.name != "check.expect_serialized_eq":
         return []
     probe_id = check.properties["probe_id"].data
     iteration = check.properties["iter"].value.data if "iter" in check.properties else 0
     found = [p for p in probes if p.properties["probe_id"].data == probe_id]
-    if len(found) != 1 or found[0].parent_op() is not fn or iteration != 0:
-        raise CheckOutliningError(f"probe '{probe_id}' (iter {iteration}) is recorded by the interpreter only: "
-                                  "a compiled backend outlines one top-level interpreter.probe per probe_id")
-    return [found[0].operands[0]]
+    if len(found) != 1:
+        raise CheckOutliningError(f"{len(found)} interpreter.probe ops with probe_id '{probe_id}': compiled "
+                                  "backends outline exactly one")
+    try:
+        return list(recorded(found[0], iteration, fn, forward))
+    except ProbeOutliningError as err:
+        raise CheckOutliningError(str(err)) from None
 
 
 def apply_checks(case: OutlinedCase, results: Sequence[np.ndarray]) -> None:

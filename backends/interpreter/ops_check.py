@@ -175,13 +175,13 @@ def same_bits(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
 
 @impl("check.expect_serialized_eq")
 def _expect_serialized_eq(op, args, interp):
-    """args: (expected,) on the interpreter; (expected, recorded) for an outlined check."""
+    """args: (expected,) on the interpreter; (expected, recorded, count) for an outlined check."""
     probe_id, n = prop(op, "probe_id").data, int(prop(op, "iter").value.data) if prop(op, "iter") else 0
-    if len(args) == 2:
-        recorded = args[1]
+    if len(args) == 3:
+        recorded, count = args[1], int(args[2])
     else:
         seen = probes(interp).get(probe_id, [])
-        if n >= len(seen):
-            raise CheckFailure(op.name, f"probe '{probe_id}' recorded {len(seen)} values, no iteration {n}")
-        recorded = seen[n]
+        recorded, count = (seen[n] if n < len(seen) else None), len(seen)
+    if n >= count:
+        raise CheckFailure(op.name, f"probe '{probe_id}' recorded {count} values, no iteration {n}")
     _report(op.name, same_bits(recorded, args[0]), recorded, args[0], f"differ from probe '{probe_id}' (iter {n})")
