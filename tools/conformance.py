@@ -4,7 +4,7 @@ A chunk of a test file is *in scope* when every op it uses is one of
 func.func/return/call, a `check.*` op or `stablehlo.X` for an op X that the
 hlo dialect defines, and every tensor element type is one of i1, i8..i64,
 ui8..ui64, f16, bf16, f32, f64, or `!quant.uniform` of those (no complex, sub-byte ints, f8, tokens;
-quantized types only through uniform_quantize/uniform_dequantize/bitcast_convert). The scan is textual, so it also classifies
+quantized types only through uniform_quantize/uniform_dequantize/bitcast_convert and elementwise ops). The scan is textual, so it also classifies
 chunks that do not parse.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from minixla.dialects.diagnostics import split_input
@@ -76,10 +77,14 @@ def element_types(text: str) -> set[str]:
     return found
 
 
-#: ops that take or give `!quant.uniform` tensors; other ops on quantized types (StableHLO's
-#: dequantize-op-quantize semantics, e.g. a quantized stablehlo.add) are not supported
-QUANTIZED_OPS = frozenset({"stablehlo.uniform_quantize", "stablehlo.uniform_dequantize", "stablehlo.bitcast_convert",
-                           "hlo.uniform_quantize", "hlo.uniform_dequantize", "hlo.bitcast_convert"} | BASE_OPS)
+#: ops that take or give `!quant.uniform` tensors: quantize/dequantize/bitcast_convert and the unary
+#: and binary elementwise ops (dequantize-op-quantize); others on quantized types are not supported
+@cache
+def _quantized_ops() -> frozenset[str]:
+    from minixla.dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
+
+    names = {"uniform_quantize", "uniform_dequantize", "bitcast_convert", *UNARY_OPS, *BINARY_OPS}
+    return frozenset({f"{p}.{n}" for p in ("hlo", "stablehlo") for n in names} | BASE_OPS)
 _QUANT = re.compile(r"^!quant\.uniform<(\w+)(?:<[-\d:]+>)?:(\w+)[:,]")
 
 
@@ -99,7 +104,7 @@ def scope_reasons(text: str, ops: frozenset[str] | None = None, backend: str = "
     code = _strip_comments(text)
     for line in code.splitlines():
         if "!quant." in line:
-            reasons += [f"quantized {name}" for name in sorted(ops_used(line) - QUANTIZED_OPS)]
+            reasons += [f"quantized {name}" for name in sorted(ops_used(line) - _quantized_ops())]
     if "!stablehlo.token" in code and backend != "interpreter":
         reasons.append("token type")
     return reasons

@@ -11,7 +11,8 @@ from minixla.backends.interpreter.kernels import contraction as ct
 from minixla.backends.interpreter.kernels import conversions as cv
 from minixla.backends.interpreter.kernels import elementwise as ew
 from minixla.backends.interpreter.kernels import structural as st
-from minixla.backends.interpreter.op_table import impl
+from minixla.backends.interpreter.op_table import OP_IMPLS, impl
+from minixla.backends.interpreter.ops_elementwise import BINARY, UNARY
 from minixla.dialects.numpy_types import numpy_dtype
 from minixla.dialects.quant import UniformQuantizedType
 
@@ -165,3 +166,21 @@ def _uniform_quantize(op, args, interp):
 @impl("hlo.uniform_dequantize")
 def _uniform_dequantize(op, args, interp):
     return dequantize(args[0], op.operands[0].type.element_type)
+
+
+def _dequantize_op_quantize(kernel_impl):
+    """StableHLO's semantics of an elementwise op on quantized tensors: dequantize the operands,
+    compute in the expressed type, quantize the result (unquantized ops pass straight through)."""
+
+    def run(op, args, interp):
+        rt = op.results[0].type.element_type
+        if not isinstance(rt, UniformQuantizedType):
+            return kernel_impl(op, args, interp)
+        floats = [dequantize(a, v.type.element_type) for a, v in zip(args, op.operands)]
+        return quantize(np.asarray(kernel_impl(op, floats, interp)), rt)
+
+    return run
+
+
+for _name in (*UNARY, *BINARY):
+    OP_IMPLS[f"hlo.{_name}"] = _dequantize_op_quantize(OP_IMPLS[f"hlo.{_name}"])

@@ -4,7 +4,8 @@
     uniform_quantize x    ->  convert(round_nearest_even(clamp(min, x / scale + zero_point, max)), storage)
 
 (StableHLO's `dequantize`/`quantize`, computed in the expressed type as the interpreter
-does; a quantized operand is dequantized first.) Per-axis scales and zero points are
+does; a quantized operand is dequantized first.) Unary and binary elementwise ops on quantized
+tensors become dequantize-op-quantize. Per-axis scales and zero points are
 1-d constants broadcast along the quantized dimension. Afterwards every `!quant.uniform`
 tensor is its storage integer tensor, and bitcast_converts between the two vanish.
 """
@@ -24,7 +25,8 @@ from xdsl.rewriter import Rewriter
 from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.syntax import i64_array
 from minixla.dialects.numpy_types import numpy_dtype, numpy_to_dense_attr
-from minixla.dialects.quant import UniformQuantizedType, storage_view
+from minixla.dialects.hlo_ops.elementwise import BinaryElementwiseOp, UnaryElementwiseOp
+from minixla.dialects.quant import UniformQuantizedType, expressed_view, storage_view
 
 
 class _Builder:
@@ -69,6 +71,15 @@ def _quantize(b: _Builder, x: SSAValue, q: UniformQuantizedType, shape) -> SSAVa
     return b(hlo.ConvertOp, [y], TensorType(q, shape))  # quantized until the retyping below: later ops read q
 
 
+def _elementwise(op: Operation) -> None:
+    """dequantize-op-quantize: the op on expressed-type values between a dequantize and a quantize."""
+    b = _Builder(op)
+    floats = [_dequantize(b, v, v.type.element_type, v.type.get_shape()) for v in op.operands]
+    r = op.results[0].type
+    new = b(type(op), floats, expressed_view(r), **dict(op.properties))
+    _replace(op, _quantize(b, new, r.element_type, r.get_shape()))
+
+
 def _replace(op: Operation, value: SSAValue) -> None:
     op.results[0].replace_all_uses_with(value)
     op.detach()
@@ -91,6 +102,9 @@ class HloLegalizeQuant(ModulePass):
                 if isinstance(x.type.element_type, UniformQuantizedType):
                     x = _dequantize(b, x, x.type.element_type, shape)
                 _replace(inner, _quantize(b, x, inner.result.type.element_type, shape))
+            elif isinstance(inner, (UnaryElementwiseOp, BinaryElementwiseOp)) and isinstance(
+                    inner.results[0].type.element_type, UniformQuantizedType):
+                _elementwise(inner)
         for inner in op.walk():
             for value in [*inner.results, *(a for r in inner.regions for blk in r.blocks for a in blk.args)]:
                 new = storage_view(value.type)

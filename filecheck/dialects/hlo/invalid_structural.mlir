@@ -102,3 +102,14 @@ func.func @f(%x: tensor<i64>) -> tensor<i64> {
 %p = "test.op"() : () -> tensor<2x2xi64>
 %0 = "hlo.dynamic_conv"(%l, %k, %p) <{dimension_numbers = #hlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64}> : (tensor<1x4x1xf32>, tensor<3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x?x1xf32>
 // CHECK: error: 'hlo.dynamic_conv' op padding must be a 1x2 integer tensor (low, high per spatial dimension), got tensor<2x2xi64>
+
+// -----
+%a = "test.op"() : () -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+%b = "test.op"() : () -> tensor<2xf32>
+%0 = "hlo.add"(%a, %b) : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK: error: 'hlo.add' op operands and result must all be quantized or none, got tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2xf32>, tensor<2xf32>
+
+// -----
+%a = "test.op"() : () -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+%0 = "hlo.and"(%a, %a) : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+// CHECK: error: 'hlo.and' op operands must have a boolean or integer element type, got tensor<2xf32>

@@ -43,3 +43,16 @@ func.func @per_axis(%q: tensor<2x3x!quant.uniform<ui8<1:200>:f32:1, {0.5:2,1.0:1
   %d = hlo.uniform_dequantize %q : (tensor<2x3x!quant.uniform<ui8<1:200>:f32:1, {0.5:2,1.0:1,2.0:3}>>) -> tensor<2x3xf32>
   func.return %d : tensor<2x3xf32>
 }
+
+// an elementwise op on quantized tensors: dequantize the operands, compute, quantize the result
+// CHECK-LABEL: func.func @quantized_add(%a: tensor<2xi8>, %b: tensor<2xi8>) -> tensor<2xi8> {
+// CHECK:         %[[A:.*]] = hlo.multiply %{{.*}} : tensor<2xf32>
+// CHECK:         %[[B:.*]] = hlo.multiply %{{.*}} : tensor<2xf32>
+// CHECK-NEXT:    %[[S:.*]] = hlo.add %[[A]], %[[B]] : tensor<2xf32>
+// CHECK:         hlo.divide %[[S]], %{{.*}} : tensor<2xf32>
+// CHECK:         %[[Q:.*]] = hlo.convert %{{.*}} : (tensor<2xf32>) -> tensor<2xi8>
+// CHECK-NEXT:    func.return %[[Q]] : tensor<2xi8>
+func.func @quantized_add(%a: tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, %b: tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>> {
+  %s = hlo.add %a, %b : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+  func.return %s : tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+}

@@ -1063,12 +1063,14 @@ def _uniform_quantize(draw) -> list[Case]:
         f, t1, t2 = tensor(shape, "f32"), f"tensor<{''.join(f'{d}x' for d in shape)}{q1}>", \
             f"tensor<{''.join(f'{d}x' for d in shape)}{q2}>"
         s1, s2 = tensor(shape, q1.split("<")[1].split(":")[0]), tensor(shape, q2.split("<")[1].split(":")[0])
+        op = draw(st.sampled_from(["add", "multiply", "maximum", "subtract"]))
         out.append(Case([Arg(shape, "f32", lambda rng, shape=shape: rng.normal(0, 20, shape))],
                         f"  %q = hlo.uniform_quantize %a0 : ({f}) -> {t1}\n"
                         f"  %q2 = hlo.uniform_quantize %q : ({t1}) -> {t2}\n"
+                        f"  %q3 = hlo.{op} %q, %q2 : ({t1}, {t2}) -> {t2}\n"
                         f"  %r1 = hlo.bitcast_convert %q : ({t1}) -> {s1}\n"
-                        f"  %r2 = hlo.bitcast_convert %q2 : ({t2}) -> {s2}", [("%r1", s1), ("%r2", s2)], 0,
-                        f"uniform_quantize {q1} {q2}"))
+                        f"  %r2 = hlo.bitcast_convert %q3 : ({t2}) -> {s2}", [("%r1", s1), ("%r2", s2)], 0,
+                        f"uniform_quantize {q1} {q2} {op}"))
     return out
 
 

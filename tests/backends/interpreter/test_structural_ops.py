@@ -174,6 +174,27 @@ def test_requantize_and_storage_range():
     np.testing.assert_array_equal(run(text, stored)[0], _quantize_reference(real, 0.25, 0, -10, 10))
 
 
+def test_quantized_elementwise_ops_dequantize_compute_quantize():
+    a, b, r = ("!quant.uniform<i8:f32, 0.1:-30>", "!quant.uniform<i8:f32, 0.5:-20>",
+               "!quant.uniform<i8:f32:0, {0.5:-20,0.25:4}>")
+    text = f"""func.func @main(%x: tensor<2xf32>, %y: tensor<2xf32>) -> (tensor<2xi8>, tensor<2xi8>) {{
+  %qa = hlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x{a}>
+  %qb = hlo.uniform_quantize %y : (tensor<2xf32>) -> tensor<2x{b}>
+  %s = hlo.add %qa, %qb : (tensor<2x{a}>, tensor<2x{b}>) -> tensor<2x{r}>
+  %n = hlo.negate %qb : (tensor<2x{b}>) -> tensor<2x{b}>
+  %o = hlo.bitcast_convert %s : (tensor<2x{r}>) -> tensor<2xi8>
+  %m = hlo.bitcast_convert %n : (tensor<2x{b}>) -> tensor<2xi8>
+  func.return %o, %m : tensor<2xi8>, tensor<2xi8>
+}}"""
+    x, y = np.array([1.0, 2.0], np.float32), np.array([3.0, -4.0], np.float32)
+    got, neg = run(text, x, y)
+    qa = (_quantize_reference(x, 0.1, -30).astype(np.float32) + 30) * np.float32(0.1)
+    qb = (_quantize_reference(y, 0.5, -20).astype(np.float32) + 20) * np.float32(0.5)
+    np.testing.assert_array_equal(got, _quantize_reference(qa + qb, np.array([0.5, 0.25], np.float32),
+                                                           np.array([-20, 4], np.float32)))
+    np.testing.assert_array_equal(neg, _quantize_reference(-qb, 0.5, -20))
+
+
 PROBE = """func.func @main() {
   %zero = hlo.constant dense<0> : tensor<i64>
   %one = hlo.constant dense<1> : tensor<i64>
