@@ -22,9 +22,10 @@ from minixla.dialects.quant import expressed_view, is_quantized
 
 
 
-def _check_element_class(t: TensorType, cls_name: str, what: str) -> None:
+def _check_element_class(t: TensorType, cls_name: str, what: str, shown: Attribute | None = None) -> None:
+    """`shown`: the type as written, when `t` is its expressed (dequantized) view."""
     require(ELEMENT_CLASSES[cls_name](t.element_type),
-            f"{what} must have {ELEMENT_CLASS_TEXT[cls_name]}, got {t}")
+            f"{what} must have {ELEMENT_CLASS_TEXT[cls_name]}, got {shown or t}")
 
 
 def _same_quantization(types) -> None:
@@ -50,7 +51,7 @@ class UnaryElementwiseOp(PrettyOp):
         _same_quantization([self.operand.type, self.result.type])
         x = tensor(expressed_view(self.operand.type), "operand")
         r = tensor(expressed_view(self.result.type), "result")
-        _check_element_class(x, self.ELEMENT_CLASS, "operand")
+        _check_element_class(x, self.ELEMENT_CLASS, "operand", self.operand.type)
         expected = x
         if self.name.endswith(".abs") and is_complex(x.element_type):
             assert isinstance(x.element_type, ComplexType)
@@ -75,7 +76,7 @@ class BinaryElementwiseOp(PrettyOp):
         a = tensor(expressed_view(self.lhs.type), "lhs")
         b = tensor(expressed_view(self.rhs.type), "rhs")
         r = tensor(expressed_view(self.result.type), "result")
-        _check_element_class(a, self.ELEMENT_CLASS, "operands")
+        _check_element_class(a, self.ELEMENT_CLASS, "operands", self.lhs.type)
         require(a == b == r, f"operand types {a}, {b} and result type {r} must be equal")
 
 

@@ -112,4 +112,4 @@ func.func @f(%x: tensor<i64>) -> tensor<i64> {
 // -----
 %a = "test.op"() : () -> tensor<2x!quant.uniform<i8:f32, 0.5>>
 %0 = "hlo.and"(%a, %a) : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>
-// CHECK: error: 'hlo.and' op operands must have a boolean or integer element type, got tensor<2xf32>
+// CHECK: error: 'hlo.and' op operands must have a boolean or integer element type, got tensor<2x!quant.uniform<i8:f32, 0.5>>
