@@ -6,7 +6,8 @@ as XLA does for static programs before code generation:
 * `composite` becomes a `func.call` of its decomposition (the `inline` pass follows);
 * `map` is inlined: its scalar body's elementwise ops applied to the whole tensors;
 * `get_dimension_size` of a static dimension becomes a constant;
-* a `dynamic_*` op whose shape operands are constants becomes its static twin
+* a `dynamic_*` op whose shape operands are constants (or small computations on constants and
+  static dimension sizes, evaluated with the constant folder's evaluator) becomes its static twin
   (iota, reshape, broadcast_in_dim, pad, gather, convolution); one whose shape stays
   dynamic is a located error (the interpreter runs those).
 """
@@ -130,11 +131,36 @@ def _dimension_size(op: hlo.GetDimensionSizeOp) -> None:
 # -- dynamic ops ------------------------------------------------------------------
 
 
-def _constant(op: Operation, value: SSAValue, what: str) -> list[int]:
+def _evaluate(value: SSAValue, depth: int = 0) -> np.ndarray | None:
+    """The value of a small region-free hlo computation on constants (shape arithmetic such as
+    concatenate/reshape/convert of constants and dimension sizes), with the constant folder's
+    evaluator (the reference interpreter's kernels); None when it is not one."""
+    from minixla.passes.hlo_opt.constant_fold import _EVALUATORS
+
     owner = value.owner
-    if not isinstance(owner, hlo.ConstantOp):
+    if isinstance(owner, hlo.ConstantOp):
+        return np.asarray(dense_attr_to_numpy(owner.value, owner.output.type))
+    if (depth > 16 or not _EVALUATORS or not isinstance(owner, Operation) or owner.regions
+            or not owner.name.startswith("hlo.") or len(owner.results) != 1
+            or not isinstance(value.type, TensorType) or any(d < 0 for d in value.type.get_shape())
+            or int(np.prod(value.type.get_shape())) > 1024):
+        return None
+    args = [_evaluate(v, depth + 1) for v in owner.operands]
+    if any(a is None for a in args):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            out = _EVALUATORS[-1](owner, args)
+    except Exception:  # noqa: BLE001 -- a computation the kernels reject stays dynamic
+        return None
+    return None if out is None else np.asarray(out[0])
+
+
+def _constant(op: Operation, value: SSAValue, what: str) -> list[int]:
+    arr = _evaluate(value)
+    if arr is None:
         raise _fail(op, f"{what} is not a constant, so the shape stays dynamic")
-    return [int(v) for v in np.asarray(dense_attr_to_numpy(owner.value, owner.output.type)).reshape(-1)]
+    return [int(v) for v in arr.reshape(-1)]
 
 
 def _static_result(op: Operation) -> TensorType:

@@ -28,6 +28,11 @@
 // CHECK-NEXT:    %l = hlo.reshape
 // CHECK-NEXT:    %c = hlo.convolution(%l, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [2], pad = {{\[\[}}1, 0]]}
 
+// shape operands computed from constants and static dimension sizes are evaluated
+// CHECK-LABEL: func.func @computed_shape
+// CHECK-NEXT:    %r = hlo.reshape %x : (tensor<4x6xf32>) -> tensor<8x3xf32>
+// CHECK-NEXT:    func.return %r
+
 // ERR: dynamic-errors.mlir:2:8: error: 'hlo.dynamic_iota' op output_shape is not a constant, so the shape stays dynamic (hlo-legalize-structural: compiled backends need static shapes
 // ERR: dynamic-errors.mlir:9:8: error: 'hlo.dynamic_reshape' op result type tensor<?xf32> has dynamic dimensions
 // ERR: dynamic-errors.mlir:13:1: error: 'func.func' op tuple-typed function arguments or results cannot be compiled
@@ -82,4 +87,16 @@ func.func @dynamic_gather_conv(%x: tensor<3x4xf32>, %idx: tensor<2x1xi32>, %k: t
   %p = hlo.constant dense<[[1, 0]]> : tensor<1x2xi64>
   %c = "hlo.dynamic_conv"(%l, %k, %p) <{window_strides = array<i64: 2>, dimension_numbers = #hlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64}> : (tensor<1x3x4xf32>, tensor<2x4x1xf32>, tensor<1x2xi64>) -> tensor<1x2x1xf32>
   func.return %g, %c : tensor<2x2xf32>, tensor<1x2x1xf32>
+}
+
+func.func @computed_shape(%x: tensor<4x6xf32>) -> tensor<8x3xf32> {
+  %d0 = hlo.get_dimension_size %x, dim = 0 : (tensor<4x6xf32>) -> tensor<i32>
+  %two = hlo.constant dense<2> : tensor<i32>
+  %a = hlo.multiply %d0, %two : tensor<i32>
+  %b = hlo.constant dense<3> : tensor<i32>
+  %ra = hlo.reshape %a : (tensor<i32>) -> tensor<1xi32>
+  %rb = hlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %s = hlo.concatenate %ra, %rb, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r = hlo.dynamic_reshape %x, %s : (tensor<4x6xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  func.return %r : tensor<8x3xf32>
 }

@@ -242,3 +242,22 @@ def test_cpu_rejects_a_shape_that_stays_dynamic_with_a_location():
     with pytest.raises(DiagnosticError, match=r"prog\.mlir:2:8: .*'hlo\.dynamic_iota' op output_shape is not a "
                                               r"constant, so the shape stays dynamic"):
         CpuBackend().compile(parse_and_verify(text, "prog.mlir", CTX))
+
+
+def test_cpu_evaluates_shape_arithmetic_on_constants():
+    """A shape computed from dimension sizes and constants (JAX's shape-polymorphic pattern) is
+    evaluated at compile time; the CPU result equals numpy's reshape."""
+    from minixla.backends.cpu.backend import CpuBackend
+
+    text = """func.func @main(%x: tensor<4x6xf32>) -> tensor<8x3xf32> {
+  %d0 = hlo.get_dimension_size %x, dim = 0 : (tensor<4x6xf32>) -> tensor<i32>
+  %two = hlo.constant dense<2> : tensor<i32>
+  %a = hlo.multiply %d0, %two : tensor<i32>
+  %ra = hlo.reshape %a : (tensor<i32>) -> tensor<1xi32>
+  %rb = hlo.constant dense<3> : tensor<1xi32>
+  %s = hlo.concatenate %ra, %rb, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r = hlo.dynamic_reshape %x, %s : (tensor<4x6xf32>, tensor<2xi32>) -> tensor<8x3xf32>
+  func.return %r : tensor<8x3xf32>
+}"""
+    x = rng.normal(size=(4, 6)).astype(np.float32)
+    np.testing.assert_array_equal(CpuBackend().compile(parse_and_verify(text, "<t>", CTX))(x)[0], x.reshape(8, 3))
