@@ -36,6 +36,11 @@ from minixla.dialects.hlo_ops.shape import (
     BroadcastInDimOp, ConcatenateOp, ConstantOp, DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, PadOp,
     ReshapeOp, ReverseOp, SliceOp, TransposeOp,
 )
+from minixla.dialects.hlo_ops.structural import (
+    CompositeOp, DynamicBroadcastInDimOp, DynamicConvOp, DynamicGatherOp, DynamicIotaOp, DynamicPadOp,
+    DynamicReshapeOp, GetDimensionSizeOp, GetTupleElementOp, MapOp, TupleOp,
+)
+from minixla.dialects.hlo_ops.quantization import UniformDequantizeOp, UniformQuantizeOp
 from minixla.dialects.hlo_ops import canonicalization  # noqa: F401  (registers the ops' canonicalization patterns)
 from minixla.dialects.hlo_ops.fusion import FusionOp  # hlo.fusion: an extra op without a stablehlo twin
 
@@ -122,4 +127,17 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "TransposeOp",
            "WhileOp",
            "XorOp",
+           "CompositeOp",
+           "DynamicBroadcastInDimOp",
+           "DynamicConvOp",
+           "DynamicGatherOp",
+           "DynamicIotaOp",
+           "DynamicPadOp",
+           "DynamicReshapeOp",
+           "GetDimensionSizeOp",
+           "GetTupleElementOp",
+           "MapOp",
+           "TupleOp",
+           "UniformDequantizeOp",
+           "UniformQuantizeOp",
            ]

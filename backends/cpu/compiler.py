@@ -112,6 +112,8 @@ def prefix_symbols(module: ModuleOp) -> None:
             op.callee = SymbolRefAttr(renamed[op.callee.root_reference.data])
         elif isinstance(op, memref.GetGlobalOp) and op.name_.root_reference.data in renamed:
             op.name_ = SymbolRefAttr(renamed[op.name_.root_reference.data])
+        elif (ref := op.properties.get("decomposition")) is not None and ref.root_reference.data in renamed:
+            op.properties["decomposition"] = SymbolRefAttr(renamed[ref.root_reference.data])  # hlo.composite
 
 
 def compile_module(module: ModuleOp, *, num_outputs: Mapping[str, int] | None = None,
