@@ -1,0 +1,611 @@
+"""minixla's FFT kernel, in LLVM IR: radix-2 for powers of two, Bluestein for other lengths.
+
+One entry per element type (interleaved complex, numpy's layout; `g` = c64 / c128):
+
+    i32 minixla_fft_<g>(ptr src, ptr dst, i64 outer, i64 n, i64 inner, i32 kind)
+
+transforms every line of a [outer, len, inner] row-major array along its
+middle axis (element (o, k, i) at (o*len + k)*inner + i) and returns 0, or 1
+when scratch memory could not be had (nothing is written then). `kind`:
+0 FFT, 1 IFFT (scaled by 1/n), 2 RFFT (src real, lines of n; dst complex,
+lines of n/2+1), 3 IRFFT (src complex half spectra of n/2+1, dst real, lines
+of n). src == dst is allowed for FFT/IFFT: each line is gathered into scratch
+first. An n-d transform is one call per axis (RFFT: its real axis first;
+IRFFT: last).
+
+How, and why (O(n log n) on every length, no DFT matrix):
+
+- Only forward transforms are ever computed: IFFT(x) = conj(FFT(conj(x)))/n,
+  so one twiddle table serves both directions.
+- Radix 2, iterative: a line is gathered into scratch in bit-reversed order
+  (`llvm.bitreverse`), then log2(m) butterfly stages run in place. Stages
+  whose butterflies span less than `BLOCK` points run block by block (depth
+  first) so they stay in cache; only the last few sweep the whole line. The
+  twiddles of the stage of span h are stored contiguously at [h, 2h) of an
+  m-entry table, so every stage reads them unit-stride.
+- Twiddles are computed in double once per call, as products of two short
+  tables of exact cos/sin (k = hi*512 + lo): 2 * sqrt(m) libm calls instead of m, error
+  ~2 ulp of double before rounding to the element type.
+- Other lengths: Bluestein's chirp-z algorithm: X_k = c_k * sum_j (x_j c_j)
+  conj(c_{k-j}) with c_k = exp(-i pi k^2 / n), a cyclic convolution of length
+  m = the power of two >= 2n - 1 done with the radix-2 transform; the
+  chirp's transform is computed once per call and shared by all lines.
+- RFFT / IRFFT are the complex transform on a line whose imaginary part is
+  zero / whose upper half is the conjugate mirror of the half spectrum (the
+  imaginary parts of X_0 and X_{n/2} drop out of the real part, as in numpy).
+"""
+
+from __future__ import annotations
+
+#: points per cache block of the early stages (2^12 complex64 = 32 KiB)
+BLOCK = 1 << 12
+#: entries of the low twiddle table (the high one has m / 2 / LOW entries)
+LOW = 512
+
+_TYPES = {"c64": ("float", 4), "c128": ("double", 8)}
+
+
+def _stage(g: str, t: str) -> str:
+    """`@{g}_stage(x, lo, hi, h, tw)`: the butterflies of span h over points [lo, hi)."""
+    return f"""
+define internal void @{g}_stage(ptr noalias %x, i64 %lo, i64 %hi, i64 %h, ptr noalias %tw) {{
+entry:
+  %h2 = shl i64 %h, 1
+  br label %grp
+grp:
+  %base = phi i64 [ %lo, %entry ], [ %base.next, %grp_end ]
+  br label %bf
+bf:
+  %j = phi i64 [ 0, %grp ], [ %j.next, %bf ]
+  %ia = add i64 %base, %j
+  %ib = add i64 %ia, %h
+  %it = add i64 %h, %j
+  %pa = getelementptr [2 x {t}], ptr %x, i64 %ia
+  %pai = getelementptr {t}, ptr %pa, i64 1
+  %pb = getelementptr [2 x {t}], ptr %x, i64 %ib
+  %pbi = getelementptr {t}, ptr %pb, i64 1
+  %pt = getelementptr [2 x {t}], ptr %tw, i64 %it
+  %pti = getelementptr {t}, ptr %pt, i64 1
+  %ar = load {t}, ptr %pa
+  %ai = load {t}, ptr %pai
+  %br = load {t}, ptr %pb
+  %bi = load {t}, ptr %pbi
+  %tr = load {t}, ptr %pt
+  %ti = load {t}, ptr %pti
+  %m1 = fmul contract {t} %tr, %br
+  %m2 = fmul contract {t} %ti, %bi
+  %mr = fsub contract {t} %m1, %m2
+  %m3 = fmul contract {t} %tr, %bi
+  %m4 = fmul contract {t} %ti, %br
+  %mi = fadd contract {t} %m3, %m4
+  %sr = fadd {t} %ar, %mr
+  %si = fadd {t} %ai, %mi
+  %dr = fsub {t} %ar, %mr
+  %di = fsub {t} %ai, %mi
+  store {t} %sr, ptr %pa
+  store {t} %si, ptr %pai
+  store {t} %dr, ptr %pb
+  store {t} %di, ptr %pbi
+  %j.next = add i64 %j, 1
+  %jm = icmp ult i64 %j.next, %h
+  br i1 %jm, label %bf, label %grp_end
+grp_end:
+  %base.next = add i64 %base, %h2
+  %gm = icmp ult i64 %base.next, %hi
+  br i1 %gm, label %grp, label %done
+done:
+  ret void
+}}
+
+; all stages on bit-reversed data x[0, m): spans below the block size block by block, then whole sweeps
+define internal void @{g}_pass(ptr noalias %x, i64 %m, ptr noalias %tw) {{
+entry:
+  %small = icmp ult i64 %m, 2
+  br i1 %small, label %done, label %go
+go:
+  %bk = call i64 @llvm.umin.i64(i64 %m, i64 {BLOCK})
+  br label %blocks
+blocks:
+  %b0 = phi i64 [ 0, %go ], [ %b0.next, %blocks_end ]
+  %b1 = add i64 %b0, %bk
+  br label %inner
+inner:
+  %h = phi i64 [ 1, %blocks ], [ %h.next, %inner ]
+  call void @{g}_stage(ptr %x, i64 %b0, i64 %b1, i64 %h, ptr %tw)
+  %h.next = shl i64 %h, 1
+  %hm = icmp ult i64 %h.next, %bk
+  br i1 %hm, label %inner, label %blocks_end
+blocks_end:
+  %b0.next = add i64 %b0, %bk
+  %bm = icmp ult i64 %b0.next, %m
+  br i1 %bm, label %blocks, label %outer_pre
+outer_pre:
+  %more = icmp ult i64 %bk, %m
+  br i1 %more, label %outer, label %done
+outer:
+  %hh = phi i64 [ %bk, %outer_pre ], [ %hh.next, %outer ]
+  call void @{g}_stage(ptr %x, i64 0, i64 %m, i64 %hh, ptr %tw)
+  %hh.next = shl i64 %hh, 1
+  %om = icmp ult i64 %hh.next, %m
+  br i1 %om, label %outer, label %done
+done:
+  ret void
+}}
+"""
+
+
+def _tables(g: str, t: str) -> str:
+    """Twiddles, chirp and bit reversal."""
+    trunc = (lambda v, out: f"  {out} = fptrunc double {v} to float") if t == "float" else \
+        (lambda v, out: f"  {out} = fadd double {v}, 0.0")
+    return f"""
+; tw[h + j] = exp(-2 pi i j / (2h)) for every span h = m/2, m/4, ..., 1 (m >= 2)
+define internal void @{g}_twiddles(ptr noalias %tw, i64 %m) {{
+entry:
+  %wlo = alloca [{2 * LOW} x double], align 16
+  %half = lshr i64 %m, 1
+  %mf = uitofp i64 %m to double
+  %step = fdiv double -6.283185307179586, %mf
+  %nlo = call i64 @llvm.umin.i64(i64 %half, i64 {LOW})
+  br label %lo
+lo:
+  %l = phi i64 [ 0, %entry ], [ %l.next, %lo ]
+  %lf = uitofp i64 %l to double
+  %la = fmul double %step, %lf
+  %lc = call double @llvm.cos.f64(double %la)
+  %ls = call double @llvm.sin.f64(double %la)
+  %lp = getelementptr [2 x double], ptr %wlo, i64 %l
+  %lpi = getelementptr double, ptr %lp, i64 1
+  store double %lc, ptr %lp
+  store double %ls, ptr %lpi
+  %l.next = add i64 %l, 1
+  %lm = icmp ult i64 %l.next, %nlo
+  br i1 %lm, label %lo, label %hi
+hi:
+  %q = phi i64 [ 0, %lo ], [ %q.next, %hi_end ]
+  %q0 = mul i64 %q, {LOW}
+  %qf = uitofp i64 %q0 to double
+  %qa = fmul double %step, %qf
+  %qc = call double @llvm.cos.f64(double %qa)
+  %qs = call double @llvm.sin.f64(double %qa)
+  %left = sub i64 %half, %q0
+  %cnt = call i64 @llvm.umin.i64(i64 %left, i64 {LOW})
+  br label %prod
+prod:
+  %r = phi i64 [ 0, %hi ], [ %r.next, %prod ]
+  %rp = getelementptr [2 x double], ptr %wlo, i64 %r
+  %rpi = getelementptr double, ptr %rp, i64 1
+  %cr = load double, ptr %rp
+  %ci = load double, ptr %rpi
+  %p1 = fmul double %qc, %cr
+  %p2 = fmul double %qs, %ci
+  %wr = fsub double %p1, %p2
+  %p3 = fmul double %qc, %ci
+  %p4 = fmul double %qs, %cr
+  %wi = fadd double %p3, %p4
+{trunc("%wr", "%wrt")}
+{trunc("%wi", "%wit")}
+  %j = add i64 %q0, %r
+  %ti = add i64 %half, %j
+  %tp = getelementptr [2 x {t}], ptr %tw, i64 %ti
+  %tpi = getelementptr {t}, ptr %tp, i64 1
+  store {t} %wrt, ptr %tp
+  store {t} %wit, ptr %tpi
+  %r.next = add i64 %r, 1
+  %rm = icmp ult i64 %r.next, %cnt
+  br i1 %rm, label %prod, label %hi_end
+hi_end:
+  %q.next = add i64 %q, 1
+  %qn = mul i64 %q.next, {LOW}
+  %qm = icmp ult i64 %qn, %half
+  br i1 %qm, label %hi, label %sub_pre
+sub_pre:
+  %h0 = lshr i64 %half, 1
+  %any = icmp ne i64 %h0, 0
+  br i1 %any, label %sub, label %done
+sub:                                   ; span h's twiddles are every other one of span 2h's
+  %h = phi i64 [ %h0, %sub_pre ], [ %h.next, %sub_end ]
+  br label %copy
+copy:
+  %k = phi i64 [ 0, %sub ], [ %k.next, %copy ]
+  %k2 = shl i64 %k, 1
+  %from.0 = shl i64 %h, 1
+  %from = add i64 %from.0, %k2
+  %to = add i64 %h, %k
+  %fp = getelementptr [2 x {t}], ptr %tw, i64 %from
+  %v = load <2 x {t}>, ptr %fp
+  %tp2 = getelementptr [2 x {t}], ptr %tw, i64 %to
+  store <2 x {t}> %v, ptr %tp2
+  %k.next = add i64 %k, 1
+  %km = icmp ult i64 %k.next, %h
+  br i1 %km, label %copy, label %sub_end
+sub_end:
+  %h.next = lshr i64 %h, 1
+  %hm = icmp ne i64 %h.next, 0
+  br i1 %hm, label %sub, label %done
+done:
+  ret void
+}}
+
+; c[k] = exp(-i pi (k^2 mod 2n) / n), k < n
+define internal void @{g}_chirp(ptr noalias %c, i64 %n) {{
+entry:
+  %n2 = shl i64 %n, 1
+  %nf = uitofp i64 %n to double
+  %step = fdiv double -3.141592653589793, %nf
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]
+  %kk = mul i64 %k, %k
+  %km = urem i64 %kk, %n2
+  %kf = uitofp i64 %km to double
+  %a = fmul double %step, %kf
+  %cr = call double @llvm.cos.f64(double %a)
+  %ci = call double @llvm.sin.f64(double %a)
+{trunc("%cr", "%crt")}
+{trunc("%ci", "%cit")}
+  %p = getelementptr [2 x {t}], ptr %c, i64 %k
+  %pi = getelementptr {t}, ptr %p, i64 1
+  store {t} %crt, ptr %p
+  store {t} %cit, ptr %pi
+  %k.next = add i64 %k, 1
+  %more = icmp ult i64 %k.next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+
+; in-place bit-reversal permutation of x[0, m), m = 2^bits
+define internal void @{g}_bitrev(ptr noalias %x, i64 %m, i64 %bits) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %next ]
+  %r = call i64 @{g}_rev(i64 %i, i64 %bits)
+  %lt = icmp ult i64 %i, %r
+  br i1 %lt, label %swap, label %next
+swap:
+  %pi = getelementptr [2 x {t}], ptr %x, i64 %i
+  %pr = getelementptr [2 x {t}], ptr %x, i64 %r
+  %vi = load <2 x {t}>, ptr %pi
+  %vr = load <2 x {t}>, ptr %pr
+  store <2 x {t}> %vr, ptr %pi
+  store <2 x {t}> %vi, ptr %pr
+  br label %next
+next:
+  %i.next = add i64 %i, 1
+  %more = icmp ult i64 %i.next, %m
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+
+define internal i64 @{g}_rev(i64 %i, i64 %bits) alwaysinline {{
+  %b = call i64 @llvm.bitreverse.i64(i64 %i)
+  %s = sub i64 63, %bits
+  %r0 = lshr i64 %b, %s
+  %r = lshr i64 %r0, 1
+  ret i64 %r
+}}
+"""
+
+
+def _line(g: str, t: str) -> str:
+    """`@{g}_line`: one line: gather (bit-reversed; real / half-spectrum / complex source), transform, store."""
+    return f"""
+; imode: 0 complex src, 1 real src, 2 half spectrum of nh entries; oreal: store the real part only
+define internal void @{g}_line(ptr noalias %src, i64 %ss, i32 %imode, ptr noalias %dst, i64 %ds, i1 %oreal, i64 %nout,
+                               i64 %n, i64 %nh, i1 %inv, {t} %scale, i64 %m, i64 %bits, ptr noalias %tw,
+                               ptr noalias %w, ptr noalias %c, ptr noalias %bh) {{
+entry:
+  %blue = icmp ne i64 %m, %n
+  %iscplx = icmp ne i32 %imode, 1
+  %half = icmp eq i32 %imode, 2
+  br i1 %blue, label %zero, label %gather
+zero:
+  %wbytes = mul i64 %m, {2 * _size(t)}
+  call void @llvm.memset.p0.i64(ptr %w, i8 0, i64 %wbytes, i1 false)
+  br label %gather
+gather:
+  %k = phi i64 [ 0, %entry ], [ 0, %zero ], [ %k.next, %gather ]
+  %up = icmp uge i64 %k, %nh
+  %mirror = and i1 %half, %up
+  %nk = sub i64 %n, %k
+  %kk = select i1 %mirror, i64 %nk, i64 %k
+  %off = mul i64 %kk, %ss
+  %off2 = shl i64 %off, 1
+  %fo = select i1 %iscplx, i64 %off2, i64 %off
+  %pre = getelementptr {t}, ptr %src, i64 %fo
+  %xr = load {t}, ptr %pre
+  %pim.c = getelementptr {t}, ptr %pre, i64 1
+  %pim = select i1 %iscplx, ptr %pim.c, ptr %pre
+  %xi.0 = load {t}, ptr %pim
+  %xi.1 = select i1 %iscplx, {t} %xi.0, {t} 0.0
+  %flip = xor i1 %mirror, %inv
+  %xi.n = fneg {t} %xi.1
+  %xi = select i1 %flip, {t} %xi.n, {t} %xi.1
+  %cp.0 = getelementptr [2 x {t}], ptr %c, i64 %k
+  %cp = select i1 %blue, ptr %cp.0, ptr %w
+  %cpi = getelementptr {t}, ptr %cp, i64 1
+  %ccr = load {t}, ptr %cp
+  %cci = load {t}, ptr %cpi
+  %cr = select i1 %blue, {t} %ccr, {t} 1.0
+  %ci = select i1 %blue, {t} %cci, {t} 0.0
+  %a1 = fmul {t} %xr, %cr
+  %a2 = fmul {t} %xi, %ci
+  %ar = fsub {t} %a1, %a2
+  %a3 = fmul {t} %xr, %ci
+  %a4 = fmul {t} %xi, %cr
+  %ai = fadd {t} %a3, %a4
+  %rk = call i64 @{g}_rev(i64 %k, i64 %bits)
+  %wp = getelementptr [2 x {t}], ptr %w, i64 %rk
+  %wpi = getelementptr {t}, ptr %wp, i64 1
+  store {t} %ar, ptr %wp
+  store {t} %ai, ptr %wpi
+  %k.next = add i64 %k, 1
+  %km = icmp ult i64 %k.next, %n
+  br i1 %km, label %gather, label %transform
+transform:
+  call void @{g}_pass(ptr %w, i64 %m, ptr %tw)
+  br i1 %blue, label %conv, label %store
+conv:                                  ; times the chirp's transform, conjugated (inverse = conj o forward o conj)
+  %j = phi i64 [ 0, %transform ], [ %j.next, %conv ]
+  %zp = getelementptr [2 x {t}], ptr %w, i64 %j
+  %zpi = getelementptr {t}, ptr %zp, i64 1
+  %bp = getelementptr [2 x {t}], ptr %bh, i64 %j
+  %bpi = getelementptr {t}, ptr %bp, i64 1
+  %zr = load {t}, ptr %zp
+  %zi = load {t}, ptr %zpi
+  %br = load {t}, ptr %bp
+  %bi = load {t}, ptr %bpi
+  %z1 = fmul {t} %zr, %br
+  %z2 = fmul {t} %zi, %bi
+  %yr = fsub {t} %z1, %z2
+  %z3 = fmul {t} %zr, %bi
+  %z4 = fmul {t} %zi, %br
+  %yi.0 = fadd {t} %z3, %z4
+  %yi = fneg {t} %yi.0
+  store {t} %yr, ptr %zp
+  store {t} %yi, ptr %zpi
+  %j.next = add i64 %j, 1
+  %jm = icmp ult i64 %j.next, %m
+  br i1 %jm, label %conv, label %conv_fft
+conv_fft:
+  call void @{g}_bitrev(ptr %w, i64 %m, i64 %bits)
+  call void @{g}_pass(ptr %w, i64 %m, ptr %tw)
+  %mf = uitofp i64 %m to {t}
+  %im = fdiv {t} 1.0, %mf
+  br label %post
+post:                                  ; X_k = c_k * conj(w_k) / m
+  %p = phi i64 [ 0, %conv_fft ], [ %p.next, %post ]
+  %qp = getelementptr [2 x {t}], ptr %w, i64 %p
+  %qpi = getelementptr {t}, ptr %qp, i64 1
+  %qr.0 = load {t}, ptr %qp
+  %qi.0 = load {t}, ptr %qpi
+  %qr = fmul {t} %qr.0, %im
+  %qi.1 = fmul {t} %qi.0, %im
+  %qi = fneg {t} %qi.1
+  %pcp = getelementptr [2 x {t}], ptr %c, i64 %p
+  %pcpi = getelementptr {t}, ptr %pcp, i64 1
+  %pcr = load {t}, ptr %pcp
+  %pci = load {t}, ptr %pcpi
+  %o1 = fmul {t} %qr, %pcr
+  %o2 = fmul {t} %qi, %pci
+  %or = fsub {t} %o1, %o2
+  %o3 = fmul {t} %qr, %pci
+  %o4 = fmul {t} %qi, %pcr
+  %oi = fadd {t} %o3, %o4
+  store {t} %or, ptr %qp
+  store {t} %oi, ptr %qpi
+  %p.next = add i64 %p, 1
+  %pm = icmp ult i64 %p.next, %n
+  br i1 %pm, label %post, label %store
+store:
+  %s = phi i64 [ 0, %transform ], [ 0, %post ], [ %s.next, %store_end ]
+  %sp = getelementptr [2 x {t}], ptr %w, i64 %s
+  %spi = getelementptr {t}, ptr %sp, i64 1
+  %vr.0 = load {t}, ptr %sp
+  %vi.0 = load {t}, ptr %spi
+  %vr = fmul {t} %vr.0, %scale
+  %vi.1 = fmul {t} %vi.0, %scale
+  %vi.n = fneg {t} %vi.1
+  %vi = select i1 %inv, {t} %vi.n, {t} %vi.1
+  %doff = mul i64 %s, %ds
+  br i1 %oreal, label %store_real, label %store_cplx
+store_real:
+  %drp = getelementptr {t}, ptr %dst, i64 %doff
+  store {t} %vr, ptr %drp
+  br label %store_end
+store_cplx:
+  %dcp = getelementptr [2 x {t}], ptr %dst, i64 %doff
+  %dcpi = getelementptr {t}, ptr %dcp, i64 1
+  store {t} %vr, ptr %dcp
+  store {t} %vi, ptr %dcpi
+  br label %store_end
+store_end:
+  %s.next = add i64 %s, 1
+  %sm = icmp ult i64 %s.next, %nout
+  br i1 %sm, label %store, label %done
+done:
+  ret void
+}}
+"""
+
+
+def _size(t: str) -> int:
+    return 4 if t == "float" else 8
+
+
+def _entry(g: str, t: str) -> str:
+    size = _size(t)
+    return f"""
+define i32 @minixla_fft_{g}(ptr %src, ptr %dst, i64 %outer, i64 %n, i64 %inner, i32 %kind) {{
+entry:
+  %z0 = icmp eq i64 %outer, 0
+  %z1 = icmp eq i64 %n, 0
+  %z2 = icmp eq i64 %inner, 0
+  %z01 = or i1 %z0, %z1
+  %empty = or i1 %z01, %z2
+  br i1 %empty, label %ok, label %setup
+setup:
+  %is_r = icmp eq i32 %kind, 2
+  %is_ir = icmp eq i32 %kind, 3
+  %is_i = icmp eq i32 %kind, 1
+  %imode.0 = select i1 %is_ir, i32 2, i32 0
+  %imode = select i1 %is_r, i32 1, i32 %imode.0
+  %inv = or i1 %is_i, %is_ir
+  %nh.0 = lshr i64 %n, 1
+  %nh = add i64 %nh.0, 1
+  %nsrc = select i1 %is_ir, i64 %nh, i64 %n
+  %ndst = select i1 %is_r, i64 %nh, i64 %n
+  %pop = call i64 @llvm.ctpop.i64(i64 %n)
+  %pow2 = icmp eq i64 %pop, 1
+  %n2 = shl i64 %n, 1
+  %n2m = sub i64 %n2, 2
+  %lz = call i64 @llvm.ctlz.i64(i64 %n2m, i1 false)
+  %sh = sub i64 64, %lz
+  %mb = shl i64 1, %sh
+  %m = select i1 %pow2, i64 %n, i64 %mb
+  %bits = call i64 @llvm.cttz.i64(i64 %m, i1 false)
+  %mbytes.0 = mul i64 %m, {2 * size}
+  %mbytes.1 = add i64 %mbytes.0, 63
+  %mbytes = and i64 %mbytes.1, -64
+  %nbytes.0 = mul i64 %n, {2 * size}
+  %nbytes.1 = add i64 %nbytes.0, 63
+  %nbytes = and i64 %nbytes.1, -64
+  %tw = call ptr @aligned_alloc(i64 64, i64 %mbytes)
+  %w = call ptr @aligned_alloc(i64 64, i64 %mbytes)
+  br i1 %pow2, label %allocated, label %alloc_blue
+alloc_blue:
+  %c.b = call ptr @aligned_alloc(i64 64, i64 %nbytes)
+  %bh.b = call ptr @aligned_alloc(i64 64, i64 %mbytes)
+  br label %allocated
+allocated:
+  %c = phi ptr [ null, %setup ], [ %c.b, %alloc_blue ]
+  %bh = phi ptr [ null, %setup ], [ %bh.b, %alloc_blue ]
+  %twn = icmp eq ptr %tw, null
+  %wn = icmp eq ptr %w, null
+  %cn = icmp eq ptr %c, null
+  %bhn = icmp eq ptr %bh, null
+  %bn.0 = or i1 %cn, %bhn
+  %np2 = xor i1 %pow2, true
+  %bn = and i1 %bn.0, %np2
+  %oom.0 = or i1 %twn, %wn
+  %oom = or i1 %oom.0, %bn
+  br i1 %oom, label %nomem, label %tables
+tables:
+  %mge2 = icmp uge i64 %m, 2
+  br i1 %mge2, label %twiddles, label %blue_pre
+twiddles:
+  call void @{g}_twiddles(ptr %tw, i64 %m)
+  br label %blue_pre
+blue_pre:
+  br i1 %pow2, label %lines, label %blue
+blue:                                  ; the chirp and the transform of its conjugate, wrapped cyclically
+  call void @{g}_chirp(ptr %c, i64 %n)
+  call void @llvm.memset.p0.i64(ptr %bh, i8 0, i64 %mbytes, i1 false)
+  br label %bfill
+bfill:
+  %d = phi i64 [ 0, %blue ], [ %d.next, %bfill_end ]
+  %dp = getelementptr [2 x {t}], ptr %c, i64 %d
+  %dpi = getelementptr {t}, ptr %dp, i64 1
+  %dr = load {t}, ptr %dp
+  %di.0 = load {t}, ptr %dpi
+  %di = fneg {t} %di.0
+  %rd = call i64 @{g}_rev(i64 %d, i64 %bits)
+  %bp = getelementptr [2 x {t}], ptr %bh, i64 %rd
+  %bpi = getelementptr {t}, ptr %bp, i64 1
+  store {t} %dr, ptr %bp
+  store {t} %di, ptr %bpi
+  %dnz = icmp ne i64 %d, 0
+  br i1 %dnz, label %bwrap, label %bfill_end
+bwrap:
+  %md = sub i64 %m, %d
+  %rmd = call i64 @{g}_rev(i64 %md, i64 %bits)
+  %bq = getelementptr [2 x {t}], ptr %bh, i64 %rmd
+  %bqi = getelementptr {t}, ptr %bq, i64 1
+  store {t} %dr, ptr %bq
+  store {t} %di, ptr %bqi
+  br label %bfill_end
+bfill_end:
+  %d.next = add i64 %d, 1
+  %dm = icmp ult i64 %d.next, %n
+  br i1 %dm, label %bfill, label %bfft
+bfft:
+  call void @{g}_pass(ptr %bh, i64 %m, ptr %tw)
+  br label %lines
+lines:
+  %nf = uitofp i64 %n to {t}
+  %rn = fdiv {t} 1.0, %nf
+  %scale = select i1 %inv, {t} %rn, {t} 1.0
+  %sstride = mul i64 %nsrc, %inner
+  %dstride = mul i64 %ndst, %inner
+  %oreal = icmp eq i32 %kind, 3
+  %sreal = icmp eq i32 %kind, 2
+  br label %oloop
+oloop:
+  %o = phi i64 [ 0, %lines ], [ %o.next, %oloop_end ]
+  %so = mul i64 %o, %sstride
+  %do = mul i64 %o, %dstride
+  br label %iloop
+iloop:
+  %i = phi i64 [ 0, %oloop ], [ %i.next, %iloop ]
+  %si = add i64 %so, %i
+  %di2 = add i64 %do, %i
+  %si2 = shl i64 %si, 1
+  %sfo = select i1 %sreal, i64 %si, i64 %si2
+  %di3 = shl i64 %di2, 1
+  %dfo = select i1 %oreal, i64 %di2, i64 %di3
+  %sp = getelementptr {t}, ptr %src, i64 %sfo
+  %dp2 = getelementptr {t}, ptr %dst, i64 %dfo
+  call void @{g}_line(ptr %sp, i64 %inner, i32 %imode, ptr %dp2, i64 %inner, i1 %oreal, i64 %ndst, i64 %n,
+                      i64 %nh, i1 %inv, {t} %scale, i64 %m, i64 %bits, ptr %tw, ptr %w, ptr %c, ptr %bh)
+  %i.next = add i64 %i, 1
+  %im = icmp ult i64 %i.next, %inner
+  br i1 %im, label %iloop, label %oloop_end
+oloop_end:
+  %o.next = add i64 %o, 1
+  %om = icmp ult i64 %o.next, %outer
+  br i1 %om, label %oloop, label %release
+release:
+  call void @free(ptr %tw)
+  call void @free(ptr %w)
+  call void @free(ptr %c)
+  call void @free(ptr %bh)
+  br label %ok
+nomem:
+  call void @free(ptr %tw)
+  call void @free(ptr %w)
+  call void @free(ptr %c)
+  call void @free(ptr %bh)
+  ret i32 1
+ok:
+  ret i32 0
+}}
+"""
+
+
+_DECLS = """
+declare ptr @aligned_alloc(i64, i64)
+declare void @free(ptr)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare i64 @llvm.umin.i64(i64, i64)
+declare i64 @llvm.ctpop.i64(i64)
+declare i64 @llvm.ctlz.i64(i64, i1)
+declare i64 @llvm.cttz.i64(i64, i1)
+declare i64 @llvm.bitreverse.i64(i64)
+declare double @llvm.cos.f64(double)
+declare double @llvm.sin.f64(double)
+"""
+
+#: kinds of the `kind` argument
+FFT, IFFT, RFFT, IRFFT = 0, 1, 2, 3
+KINDS = {"FFT": FFT, "IFFT": IFFT, "RFFT": RFFT, "IRFFT": IRFFT}
+
+
+def fft_ir() -> str:
+    """LLVM IR defining `minixla_fft_c64` and `minixla_fft_c128`."""
+    parts = [_DECLS]
+    for g, (t, _) in _TYPES.items():
+        parts += [_stage(g, t), _tables(g, t), _line(g, t), _entry(g, t)]
+    return "\n".join(parts)
