@@ -10,15 +10,15 @@ numpy buffers (tests, benchmarks/bench_fft.py).
 from __future__ import annotations
 
 import ctypes
-import math
 import threading
-from dataclasses import dataclass
 
 import numpy as np
 
-from minixla.backends.cpu.fft_codegen import FFT, IFFT, IRFFT, KINDS, RFFT, fft_ir
+from minixla.passes.fft_plan import KINDS, plan, symbol
+from minixla.backends.cpu.fft_codegen import fft_ir
 
-SYMBOLS = {"c64": "minixla_fft_c64", "c128": "minixla_fft_c128"}
+#: every symbol compiled code may call -> (element group, entry compiled for it)
+SYMBOLS = {symbol(k, g): g for g in ("c64", "c128") for k in KINDS.values()}
 _LOCK = threading.Lock()
 _STATE: dict = {}
 
@@ -32,66 +32,34 @@ def kernel_addresses() -> dict[str, int]:
         if "addrs" not in _STATE:
             import llvmlite.binding as llvm
 
-            from minixla.backends.cpu.jit import optimize
             from minixla.backends.cpu.target import create_machine, host_target
 
             host = host_target()
             module = llvm.parse_assembly(fft_ir())
             module.triple = host.triple
             module.verify()
-            optimize(module)
+            pto = llvm.PipelineTuningOptions(speed_level=3)  # -O3 for the host (jit.optimize; jit imports us)
+            pto.loop_vectorization = pto.slp_vectorization = True
+            pb = llvm.create_pass_builder(host.machine, pto)
+            pb.getModulePassManager().run(module, pb)
             engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
             engine.finalize_object()
             _STATE["engine"] = engine  # the code lives as long as the engine
-            _STATE["addrs"] = {g: engine.get_function_address(s) for g, s in SYMBOLS.items()}
+            _STATE["addrs"] = {g: engine.get_function_address(f"minixla_fft_{g}") for g in ("c64", "c128")}
         return _STATE["addrs"]
 
 
 def ensure_registered() -> None:
-    """Make `minixla_fft_c64`/`_c128` resolvable by JIT-compiled modules."""
+    """Make every `SYMBOLS` entry resolvable by JIT-compiled modules (one function: the
+    real-typed names only differ in the buffer types the caller declares)."""
     import llvmlite.binding as llvm
 
     addrs = kernel_addresses()
     with _LOCK:
         if not _STATE.get("registered"):
-            for g, s in SYMBOLS.items():
-                llvm.add_symbol(s, addrs[g])
+            for name, g in SYMBOLS.items():
+                llvm.add_symbol(name, addrs[g])
             _STATE["registered"] = True
-
-
-@dataclass(frozen=True)
-class Call:
-    """One kernel call: `kind` along the middle axis of a [outer, n, inner] view.
-    src/dst: "in" (the operand), "out" (the result) or "tmp" (a complex scratch of the operand's shape)."""
-    src: str
-    dst: str
-    outer: int
-    n: int
-    inner: int
-    kind: int
-
-
-def plan(kind: str, in_shape: tuple[int, ...], out_shape: tuple[int, ...], length: tuple[int, ...]) -> list[Call]:
-    """The kernel calls computing `hlo.fft` (StableHLO's order: RFFT's real axis first, IRFFT's last)."""
-    rank, k = len(in_shape), KINDS[kind]
-    if 0 in in_shape or 0 in out_shape:
-        return []
-    axes = list(range(rank - len(length), rank))
-
-    def split(shape, axis):
-        return math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1:])
-
-    def call(src, dst, shape, axis, kind_, n=None):
-        outer, len_, inner = split(shape, axis)
-        return Call(src, dst, outer, n if n is not None else len_, inner, kind_)
-
-    if k in (FFT, IFFT):  # each axis in place on the result after the first
-        return [call("in" if i == 0 else "out", "out", in_shape, a, k) for i, a in enumerate(reversed(axes))]
-    if k == RFFT:
-        calls = [call("in", "out", in_shape, axes[-1], RFFT, n=length[-1])]
-        return calls + [call("out", "out", out_shape, a, FFT) for a in reversed(axes[:-1])]
-    calls = [call("in" if i == 0 else "tmp", "tmp", in_shape, a, IFFT) for i, a in enumerate(axes[:-1])]
-    return calls + [call("tmp" if calls else "in", "out", in_shape, axes[-1], IRFFT, n=length[-1])]
 
 
 def fft_nd(x: np.ndarray, kind: str, length: tuple[int, ...]) -> np.ndarray:

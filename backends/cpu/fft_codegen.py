@@ -1,6 +1,7 @@
 """minixla's FFT kernel, in LLVM IR: radix-2 for powers of two, Bluestein for other lengths.
 
-One entry per element type (interleaved complex, numpy's layout; `g` = c64 / c128):
+One entry per element type (interleaved complex, numpy's layout; `g` = c64 / c128),
+the ABI of passes/fft_plan.py:
 
     i32 minixla_fft_<g>(ptr src, ptr dst, i64 outer, i64 n, i64 inner, i32 kind)
 
@@ -36,6 +37,8 @@ How, and why (O(n log n) on every length, no DFT matrix):
 """
 
 from __future__ import annotations
+
+from minixla.passes.fft_plan import IFFT, IRFFT, RFFT
 
 #: points per cache block of the early stages (2^12 complex64 = 32 KiB)
 BLOCK = 1 << 12
@@ -448,9 +451,9 @@ entry:
   %empty = or i1 %z01, %z2
   br i1 %empty, label %ok, label %setup
 setup:
-  %is_r = icmp eq i32 %kind, 2
-  %is_ir = icmp eq i32 %kind, 3
-  %is_i = icmp eq i32 %kind, 1
+  %is_r = icmp eq i32 %kind, {RFFT}
+  %is_ir = icmp eq i32 %kind, {IRFFT}
+  %is_i = icmp eq i32 %kind, {IFFT}
   %imode.0 = select i1 %is_ir, i32 2, i32 0
   %imode = select i1 %is_r, i32 1, i32 %imode.0
   %inv = or i1 %is_i, %is_ir
@@ -540,8 +543,8 @@ lines:
   %scale = select i1 %inv, {t} %rn, {t} 1.0
   %sstride = mul i64 %nsrc, %inner
   %dstride = mul i64 %ndst, %inner
-  %oreal = icmp eq i32 %kind, 3
-  %sreal = icmp eq i32 %kind, 2
+  %oreal = icmp eq i32 %kind, {IRFFT}
+  %sreal = icmp eq i32 %kind, {RFFT}
   br label %oloop
 oloop:
   %o = phi i64 [ 0, %lines ], [ %o.next, %oloop_end ]
@@ -597,11 +600,6 @@ declare i64 @llvm.bitreverse.i64(i64)
 declare double @llvm.cos.f64(double)
 declare double @llvm.sin.f64(double)
 """
-
-#: kinds of the `kind` argument
-FFT, IFFT, RFFT, IRFFT = 0, 1, 2, 3
-KINDS = {"FFT": FFT, "IFFT": IFFT, "RFFT": RFFT, "IRFFT": IRFFT}
-
 
 def fft_ir() -> str:
     """LLVM IR defining `minixla_fft_c64` and `minixla_fft_c128`."""
