@@ -17,8 +17,8 @@ import numpy as np
 from minixla.passes.fft_plan import KINDS, plan, symbol
 from minixla.backends.cpu.fft_codegen import fft_ir
 
-#: every symbol compiled code may call -> (element group, entry compiled for it)
-SYMBOLS = {symbol(k, g): g for g in ("c64", "c128") for k in KINDS.values()}
+#: every entry compiled code may call
+SYMBOLS = tuple(sorted({symbol(k, g) for g in ("c64", "c128") for k in KINDS.values()}))
 _LOCK = threading.Lock()
 _STATE: dict = {}
 
@@ -27,7 +27,7 @@ _SIG = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes
 
 
 def kernel_addresses() -> dict[str, int]:
-    """{"c64": address, "c128": address} of the kernel, compiled once per process for the host."""
+    """Address of every `SYMBOLS` entry, compiled once per process for the host."""
     with _LOCK:
         if "addrs" not in _STATE:
             import llvmlite.binding as llvm
@@ -45,20 +45,19 @@ def kernel_addresses() -> dict[str, int]:
             engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
             engine.finalize_object()
             _STATE["engine"] = engine  # the code lives as long as the engine
-            _STATE["addrs"] = {g: engine.get_function_address(f"minixla_fft_{g}") for g in ("c64", "c128")}
+            _STATE["addrs"] = {name: engine.get_function_address(name) for name in SYMBOLS}
         return _STATE["addrs"]
 
 
 def ensure_registered() -> None:
-    """Make every `SYMBOLS` entry resolvable by JIT-compiled modules (one function: the
-    real-typed names only differ in the buffer types the caller declares)."""
+    """Make every `SYMBOLS` entry resolvable by JIT-compiled modules."""
     import llvmlite.binding as llvm
 
     addrs = kernel_addresses()
     with _LOCK:
         if not _STATE.get("registered"):
-            for name, g in SYMBOLS.items():
-                llvm.add_symbol(name, addrs[g])
+            for name in SYMBOLS:
+                llvm.add_symbol(name, addrs[name])
             _STATE["registered"] = True
 
 
@@ -76,7 +75,7 @@ def fft_nd(x: np.ndarray, kind: str, length: tuple[int, ...]) -> np.ndarray:
     calls = plan(kind, x.shape, tuple(out_shape), tuple(length))
     tmp = np.empty(x.shape, cplx) if any("tmp" in (c.src, c.dst) for c in calls) else None
     bufs = {"in": x, "out": out, "tmp": tmp}
-    fn = _SIG(kernel_addresses()["c64" if cplx == np.complex64 else "c128"])
+    fn = _SIG(kernel_addresses()["minixla_fft_c64" if cplx == np.complex64 else "minixla_fft_c128"])
     for c in calls:
         if fn(bufs[c.src].ctypes.data, bufs[c.dst].ctypes.data, c.outer, c.n, c.inner, c.kind) != 0:
             raise MemoryError(f"the FFT kernel could not allocate its scratch for n = {c.n}")

@@ -38,7 +38,7 @@ How, and why (O(n log n) on every length, no DFT matrix):
 
 from __future__ import annotations
 
-from minixla.passes.fft_plan import IFFT, IRFFT, RFFT
+from minixla.passes.fft_plan import IFFT, IRFFT, RFFT, symbol
 
 #: points per cache block of the early stages (2^12 complex64 = 32 KiB)
 BLOCK = 1 << 12
@@ -601,9 +601,17 @@ declare double @llvm.cos.f64(double)
 declare double @llvm.sin.f64(double)
 """
 
+def _aliases(g: str) -> str:
+    """The real-typed names of the entry (passes/fft_plan.py `symbol`): callers declare them with real buffers."""
+    sig = "ptr %s, ptr %d, i64 %o, i64 %n, i64 %i, i32 %k"
+    call = f"call i32 @minixla_fft_{g}(ptr %s, ptr %d, i64 %o, i64 %n, i64 %i, i32 %k)"
+    return "\n".join(f"define i32 @{symbol(kind, g)}({sig}) {{\n  %r = tail {call}\n  ret i32 %r\n}}"
+                     for kind in (RFFT, IRFFT))
+
+
 def fft_ir() -> str:
-    """LLVM IR defining `minixla_fft_c64` and `minixla_fft_c128`."""
+    """LLVM IR defining every entry of passes/fft_plan.py for complex64 and complex128."""
     parts = [_DECLS]
     for g, (t, _) in _TYPES.items():
-        parts += [_stage(g, t), _tables(g, t), _line(g, t), _entry(g, t)]
+        parts += [_stage(g, t), _tables(g, t), _line(g, t), _entry(g, t), _aliases(g)]
     return "\n".join(parts)

@@ -29,7 +29,7 @@ def _close(got, want, dtype, scale=1.0):
 
 
 def _kernel(dtype):
-    return SIG(kernel_addresses()["c64" if dtype == np.complex64 else "c128"])
+    return SIG(kernel_addresses()["minixla_fft_c64" if dtype == np.complex64 else "minixla_fft_c128"])
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
