@@ -230,30 +230,106 @@ done:
   ret void
 }}
 
-; c[k] = exp(-i pi (k^2 mod 2n) / n), k < n
+; c[k] = exp(-i pi q / n), q = k^2 mod 2n (kept incrementally: q += 2k + 1), k < n; exp as the product
+; of two exact tables (q = hi * {LOW} + lo), as the twiddles; without memory for the high table, libm per k
 define internal void @{g}_chirp(ptr noalias %c, i64 %n) {{
 entry:
+  %wlo = alloca [{2 * LOW} x double], align 16
   %n2 = shl i64 %n, 1
   %nf = uitofp i64 %n to double
   %step = fdiv double -3.141592653589793, %nf
-  br label %loop
+  %nlo = call i64 @llvm.umin.i64(i64 %n2, i64 {LOW})
+  br label %lo
+lo:
+  %l = phi i64 [ 0, %entry ], [ %l.next, %lo ]
+  %lf = uitofp i64 %l to double
+  %la = fmul double %step, %lf
+  %lc = call double @llvm.cos.f64(double %la)
+  %ls = call double @llvm.sin.f64(double %la)
+  %lp = getelementptr [2 x double], ptr %wlo, i64 %l
+  %lpi = getelementptr double, ptr %lp, i64 1
+  store double %lc, ptr %lp
+  store double %ls, ptr %lpi
+  %l.next = add i64 %l, 1
+  %lm = icmp ult i64 %l.next, %nlo
+  br i1 %lm, label %lo, label %hi_alloc
+hi_alloc:
+  %nhi.0 = add i64 %n2, {LOW - 1}
+  %nhi = udiv i64 %nhi.0, {LOW}
+  %hb.0 = mul i64 %nhi, 16
+  %hb.1 = add i64 %hb.0, 63
+  %hb = and i64 %hb.1, -64
+  %whi = call ptr @aligned_alloc(i64 64, i64 %hb)
+  %nomem = icmp eq ptr %whi, null
+  br i1 %nomem, label %direct, label %hi
+hi:
+  %h = phi i64 [ 0, %hi_alloc ], [ %h.next, %hi ]
+  %h0 = mul i64 %h, {LOW}
+  %hf = uitofp i64 %h0 to double
+  %ha = fmul double %step, %hf
+  %hc = call double @llvm.cos.f64(double %ha)
+  %hs = call double @llvm.sin.f64(double %ha)
+  %hp = getelementptr [2 x double], ptr %whi, i64 %h
+  %hpi = getelementptr double, ptr %hp, i64 1
+  store double %hc, ptr %hp
+  store double %hs, ptr %hpi
+  %h.next = add i64 %h, 1
+  %hm = icmp ult i64 %h.next, %nhi
+  br i1 %hm, label %hi, label %loop
 loop:
-  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]
-  %kk = mul i64 %k, %k
-  %km = urem i64 %kk, %n2
-  %kf = uitofp i64 %km to double
-  %a = fmul double %step, %kf
-  %cr = call double @llvm.cos.f64(double %a)
-  %ci = call double @llvm.sin.f64(double %a)
+  %k = phi i64 [ 0, %hi ], [ %k.next, %loop ]
+  %q = phi i64 [ 0, %hi ], [ %q.next, %loop ]
+  %qh = lshr i64 %q, {LOW.bit_length() - 1}
+  %ql = and i64 %q, {LOW - 1}
+  %ap = getelementptr [2 x double], ptr %whi, i64 %qh
+  %api = getelementptr double, ptr %ap, i64 1
+  %bp = getelementptr [2 x double], ptr %wlo, i64 %ql
+  %bpi = getelementptr double, ptr %bp, i64 1
+  %ar = load double, ptr %ap
+  %ai = load double, ptr %api
+  %br = load double, ptr %bp
+  %bi = load double, ptr %bpi
+  %p1 = fmul double %ar, %br
+  %p2 = fmul double %ai, %bi
+  %cr = fsub double %p1, %p2
+  %p3 = fmul double %ar, %bi
+  %p4 = fmul double %ai, %br
+  %ci = fadd double %p3, %p4
 {trunc("%cr", "%crt")}
 {trunc("%ci", "%cit")}
   %p = getelementptr [2 x {t}], ptr %c, i64 %k
   %pi = getelementptr {t}, ptr %p, i64 1
   store {t} %crt, ptr %p
   store {t} %cit, ptr %pi
+  %k2 = shl i64 %k, 1
+  %inc = add i64 %k2, 1
+  %q.1 = add i64 %q, %inc
+  %wrap = icmp uge i64 %q.1, %n2
+  %q.2 = sub i64 %q.1, %n2
+  %q.next = select i1 %wrap, i64 %q.2, i64 %q.1
   %k.next = add i64 %k, 1
   %more = icmp ult i64 %k.next, %n
-  br i1 %more, label %loop, label %done
+  br i1 %more, label %loop, label %release
+release:
+  call void @free(ptr %whi)
+  ret void
+direct:
+  %dk = phi i64 [ 0, %hi_alloc ], [ %dk.next, %direct ]
+  %dkk = mul i64 %dk, %dk
+  %dkm = urem i64 %dkk, %n2
+  %dkf = uitofp i64 %dkm to double
+  %da = fmul double %step, %dkf
+  %dcr = call double @llvm.cos.f64(double %da)
+  %dci = call double @llvm.sin.f64(double %da)
+{trunc("%dcr", "%dcrt")}
+{trunc("%dci", "%dcit")}
+  %dp = getelementptr [2 x {t}], ptr %c, i64 %dk
+  %dpi = getelementptr {t}, ptr %dp, i64 1
+  store {t} %dcrt, ptr %dp
+  store {t} %dcit, ptr %dpi
+  %dk.next = add i64 %dk, 1
+  %dmore = icmp ult i64 %dk.next, %n
+  br i1 %dmore, label %direct, label %done
 done:
   ret void
 }}
