@@ -100,7 +100,8 @@ done:
   ret void
 }}
 
-; all stages on bit-reversed data x[0, m): spans below the block size block by block, then whole sweeps
+; all stages on bit-reversed data x[0, m), two at a time (one read and write of each point per pair):
+; spans below the block size block by block, then whole sweeps; an odd stage left over runs alone
 define internal void @{g}_pass(ptr noalias %x, i64 %m, ptr noalias %tw) {{
 entry:
   %small = icmp ult i64 %m, 2
@@ -111,26 +112,102 @@ go:
 blocks:
   %b0 = phi i64 [ 0, %go ], [ %b0.next, %blocks_end ]
   %b1 = add i64 %b0, %bk
-  br label %inner
-inner:
+  br label %inner_test
+inner_test:
   %h = phi i64 [ 1, %blocks ], [ %h.next, %inner ]
+  %h4 = shl i64 %h, 2
+  %pair = icmp ule i64 %h4, %bk
+  br i1 %pair, label %inner, label %inner_last
+inner:
+  call void @{g}_stage2(ptr %x, i64 %b0, i64 %b1, i64 %h, ptr %tw)
+  %h.next = shl i64 %h, 2
+  br label %inner_test
+inner_last:
+  %odd = icmp ult i64 %h, %bk
+  br i1 %odd, label %inner_one, label %blocks_end
+inner_one:
   call void @{g}_stage(ptr %x, i64 %b0, i64 %b1, i64 %h, ptr %tw)
-  %h.next = shl i64 %h, 1
-  %hm = icmp ult i64 %h.next, %bk
-  br i1 %hm, label %inner, label %blocks_end
+  br label %blocks_end
 blocks_end:
   %b0.next = add i64 %b0, %bk
   %bm = icmp ult i64 %b0.next, %m
-  br i1 %bm, label %blocks, label %outer_pre
-outer_pre:
-  %more = icmp ult i64 %bk, %m
-  br i1 %more, label %outer, label %done
+  br i1 %bm, label %blocks, label %outer_test
+outer_test:
+  %hh = phi i64 [ %bk, %blocks_end ], [ %hh.next, %outer ]
+  %hh4 = shl i64 %hh, 2
+  %opair = icmp ule i64 %hh4, %m
+  br i1 %opair, label %outer, label %outer_last
 outer:
-  %hh = phi i64 [ %bk, %outer_pre ], [ %hh.next, %outer ]
+  call void @{g}_stage2(ptr %x, i64 0, i64 %m, i64 %hh, ptr %tw)
+  %hh.next = shl i64 %hh, 2
+  br label %outer_test
+outer_last:
+  %oodd = icmp ult i64 %hh, %m
+  br i1 %oodd, label %outer_one, label %done
+outer_one:
   call void @{g}_stage(ptr %x, i64 0, i64 %m, i64 %hh, ptr %tw)
-  %hh.next = shl i64 %hh, 1
-  %om = icmp ult i64 %hh.next, %m
-  br i1 %om, label %outer, label %done
+  br label %done
+done:
+  ret void
+}}
+""" + _stage2(g, t)
+
+
+def _bfly(t: str, n: str, ar: str, ai: str, br: str, bi: str, tr: str, ti: str) -> tuple[list[str], tuple[str, ...]]:
+    """One radix-2 butterfly (a + w*b, a - w*b) as in @stage: lines and (sum re, sum im, diff re, diff im)."""
+    lines = [f"  %{n}m1 = fmul contract {t} {tr}, {br}", f"  %{n}m2 = fmul contract {t} {ti}, {bi}",
+             f"  %{n}mr = fsub contract {t} %{n}m1, %{n}m2", f"  %{n}m3 = fmul contract {t} {tr}, {bi}",
+             f"  %{n}m4 = fmul contract {t} {ti}, {br}", f"  %{n}mi = fadd contract {t} %{n}m3, %{n}m4",
+             f"  %{n}sr = fadd {t} {ar}, %{n}mr", f"  %{n}si = fadd {t} {ai}, %{n}mi",
+             f"  %{n}dr = fsub {t} {ar}, %{n}mr", f"  %{n}di = fsub {t} {ai}, %{n}mi"]
+    return lines, (f"%{n}sr", f"%{n}si", f"%{n}dr", f"%{n}di")
+
+
+def _stage2(g: str, t: str) -> str:
+    """`@{g}_stage2(x, lo, hi, h, tw)`: the stages of spans h and 2h fused (the same operations as two
+    `@{g}_stage` calls, so the same results), over groups of 4h points in [lo, hi)."""
+    body = []
+    for k, off in enumerate(("%j", "%i1o", "%i2o", "%i3o")):
+        body += [f"  %i{k} = add i64 %base, {off}", f"  %p{k} = getelementptr [2 x {t}], ptr %x, i64 %i{k}",
+                 f"  %p{k}i = getelementptr {t}, ptr %p{k}, i64 1", f"  %a{k}r = load {t}, ptr %p{k}",
+                 f"  %a{k}i = load {t}, ptr %p{k}i"]
+    for k, idx in enumerate(("%t1", "%t2", "%t3")):
+        body += [f"  %w{k}p = getelementptr [2 x {t}], ptr %tw, i64 {idx}", f"  %w{k}pi = getelementptr {t}, ptr %w{k}p, i64 1",
+                 f"  %w{k}r = load {t}, ptr %w{k}p", f"  %w{k}i = load {t}, ptr %w{k}pi"]
+    l01, (b0r, b0i, b1r, b1i) = _bfly(t, "x", "%a0r", "%a0i", "%a1r", "%a1i", "%w0r", "%w0i")
+    l23, (b2r, b2i, b3r, b3i) = _bfly(t, "y", "%a2r", "%a2i", "%a3r", "%a3i", "%w0r", "%w0i")
+    l02, (c0r, c0i, c2r, c2i) = _bfly(t, "u", b0r, b0i, b2r, b2i, "%w1r", "%w1i")
+    l13, (c1r, c1i, c3r, c3i) = _bfly(t, "v", b1r, b1i, b3r, b3i, "%w2r", "%w2i")
+    body += l01 + l23 + l02 + l13
+    for k, (re, im) in enumerate(((c0r, c0i), (c1r, c1i), (c2r, c2i), (c3r, c3i))):
+        body += [f"  store {t} {re}, ptr %p{k}", f"  store {t} {im}, ptr %p{k}i"]
+    text = "\n".join(body)
+    return f"""
+define internal void @{g}_stage2(ptr noalias %x, i64 %lo, i64 %hi, i64 %h, ptr noalias %tw) {{
+entry:
+  %h2 = shl i64 %h, 1
+  %h3 = add i64 %h2, %h
+  %h4 = shl i64 %h, 2
+  br label %grp
+grp:
+  %base = phi i64 [ %lo, %entry ], [ %base.next, %grp_end ]
+  br label %bf
+bf:
+  %j = phi i64 [ 0, %grp ], [ %j.next, %bf ]
+  %i1o = add i64 %j, %h
+  %i2o = add i64 %j, %h2
+  %i3o = add i64 %j, %h3
+  %t1 = add i64 %h, %j
+  %t2 = add i64 %h2, %j
+  %t3 = add i64 %h3, %j
+{text}
+  %j.next = add i64 %j, 1
+  %jm = icmp ult i64 %j.next, %h
+  br i1 %jm, label %bf, label %grp_end
+grp_end:
+  %base.next = add i64 %base, %h4
+  %gm = icmp ult i64 %base.next, %hi
+  br i1 %gm, label %grp, label %done
 done:
   ret void
 }}
