@@ -153,6 +153,7 @@ class AotModule:
             from minixla.backends.cpu.fft_codegen import fft_ir
 
             module.link_in(_parse(fft_ir(), "FFT kernel", module.triple, module.data_layout))
+            calls_pool = True  # its lines are split over the pool
         helpers = (POOL_IR if calls_pool else "") + AOT_COUNT_IR
         module.link_in(_parse(helpers, "thread pool", module.triple, module.data_layout))
         for fn in module.functions:

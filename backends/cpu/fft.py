@@ -33,7 +33,9 @@ def kernel_addresses() -> dict[str, int]:
             import llvmlite.binding as llvm
 
             from minixla.backends.cpu.target import create_machine, host_target
+            from minixla.backends.cpu.threadpool import ensure_registered as ensure_pool
 
+            ensure_pool()  # many lines are split over minixla_parallel_for
             host = host_target()
             module = llvm.parse_assembly(fft_ir())
             module.triple = host.triple

@@ -594,7 +594,10 @@ def _size(t: str) -> int:
 
 def _entry(g: str, t: str) -> str:
     size = _size(t)
+    sets = _ctx_sets(g, t)
     return f"""
+{_ctx_type(g, t)}
+{_tasks(g, t)}
 define i32 @minixla_fft_{g}(ptr %src, ptr %dst, i64 %outer, i64 %n, i64 %inner, i32 %kind) {{
 entry:
   %z0 = icmp eq i64 %outer, 0
@@ -630,7 +633,6 @@ setup:
   %nbytes.1 = add i64 %nbytes.0, 63
   %nbytes = and i64 %nbytes.1, -64
   %tw = call ptr @aligned_alloc(i64 64, i64 %mbytes)
-  %w = call ptr @aligned_alloc(i64 64, i64 %mbytes)
   br i1 %pow2, label %allocated, label %alloc_blue
 alloc_blue:
   %c.b = call ptr @aligned_alloc(i64 64, i64 %nbytes)
@@ -640,14 +642,12 @@ allocated:
   %c = phi ptr [ null, %setup ], [ %c.b, %alloc_blue ]
   %bh = phi ptr [ null, %setup ], [ %bh.b, %alloc_blue ]
   %twn = icmp eq ptr %tw, null
-  %wn = icmp eq ptr %w, null
   %cn = icmp eq ptr %c, null
   %bhn = icmp eq ptr %bh, null
   %bn.0 = or i1 %cn, %bhn
   %np2 = xor i1 %pow2, true
   %bn = and i1 %bn.0, %np2
-  %oom.0 = or i1 %twn, %wn
-  %oom = or i1 %oom.0, %bn
+  %oom = or i1 %twn, %bn
   br i1 %oom, label %nomem, label %tables
 tables:
   %mge2 = icmp uge i64 %m, 2
@@ -698,40 +698,29 @@ lines:
   %dstride = mul i64 %ndst, %inner
   %oreal = icmp eq i32 %kind, {IRFFT}
   %sreal = icmp eq i32 %kind, {RFFT}
-  br label %oloop
-oloop:
-  %o = phi i64 [ 0, %lines ], [ %o.next, %oloop_end ]
-  %so = mul i64 %o, %sstride
-  %do = mul i64 %o, %dstride
-  br label %iloop
-iloop:
-  %i = phi i64 [ 0, %oloop ], [ %i.next, %iloop ]
-  %si = add i64 %so, %i
-  %di2 = add i64 %do, %i
-  %si2 = shl i64 %si, 1
-  %sfo = select i1 %sreal, i64 %si, i64 %si2
-  %di3 = shl i64 %di2, 1
-  %dfo = select i1 %oreal, i64 %di2, i64 %di3
-  %sp = getelementptr {t}, ptr %src, i64 %sfo
-  %dp2 = getelementptr {t}, ptr %dst, i64 %dfo
-  call void @{g}_line(ptr %sp, i64 %inner, i32 %imode, ptr %dp2, i64 %inner, i1 %oreal, i64 %ndst, i64 %n,
-                      i64 %nh, i1 %inv, {t} %scale, i64 %m, i64 %bits, ptr %tw, ptr %w, ptr %c, ptr %bh)
-  %i.next = add i64 %i, 1
-  %im = icmp ult i64 %i.next, %inner
-  br i1 %im, label %iloop, label %oloop_end
-oloop_end:
-  %o.next = add i64 %o, 1
-  %om = icmp ult i64 %o.next, %outer
-  br i1 %om, label %oloop, label %release
+  %ctx = alloca %ctx_{g}, align 8
+{sets}
+  %nlines = mul i64 %outer, %inner
+  %work = mul i64 %nlines, %m
+  %few = icmp ult i64 %nlines, 2
+  %little = icmp ult i64 %work, {THREAD_WORK}
+  %serial = or i1 %few, %little
+  br i1 %serial, label %one_thread, label %threads
+one_thread:
+  call void @{g}_lines(i64 0, i64 %nlines, ptr %ctx)
+  br label %release
+threads:
+  call void @minixla_parallel_for(ptr @{g}_lines, ptr %ctx, i64 0, i64 %nlines)
+  br label %release
 release:
+  %stp = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {_STATUS}
+  %status = load i32, ptr %stp
   call void @free(ptr %tw)
-  call void @free(ptr %w)
   call void @free(ptr %c)
   call void @free(ptr %bh)
-  br label %ok
+  ret i32 %status
 nomem:
   call void @free(ptr %tw)
-  call void @free(ptr %w)
   call void @free(ptr %c)
   call void @free(ptr %bh)
   ret i32 1
@@ -741,9 +730,86 @@ ok:
 """
 
 
+#: context of the line tasks: (name, type); "T" is the element's real type, booleans are i32
+_CTX = (("src", "ptr"), ("dst", "ptr"), ("inner", "i64"), ("sstride", "i64"), ("dstride", "i64"), ("imode", "i32"),
+        ("oreal", "i32"), ("sreal", "i32"), ("n", "i64"), ("nh", "i64"), ("inv", "i32"), ("scale", "T"), ("m", "i64"),
+        ("bits", "i64"), ("tw", "ptr"), ("c", "ptr"), ("bh", "ptr"), ("ndst", "i64"), ("mbytes", "i64"),
+        ("status", "i32"))
+_STATUS = len(_CTX) - 1
+#: points (lines x transform length) below which the lines run on the calling thread
+THREAD_WORK = 1 << 16
+
+
+def _ctx_type(g: str, t: str) -> str:
+    return f"%ctx_{g} = type {{ {', '.join(t if ty == 'T' else ty for _, ty in _CTX)} }}"
+
+
+def _ctx_sets(g: str, t: str) -> str:
+    """Store the entry's values into the context (booleans widened to i32, status 0)."""
+    lines = []
+    for k, (name, ty) in enumerate(_CTX):
+        ty = t if ty == "T" else ty
+        value = {"oreal": "%oreal.w", "sreal": "%sreal.w", "inv": "%inv.w", "status": "0"}.get(name, f"%{name}")
+        lines.append(f"  %cx{k} = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {k}")
+        lines.append(f"  store {ty} {value}, ptr %cx{k}")
+    widen = [f"  %{b}.w = zext i1 %{b} to i32" for b in ("oreal", "sreal", "inv")]
+    return "\n".join(widen + lines)
+
+
+def _tasks(g: str, t: str) -> str:
+    """`@{g}_lines(lo, hi, ctx)`: lines [lo, hi) (line L = (o, i): o = L / inner, i = L % inner), each
+    through this task's own scratch; no memory for it sets the status to 1."""
+    loads = []
+    for k, (name, ty) in enumerate(_CTX[:-1]):
+        ty = t if ty == "T" else ty
+        loads += [f"  %{name}.p = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {k}", f"  %{name} = load {ty}, ptr %{name}.p"]
+    text = "\n".join(loads)
+    return f"""
+define internal void @{g}_lines(i64 %lo, i64 %hi, ptr %ctx) {{
+entry:
+{text}
+  %w = call ptr @aligned_alloc(i64 64, i64 %mbytes)
+  %wn = icmp eq ptr %w, null
+  br i1 %wn, label %nomem, label %go
+nomem:
+  %stp = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {_STATUS}
+  store atomic i32 1, ptr %stp monotonic, align 4
+  ret void
+go:
+  %ob = icmp ne i32 %oreal, 0
+  %sb = icmp ne i32 %sreal, 0
+  %ib = icmp ne i32 %inv, 0
+  br label %loop
+loop:
+  %l = phi i64 [ %lo, %go ], [ %l.next, %loop ]
+  %o = udiv i64 %l, %inner
+  %i = urem i64 %l, %inner
+  %so = mul i64 %o, %sstride
+  %do = mul i64 %o, %dstride
+  %si = add i64 %so, %i
+  %di = add i64 %do, %i
+  %si2 = shl i64 %si, 1
+  %sfo = select i1 %sb, i64 %si, i64 %si2
+  %di2 = shl i64 %di, 1
+  %dfo = select i1 %ob, i64 %di, i64 %di2
+  %sp = getelementptr {t}, ptr %src, i64 %sfo
+  %dp = getelementptr {t}, ptr %dst, i64 %dfo
+  call void @{g}_line(ptr %sp, i64 %inner, i32 %imode, ptr %dp, i64 %inner, i1 %ob, i64 %ndst, i64 %n,
+                      i64 %nh, i1 %ib, {t} %scale, i64 %m, i64 %bits, ptr %tw, ptr %w, ptr %c, ptr %bh)
+  %l.next = add i64 %l, 1
+  %more = icmp ult i64 %l.next, %hi
+  br i1 %more, label %loop, label %done
+done:
+  call void @free(ptr %w)
+  ret void
+}}
+"""
+
+
 _DECLS = """
 declare ptr @aligned_alloc(i64, i64)
 declare void @free(ptr)
+declare void @minixla_parallel_for(ptr, ptr, i64, i64)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 declare i64 @llvm.umin.i64(i64, i64)
 declare i64 @llvm.ctpop.i64(i64)

@@ -113,3 +113,24 @@ def test_two_to_the_twenty_complex64_matches_numpy():
 def test_symbols_are_named_for_the_jit():
     assert set(SYMBOLS) == {f"minixla_{p}fft_{g}" for p in ("", "r", "ir") for g in ("c64", "c128")}
     assert all(kernel_addresses().values())
+
+
+@pytest.mark.parametrize("n", [2048, 1000])
+def test_many_lines_split_over_threads_same_result_any_thread_count(n):
+    """64 lines (>= THREAD_WORK points): the lines go to minixla_parallel_for, each task with its scratch."""
+    from minixla.backends.cpu.fft_codegen import THREAD_WORK
+    from minixla.backends.cpu.threadpool import set_num_threads
+
+    rng = np.random.default_rng(6)
+    x = _random((64, n, 3), np.complex64, rng)
+    assert 64 * 3 * n >= THREAD_WORK
+    results = []
+    for threads in (1, 2, 3):
+        previous = set_num_threads(threads)
+        try:
+            results.append(fft_nd(x, "FFT", (n, 3)))
+        finally:
+            set_num_threads(previous)
+    _close(results[0], np.fft.fftn(x.astype(np.complex128), axes=(1, 2)), np.complex64, 2)
+    for r in results[1:]:
+        np.testing.assert_array_equal(r, results[0])
