@@ -31,9 +31,13 @@ How, and why (O(n log n) on every length, no DFT matrix):
   conj(c_{k-j}) with c_k = exp(-i pi k^2 / n), a cyclic convolution of length
   m = the power of two >= 2n - 1 done with the radix-2 transform; the
   chirp's transform is computed once per call and shared by all lines.
-- RFFT / IRFFT are the complex transform on a line whose imaginary part is
-  zero / whose upper half is the conjugate mirror of the half spectrum (the
-  imaginary parts of X_0 and X_{n/2} drop out of the real part, as in numpy).
+- RFFT / IRFFT of even n are a complex transform of n/2 points ("packed"):
+  z_j = x_2j + i x_2j+1, and X_k = E_k + W^k O_k with E/O the transforms of
+  the even/odd samples, E_k = (Z_k + conj Z_n/2-k)/2, O_k = (Z_k - conj Z_n/2-k)/2i
+  (IRFFT builds Z from X the other way round). Odd n: the complex transform of
+  n points on a line whose imaginary part is zero / whose upper half is the
+  conjugate mirror of the half spectrum. Either way the imaginary parts of X_0
+  and X_n/2 are ignored, as numpy does.
 """
 
 from __future__ import annotations
@@ -446,17 +450,104 @@ define internal i64 @{g}_rev(i64 %i, i64 %bits) alwaysinline {{
 """
 
 
-def _line(g: str, t: str) -> str:
-    """`@{g}_line`: one line: gather (bit-reversed; real / half-spectrum / complex source), transform, store."""
+def _fetch(g: str, t: str) -> str:
+    """`@{g}_fetch(src, ss, imode, k, n, nh, pk)`: point k of a line's transform input (k < n)."""
+    ct = f"{{ {t}, {t} }}"
     return f"""
-; imode: 0 complex src, 1 real src, 2 half spectrum of nh entries; oreal: store the real part only
-define internal void @{g}_line(ptr noalias %src, i64 %ss, i32 %imode, ptr noalias %dst, i64 %ds, i1 %oreal, i64 %nout,
+; imode 0: complex src; 1: real src; 2: half spectrum of nh entries (upper half = conjugate mirror);
+; 3: packed real src (z_k = x_2k + i x_2k+1); 4: packed half spectrum (n + 1 entries; Z_k = E_k + i O_k with
+; E_k = (X_k + conj X_n-k) / 2, O_k = (X_k - conj X_n-k) conj(W^k) / 2, W^k = pk[k]; Im X_0, Im X_n ignored)
+define internal {ct} @{g}_fetch(ptr %src, i64 %ss, i32 %imode, i64 %k, i64 %n, i64 %nh, ptr %pk) alwaysinline {{
+entry:
+  %off = mul i64 %k, %ss
+  switch i32 %imode, label %cplx [ i32 1, label %real
+                                   i32 2, label %half
+                                   i32 3, label %pair
+                                   i32 4, label %packed ]
+cplx:
+  %cp = getelementptr [2 x {t}], ptr %src, i64 %off
+  %cpi = getelementptr {t}, ptr %cp, i64 1
+  %cr = load {t}, ptr %cp
+  %ci = load {t}, ptr %cpi
+  br label %done
+real:
+  %rp = getelementptr {t}, ptr %src, i64 %off
+  %rr = load {t}, ptr %rp
+  br label %done
+half:
+  %up = icmp uge i64 %k, %nh
+  %nk = sub i64 %n, %k
+  %kk = select i1 %up, i64 %nk, i64 %k
+  %hoff = mul i64 %kk, %ss
+  %hp = getelementptr [2 x {t}], ptr %src, i64 %hoff
+  %hpi = getelementptr {t}, ptr %hp, i64 1
+  %hr = load {t}, ptr %hp
+  %hi.0 = load {t}, ptr %hpi
+  %hi.n = fneg {t} %hi.0
+  %hi = select i1 %up, {t} %hi.n, {t} %hi.0
+  br label %done
+pair:
+  %po0 = shl i64 %off, 1
+  %po1 = add i64 %po0, %ss
+  %pp0 = getelementptr {t}, ptr %src, i64 %po0
+  %pp1 = getelementptr {t}, ptr %src, i64 %po1
+  %pr = load {t}, ptr %pp0
+  %pi = load {t}, ptr %pp1
+  br label %done
+packed:
+  %ap = getelementptr [2 x {t}], ptr %src, i64 %off
+  %api = getelementptr {t}, ptr %ap, i64 1
+  %nk2 = sub i64 %n, %k
+  %boff = mul i64 %nk2, %ss
+  %bp = getelementptr [2 x {t}], ptr %src, i64 %boff
+  %bpi = getelementptr {t}, ptr %bp, i64 1
+  %ar = load {t}, ptr %ap
+  %ai.0 = load {t}, ptr %api
+  %br = load {t}, ptr %bp
+  %bi.0 = load {t}, ptr %bpi
+  %k0 = icmp eq i64 %k, 0
+  %ai = select i1 %k0, {t} 0.0, {t} %ai.0
+  %bi = select i1 %k0, {t} 0.0, {t} %bi.0
+  %e2r = fadd {t} %ar, %br
+  %e2i = fsub {t} %ai, %bi
+  %d2r = fsub {t} %ar, %br
+  %d2i = fadd {t} %ai, %bi
+  %er = fmul {t} %e2r, 0.5
+  %ei = fmul {t} %e2i, 0.5
+  %dr = fmul {t} %d2r, 0.5
+  %di = fmul {t} %d2i, 0.5
+  %wp = getelementptr [2 x {t}], ptr %pk, i64 %k
+  %wpi = getelementptr {t}, ptr %wp, i64 1
+  %wr = load {t}, ptr %wp
+  %wi = load {t}, ptr %wpi
+  %q1 = fmul {t} %dr, %wr
+  %q2 = fmul {t} %di, %wi
+  %or = fadd {t} %q1, %q2
+  %q3 = fmul {t} %di, %wr
+  %q4 = fmul {t} %dr, %wi
+  %oi = fsub {t} %q3, %q4
+  %zr = fsub {t} %er, %oi
+  %zi = fadd {t} %ei, %or
+  br label %done
+done:
+  %re = phi {t} [ %cr, %cplx ], [ %rr, %real ], [ %hr, %half ], [ %pr, %pair ], [ %zr, %packed ]
+  %im = phi {t} [ %ci, %cplx ], [ 0.0, %real ], [ %hi, %half ], [ %pi, %pair ], [ %zi, %packed ]
+  %v0 = insertvalue {ct} poison, {t} %re, 0
+  %v1 = insertvalue {ct} %v0, {t} %im, 1
+  ret {ct} %v1
+}}
+"""
+
+
+def _line(g: str, t: str) -> str:
+    """`@{g}_line`: one line: gather (bit-reversed, through @fetch), transform, store."""
+    return _fetch(g, t) + f"""
+; imode / omode: see @{g}_fetch / the store below; n is the transform length (n/2 of a packed real line)
+define internal void @{g}_line(ptr noalias %src, i64 %ss, i32 %imode, ptr noalias %dst, i64 %ds, i32 %omode, i64 %nout,
                                i64 %n, i64 %nh, i1 %inv, {t} %scale, i64 %m, i64 %bits, ptr noalias %tw,
-                               ptr noalias %w, ptr noalias %c, ptr noalias %bh) {{
+                               ptr noalias %w, ptr noalias %c, ptr noalias %bh, ptr noalias %pk) {{
 entry:
   %blue = icmp ne i64 %m, %n
-  %iscplx = icmp ne i32 %imode, 1
-  %half = icmp eq i32 %imode, 2
   br i1 %blue, label %zero, label %gather
 zero:
   %wbytes = mul i64 %m, {2 * _size(t)}
@@ -464,22 +555,11 @@ zero:
   br label %gather
 gather:
   %k = phi i64 [ 0, %entry ], [ 0, %zero ], [ %k.next, %gather ]
-  %up = icmp uge i64 %k, %nh
-  %mirror = and i1 %half, %up
-  %nk = sub i64 %n, %k
-  %kk = select i1 %mirror, i64 %nk, i64 %k
-  %off = mul i64 %kk, %ss
-  %off2 = shl i64 %off, 1
-  %fo = select i1 %iscplx, i64 %off2, i64 %off
-  %pre = getelementptr {t}, ptr %src, i64 %fo
-  %xr = load {t}, ptr %pre
-  %pim.c = getelementptr {t}, ptr %pre, i64 1
-  %pim = select i1 %iscplx, ptr %pim.c, ptr %pre
-  %xi.0 = load {t}, ptr %pim
-  %xi.1 = select i1 %iscplx, {t} %xi.0, {t} 0.0
-  %flip = xor i1 %mirror, %inv
+  %x = call {{ {t}, {t} }} @{g}_fetch(ptr %src, i64 %ss, i32 %imode, i64 %k, i64 %n, i64 %nh, ptr %pk)
+  %xr = extractvalue {{ {t}, {t} }} %x, 0
+  %xi.1 = extractvalue {{ {t}, {t} }} %x, 1
   %xi.n = fneg {t} %xi.1
-  %xi = select i1 %flip, {t} %xi.n, {t} %xi.1
+  %xi = select i1 %inv, {t} %xi.n, {t} %xi.1
   %cp.0 = getelementptr [2 x {t}], ptr %c, i64 %k
   %cp = select i1 %blue, ptr %cp.0, ptr %w
   %cpi = getelementptr {t}, ptr %cp, i64 1
@@ -567,16 +647,68 @@ store:
   %vi.n = fneg {t} %vi.1
   %vi = select i1 %inv, {t} %vi.n, {t} %vi.1
   %doff = mul i64 %s, %ds
-  br i1 %oreal, label %store_real, label %store_cplx
+  switch i32 %omode, label %store_cplx [ i32 1, label %store_real
+                                         i32 2, label %store_unpack
+                                         i32 3, label %store_pair ]
 store_real:
   %drp = getelementptr {t}, ptr %dst, i64 %doff
   store {t} %vr, ptr %drp
+  br label %store_end
+store_pair:                            ; a packed real line: z_s = (x_2s, x_2s+1)
+  %po0 = shl i64 %doff, 1
+  %po1 = add i64 %po0, %ds
+  %pp0 = getelementptr {t}, ptr %dst, i64 %po0
+  %pp1 = getelementptr {t}, ptr %dst, i64 %po1
+  store {t} %vr, ptr %pp0
+  store {t} %vi, ptr %pp1
   br label %store_end
 store_cplx:
   %dcp = getelementptr [2 x {t}], ptr %dst, i64 %doff
   %dcpi = getelementptr {t}, ptr %dcp, i64 1
   store {t} %vr, ptr %dcp
   store {t} %vi, ptr %dcpi
+  br label %store_end
+store_unpack:                          ; X_s = E_s + W^s O_s from Z = FFT(x_even + i x_odd), s = 0..n
+  %sn = icmp eq i64 %s, %n
+  %sa = select i1 %sn, i64 0, i64 %s
+  %s0 = icmp eq i64 %s, 0
+  %nms = sub i64 %n, %s
+  %sb = select i1 %s0, i64 0, i64 %nms
+  %uap = getelementptr [2 x {t}], ptr %w, i64 %sa
+  %uapi = getelementptr {t}, ptr %uap, i64 1
+  %ubp = getelementptr [2 x {t}], ptr %w, i64 %sb
+  %ubpi = getelementptr {t}, ptr %ubp, i64 1
+  %zar = load {t}, ptr %uap
+  %zai = load {t}, ptr %uapi
+  %zbr = load {t}, ptr %ubp
+  %zbi = load {t}, ptr %ubpi
+  %e2r = fadd {t} %zar, %zbr
+  %e2i = fsub {t} %zai, %zbi
+  %er = fmul {t} %e2r, 0.5
+  %ei = fmul {t} %e2i, 0.5
+  %o2r = fadd {t} %zai, %zbi
+  %o2i = fsub {t} %zbr, %zar
+  %or2 = fmul {t} %o2r, 0.5
+  %oi2 = fmul {t} %o2i, 0.5
+  %wkp.0 = getelementptr [2 x {t}], ptr %pk, i64 %sa
+  %wkp = select i1 %sn, ptr %w, ptr %wkp.0
+  %wkpi = getelementptr {t}, ptr %wkp, i64 1
+  %wkr.0 = load {t}, ptr %wkp
+  %wki.0 = load {t}, ptr %wkpi
+  %wkr = select i1 %sn, {t} -1.0, {t} %wkr.0
+  %wki = select i1 %sn, {t} 0.0, {t} %wki.0
+  %u1 = fmul {t} %wkr, %or2
+  %u2 = fmul {t} %wki, %oi2
+  %u3 = fsub {t} %u1, %u2
+  %u4 = fmul {t} %wkr, %oi2
+  %u5 = fmul {t} %wki, %or2
+  %u6 = fadd {t} %u4, %u5
+  %xur = fadd {t} %er, %u3
+  %xui = fadd {t} %ei, %u6
+  %ucp = getelementptr [2 x {t}], ptr %dst, i64 %doff
+  %ucpi = getelementptr {t}, ptr %ucp, i64 1
+  store {t} %xur, ptr %ucp
+  store {t} %xui, ptr %ucpi
   br label %store_end
 store_end:
   %s.next = add i64 %s, 1
@@ -606,25 +738,40 @@ entry:
   %z01 = or i1 %z0, %z1
   %empty = or i1 %z01, %z2
   br i1 %empty, label %ok, label %setup
-setup:
+setup:                                 ; a real transform of even n is a complex one of n/2 ("packed")
   %is_r = icmp eq i32 %kind, {RFFT}
   %is_ir = icmp eq i32 %kind, {IRFFT}
   %is_i = icmp eq i32 %kind, {IFFT}
-  %imode.0 = select i1 %is_ir, i32 2, i32 0
-  %imode = select i1 %is_r, i32 1, i32 %imode.0
-  %inv = or i1 %is_i, %is_ir
+  %real = or i1 %is_r, %is_ir
+  %odd = trunc i64 %n to i1
+  %even = xor i1 %odd, true
+  %n1 = icmp ugt i64 %n, 1
+  %pk.ok = and i1 %even, %n1
+  %packed = and i1 %real, %pk.ok
   %nh.0 = lshr i64 %n, 1
   %nh = add i64 %nh.0, 1
+  %tl = select i1 %packed, i64 %nh.0, i64 %n
+  %imode.r = select i1 %packed, i32 3, i32 1
+  %imode.ir = select i1 %packed, i32 4, i32 2
+  %imode.0 = select i1 %is_ir, i32 %imode.ir, i32 0
+  %imode = select i1 %is_r, i32 %imode.r, i32 %imode.0
+  %omode.r = select i1 %packed, i32 2, i32 0
+  %omode.ir = select i1 %packed, i32 3, i32 1
+  %omode.0 = select i1 %is_ir, i32 %omode.ir, i32 0
+  %omode = select i1 %is_r, i32 %omode.r, i32 %omode.0
+  %inv = or i1 %is_i, %is_ir
   %nsrc = select i1 %is_ir, i64 %nh, i64 %n
   %ndst = select i1 %is_r, i64 %nh, i64 %n
-  %pop = call i64 @llvm.ctpop.i64(i64 %n)
+  %pairs = icmp eq i32 %omode, 3
+  %nstore = select i1 %pairs, i64 %tl, i64 %ndst
+  %pop = call i64 @llvm.ctpop.i64(i64 %tl)
   %pow2 = icmp eq i64 %pop, 1
-  %n2 = shl i64 %n, 1
+  %n2 = shl i64 %tl, 1
   %n2m = sub i64 %n2, 2
   %lz = call i64 @llvm.ctlz.i64(i64 %n2m, i1 false)
   %sh = sub i64 64, %lz
   %mb = shl i64 1, %sh
-  %m = select i1 %pow2, i64 %n, i64 %mb
+  %m = select i1 %pow2, i64 %tl, i64 %mb
   %bits = call i64 @llvm.cttz.i64(i64 %m, i1 false)
   %mbytes.0 = mul i64 %m, {2 * size}
   %mbytes.1 = add i64 %mbytes.0, 63
@@ -632,6 +779,8 @@ setup:
   %nbytes.0 = mul i64 %n, {2 * size}
   %nbytes.1 = add i64 %nbytes.0, 63
   %nbytes = and i64 %nbytes.1, -64
+  %pkbytes = select i1 %packed, i64 %nbytes, i64 64
+  %pkt = call ptr @aligned_alloc(i64 64, i64 %pkbytes)
   %tw = call ptr @aligned_alloc(i64 64, i64 %mbytes)
   br i1 %pow2, label %allocated, label %alloc_blue
 alloc_blue:
@@ -647,18 +796,26 @@ allocated:
   %bn.0 = or i1 %cn, %bhn
   %np2 = xor i1 %pow2, true
   %bn = and i1 %bn.0, %np2
-  %oom = or i1 %twn, %bn
+  %pkn = icmp eq ptr %pkt, null
+  %oom.0 = or i1 %twn, %bn
+  %oom = or i1 %oom.0, %pkn
   br i1 %oom, label %nomem, label %tables
 tables:
   %mge2 = icmp uge i64 %m, 2
-  br i1 %mge2, label %twiddles, label %blue_pre
+  br i1 %mge2, label %twiddles, label %pk_pre
 twiddles:
   call void @{g}_twiddles(ptr %tw, i64 %m)
+  br label %pk_pre
+pk_pre:                                ; packing twiddles W^k = exp(-2 pi i k / n), k < n/2, at pk
+  %pk = getelementptr [2 x {t}], ptr %pkt, i64 %nh.0
+  br i1 %packed, label %pk_fill, label %blue_pre
+pk_fill:
+  call void @{g}_twiddles(ptr %pkt, i64 %n)
   br label %blue_pre
 blue_pre:
   br i1 %pow2, label %lines, label %blue
 blue:                                  ; the chirp and the transform of its conjugate, wrapped cyclically
-  call void @{g}_chirp(ptr %c, i64 %n)
+  call void @{g}_chirp(ptr %c, i64 %tl)
   call void @llvm.memset.p0.i64(ptr %bh, i8 0, i64 %mbytes, i1 false)
   br label %bfill
 bfill:
@@ -685,13 +842,13 @@ bwrap:
   br label %bfill_end
 bfill_end:
   %d.next = add i64 %d, 1
-  %dm = icmp ult i64 %d.next, %n
+  %dm = icmp ult i64 %d.next, %tl
   br i1 %dm, label %bfill, label %bfft
 bfft:
   call void @{g}_pass(ptr %bh, i64 %m, ptr %tw)
   br label %lines
 lines:
-  %nf = uitofp i64 %n to {t}
+  %nf = uitofp i64 %tl to {t}
   %rn = fdiv {t} 1.0, %nf
   %scale = select i1 %inv, {t} %rn, {t} 1.0
   %sstride = mul i64 %nsrc, %inner
@@ -718,11 +875,13 @@ release:
   call void @free(ptr %tw)
   call void @free(ptr %c)
   call void @free(ptr %bh)
+  call void @free(ptr %pkt)
   ret i32 %status
 nomem:
   call void @free(ptr %tw)
   call void @free(ptr %c)
   call void @free(ptr %bh)
+  call void @free(ptr %pkt)
   ret i32 1
 ok:
   ret i32 0
@@ -732,9 +891,9 @@ ok:
 
 #: context of the line tasks: (name, type); "T" is the element's real type, booleans are i32
 _CTX = (("src", "ptr"), ("dst", "ptr"), ("inner", "i64"), ("sstride", "i64"), ("dstride", "i64"), ("imode", "i32"),
-        ("oreal", "i32"), ("sreal", "i32"), ("n", "i64"), ("nh", "i64"), ("inv", "i32"), ("scale", "T"), ("m", "i64"),
-        ("bits", "i64"), ("tw", "ptr"), ("c", "ptr"), ("bh", "ptr"), ("ndst", "i64"), ("mbytes", "i64"),
-        ("status", "i32"))
+        ("oreal", "i32"), ("sreal", "i32"), ("tl", "i64"), ("nh", "i64"), ("inv", "i32"), ("scale", "T"), ("m", "i64"),
+        ("bits", "i64"), ("tw", "ptr"), ("c", "ptr"), ("bh", "ptr"), ("nstore", "i64"), ("mbytes", "i64"),
+        ("omode", "i32"), ("pk", "ptr"), ("status", "i32"))
 _STATUS = len(_CTX) - 1
 #: points (lines x transform length) below which the lines run on the calling thread
 THREAD_WORK = 1 << 16
@@ -794,8 +953,8 @@ loop:
   %dfo = select i1 %ob, i64 %di, i64 %di2
   %sp = getelementptr {t}, ptr %src, i64 %sfo
   %dp = getelementptr {t}, ptr %dst, i64 %dfo
-  call void @{g}_line(ptr %sp, i64 %inner, i32 %imode, ptr %dp, i64 %inner, i1 %ob, i64 %ndst, i64 %n,
-                      i64 %nh, i1 %ib, {t} %scale, i64 %m, i64 %bits, ptr %tw, ptr %w, ptr %c, ptr %bh)
+  call void @{g}_line(ptr %sp, i64 %inner, i32 %imode, ptr %dp, i64 %inner, i32 %omode, i64 %nstore, i64 %tl,
+                      i64 %nh, i1 %ib, {t} %scale, i64 %m, i64 %bits, ptr %tw, ptr %w, ptr %c, ptr %bh, ptr %pk)
   %l.next = add i64 %l, 1
   %more = icmp ult i64 %l.next, %hi
   br i1 %more, label %loop, label %done
