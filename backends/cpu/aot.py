@@ -150,7 +150,7 @@ class AotModule:
         from minixla.backends.cpu.fft import SYMBOLS as FFT_SYMBOLS
 
         if any(_declares(module, name) for name in FFT_SYMBOLS):  # hlo.fft: the kernel is linked in as IR
-            from minixla.backends.cpu.fft_codegen import fft_ir
+            from minixla.backends.cpu.fft_driver import fft_ir
 
             module.link_in(_parse(fft_ir(), "FFT kernel", module.triple, module.data_layout))
             calls_pool = True  # its lines are split over the pool

@@ -1,4 +1,4 @@
-"""The compiled FFT kernel (`fft_codegen.py`): JIT compilation, symbol registration,
+"""The compiled FFT kernel (`fft_codegen.py`, `fft_lines.py`, `fft_driver.py`): JIT compilation, symbol registration,
 and the plan that turns an n-d `hlo.fft` into one kernel call per axis.
 
 Compiled code calls `minixla_fft_c64` / `minixla_fft_c128` the way it calls the
@@ -15,7 +15,7 @@ import threading
 import numpy as np
 
 from minixla.passes.fft_plan import KINDS, plan, symbol
-from minixla.backends.cpu.fft_codegen import fft_ir
+from minixla.backends.cpu.fft_driver import fft_ir
 
 #: every entry compiled code may call
 SYMBOLS = tuple(sorted({symbol(k, g) for g in ("c64", "c128") for k in KINDS.values()}))

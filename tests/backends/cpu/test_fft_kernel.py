@@ -118,7 +118,7 @@ def test_symbols_are_named_for_the_jit():
 @pytest.mark.parametrize("n", [2048, 1000])
 def test_many_lines_split_over_threads_same_result_any_thread_count(n):
     """64 lines (>= THREAD_WORK points): the lines go to minixla_parallel_for, each task with its scratch."""
-    from minixla.backends.cpu.fft_codegen import THREAD_WORK
+    from minixla.backends.cpu.fft_driver import THREAD_WORK
     from minixla.backends.cpu.threadpool import set_num_threads
 
     rng = np.random.default_rng(6)
