@@ -26,6 +26,7 @@ from minixla.dialects.hlo_ops.elementwise import (
     NegateOp, NotOp, OrOp, PowerOp, RemainderOp, RoundNearestEvenOp, RsqrtOp, SelectOp, ShiftLeftOp,
     ShiftRightArithmeticOp, ShiftRightLogicalOp, SignOp, SineOp, SqrtOp, SubtractOp, TanhOp, XorOp,
 )
+from minixla.dialects.hlo_ops.fft import FftOp
 from minixla.dialects.hlo_ops.indexing import (
     GatherOp, ScatterOp,
 )
@@ -77,6 +78,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "DynamicSliceOp",
            "DynamicUpdateSliceOp",
            "ExpOp",
+           "FftOp",
            "Expm1Op",
            "FloorOp",
            "GatherOp",

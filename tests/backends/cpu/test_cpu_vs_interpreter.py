@@ -48,7 +48,8 @@ INTS = SINTS + UINTS
 ALL = ["i1", *INTS, *FLOATS]
 NP = {"i1": np.dtype(bool), **{t: np.dtype(f"int{t[1:]}") for t in SINTS},
       **{t: np.dtype(f"uint{t[2:]}") for t in UINTS}, "f16": np.dtype(np.float16),
-      "bf16": np.dtype(ml_dtypes.bfloat16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
+      "bf16": np.dtype(ml_dtypes.bfloat16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
+      "complex<f32>": np.dtype(np.complex64), "complex<f64>": np.dtype(np.complex128)}
 WIDTH = {"i1": 1, "f16": 16, "bf16": 16, "f32": 32, "f64": 64, **{t: int(t.lstrip("ui")) for t in INTS}}
 
 
@@ -133,6 +134,9 @@ class Case:
     name: str = ""
     nondeterministic: bool = False
     helper: str = ""  # module-level text after the function; `@FN` in body and helper is the function's name
+    #: > 0: compare |cpu - interpreter| <= norm_tol * max|interpreter| instead of ulps (different
+    #: algorithms in the same precision, e.g. the FFT kernel vs pocketfft)
+    norm_tol: float = 0.0
 
     def text(self, fname: str) -> str:
         params = ", ".join(f"%a{i}: {tensor(a.shape, a.ty)}" for i, a in enumerate(self.args))
@@ -212,6 +216,14 @@ def assert_same(got: np.ndarray, want: np.ndarray, ulps: int, where: str) -> Non
                              f"vs interpreter {rf[tuple(bad.T)]}")
 
 
+def assert_close(got: np.ndarray, want: np.ndarray, tol: float, where: str) -> None:
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape and got.dtype == want.dtype, f"{where}: {got.dtype}{got.shape} != {want.dtype}{want.shape}"
+    if want.size:
+        err = np.abs(got.astype(np.complex128) - want).max() / max(np.abs(want).max(), 1e-300)
+        assert err <= tol, f"{where}: error {err:.2e} relative to the largest magnitude > {tol:.0e}"
+
+
 def run_cases(cases: list[Case], seed: int, draws: int = 2) -> None:
     cpu, ref = compile_both(cases)
     rng = np.random.default_rng(seed)
@@ -224,7 +236,10 @@ def run_cases(cases: list[Case], seed: int, draws: int = 2) -> None:
             for k, (gv, wv) in enumerate(zip(got, want)):
                 where = f"{case.name or 'case'} f{i} result #{k} ({case.results[k][1]}) on {[a.shape for a in args]}"
                 try:
-                    assert_same(gv, wv, case.ulps, where)
+                    if case.norm_tol:
+                        assert_close(gv, wv, case.norm_tol, where)
+                    else:
+                        assert_same(gv, wv, case.ulps, where)
                 except AssertionError as err:
                     inputs = "\n".join(f"  arg{j} = {a!r}" for j, a in enumerate(args))
                     raise AssertionError(f"{err}\n{case.text('f')}\ninputs:\n{inputs}") from None
@@ -868,6 +883,30 @@ def _rng_bit_generator(draw) -> list[Case]:
     return out
 
 
+def _fft(draw) -> list[Case]:
+    """Every kind over 1-3 trailing dims (powers of two and Bluestein lengths), finite normal inputs."""
+    out = []
+    for kind in ("FFT", "IFFT", "RFFT", "IRFFT"):
+        fty = draw(st.sampled_from(["f32", "f64"]))
+        length = draw(st.lists(st.sampled_from([1, 2, 3, 4, 5, 8]), min_size=1, max_size=3))
+        batch = draw(st.lists(st.integers(0, 3), max_size=1))
+        cplx, out_shape = f"complex<{fty}>", batch + length
+        in_shape = batch + length[:-1] + [length[-1] // 2 + 1] if kind == "IRFFT" else out_shape
+        if kind == "RFFT":
+            out_shape = batch + length[:-1] + [length[-1] // 2 + 1]
+        in_t = tensor(in_shape, fty if kind == "RFFT" else cplx)
+        out_t = tensor(out_shape, fty if kind == "IRFFT" else cplx)
+
+        def gen(rng, shape=tuple(in_shape), real=kind == "RFFT"):
+            x = rng.standard_normal(shape)
+            return x if real else x + 1j * rng.standard_normal(shape)
+
+        out.append(Case([Arg(tuple(in_shape), fty if kind == "RFFT" else cplx, gen=gen)],
+                        f"  %r = hlo.fft %a0, type = {kind}, length = {length} : ({in_t}) -> {out_t}",
+                        [("%r", out_t)], name=f"fft {kind} {fty}", norm_tol=2e-6 if fty == "f32" else 1e-14))
+    return out
+
+
 # -- contractions ----------------------------------------------------------------------
 
 def _dot_general(draw) -> list[Case]:
@@ -1108,6 +1147,7 @@ OP_CASES: dict[str, CaseFn] = {
     "gather": _gather, "scatter": _scatter, "sort": _sort, "select_and_scatter": _select_and_scatter,
     "rng_bit_generator": _rng_bit_generator, "dot_general": _dot_general, "convolution": _convolution,
     **STRUCTURAL_CASES,
+    "fft": _fft,
 }
 
 #: op -> reason, for ops whose cpu lowering is known to differ (strict xfails)
