@@ -29,6 +29,7 @@ from minixla.dialects.hlo_ops.elementwise import (
 from minixla.dialects.hlo_ops.indexing import (
     GatherOp, ScatterOp,
 )
+from minixla.dialects.hlo_ops.linalg import CholeskyOp, TriangularSolveOp
 from minixla.dialects.hlo_ops.reduction import (
     ReduceOp, ReduceWindowOp, SelectAndScatterOp, SortOp,
 )
@@ -57,6 +58,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "BroadcastInDimOp",
            "CaseOp",
            "CeilOp",
+           "CholeskyOp",
            "ClampOp",
            "CollectiveBroadcastOp",
            "CollectivePermuteOp",
@@ -120,6 +122,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "SubtractOp",
            "TanhOp",
            "TransposeOp",
+           "TriangularSolveOp",
            "WhileOp",
            "XorOp",
            ]
