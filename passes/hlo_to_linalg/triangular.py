@@ -43,7 +43,7 @@ from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 from minixla.passes.locations import hlo_origin
 
 #: largest matrix handled by the scalar kernels; larger ones are split in two
-LEAF = 64
+LEAF = 128
 
 
 # -- building hlo ops that are translated as they are made ------------------------------
@@ -124,13 +124,10 @@ class HloBuilder:
 
     # -- the ops themselves ------------------------------------------------------------
     def solve(self, a: SSAValue, b: SSAValue, *, left: bool = True, lower: bool = True, unit: bool = False,
-              trans: str = Transpose.NO_TRANSPOSE, invert: bool = False) -> SSAValue:
+              trans: str = Transpose.NO_TRANSPOSE) -> SSAValue:
         props = {"left_side": BoolAttr.from_bool(left), "lower": BoolAttr.from_bool(lower),
                  "unit_diagonal": BoolAttr.from_bool(unit), "transpose_a": self.attrs.transpose(Transpose(trans))}
-        op = hlo.TriangularSolveOp.create(operands=[a, b], result_types=[b.type], properties=props)
-        if invert:
-            op.attributes["minixla.invert"] = BoolAttr.from_bool(True)
-        return self.add(op)
+        return self.add(hlo.TriangularSolveOp.create(operands=[a, b], result_types=[b.type], properties=props))
 
     def cholesky(self, a: SSAValue) -> SSAValue:
         return self.add(hlo.CholeskyOp.create(operands=[a], result_types=[a.type],
@@ -160,16 +157,16 @@ def lower_triangular_solve(lw: Lowerer, op: Operation):
     left, lower, unit = flag(op.left_side), flag(op.lower), flag(op.unit_diagonal)
     trans = Transpose(op.transpose_a.data)
     et = elem(op.b.type)
-    n, m = shape_of(op.a)[-1], shape_of(op.b)[-1 if left else -2]
+    n = shape_of(op.a)[-1]
     canonical = left and lower and trans == Transpose.NO_TRANSPOSE and not is_low_float(et)
-    if canonical and n <= LEAF and not ("minixla.invert" in op.attributes and m > LEAF):
+    if canonical and n <= LEAF:
         return [_solve_kernel(lw.e, lw.v(op.a), lw.v(op.b), unit)]
 
     def build(hb: HloBuilder) -> SSAValue:
         a, b = op.a, op.b
         if is_low_float(et):
             a, b = hb.convert(a, Float32Type()), hb.convert(b, Float32Type())
-        x = _canonical_solve(hb, a, b, left, lower, unit, trans) if not canonical else _blocked_solve(hb, a, b, unit)
+        x = _blocked_solve(hb, a, b, unit) if canonical else _canonical_solve(hb, a, b, left, lower, unit, trans)
         return hb.convert(x, et) if is_low_float(et) else x
 
     return _expand(lw, op, build)
@@ -189,18 +186,23 @@ def _canonical_solve(hb: HloBuilder, a, b, left: bool, lower: bool, unit: bool, 
     return x if left else hb.transpose(x)
 
 
-def _blocked_solve(hb: HloBuilder, a, b, unit: bool) -> SSAValue:
+def _blocked_solve(hb: HloBuilder, a, b, unit: bool, right: bool = False) -> SSAValue:
+    """x with a x = b, or (right) x a^T = b, a lower: split a in halves, two solves and a gemm."""
     n = shape_of(a)[-1]
-    if n <= LEAF:  # the leaf of a blocked solve with many right-hand sides: a gemm by the inverse
-        s = shape_of(a)
-        eye = hb.splat(np.eye(n), s, elem(a.type))
-        return hb.matmul(hb.solve(a, eye, unit=unit), b)
+    if n <= LEAF:  # the leaf of a blocked solve: a gemm by the inverse
+        inv = hb.solve(a, hb.splat(np.eye(n), shape_of(a), elem(a.type)), unit=unit)
+        return hb.matmul(b, inv, transpose_y=True) if right else hb.matmul(inv, b)
     h = n // 2
-    m = shape_of(b)[-1]
-    x1 = hb.solve(hb.slice(a, (0, h), (0, h)), hb.slice(b, (0, h), (0, m)), unit=unit, invert=True)
-    rest = hb.subtract(hb.slice(b, (h, n), (0, m)), hb.matmul(hb.slice(a, (h, n), (0, h)), x1))
-    x2 = hb.solve(hb.slice(a, (h, n), (h, n)), rest, unit=unit, invert=True)
-    return hb.concat([x1, x2], -2)
+    m = shape_of(b)[-2 if right else -1]
+
+    def part(x, lo: int, hi: int):  # rows of b (left) or columns (right)
+        return hb.slice(x, (0, m), (lo, hi)) if right else hb.slice(x, (lo, hi), (0, m))
+
+    x1 = _blocked_solve(hb, hb.slice(a, (0, h), (0, h)), part(b, 0, h), unit, right)
+    a21 = hb.slice(a, (h, n), (0, h))
+    update = hb.matmul(x1, a21, transpose_y=True) if right else hb.matmul(a21, x1)
+    x2 = _blocked_solve(hb, hb.slice(a, (h, n), (h, n)), hb.subtract(part(b, h, n), update), unit, right)
+    return hb.concat([x1, x2], -1 if right else -2)
 
 
 # -- cholesky ------------------------------------------------------------------------
@@ -229,8 +231,7 @@ def _blocked_cholesky(hb: HloBuilder, a) -> SSAValue:
     n = shape_of(a)[-1]
     h = n // 2
     l11 = hb.cholesky(hb.slice(a, (0, h), (0, h)))
-    # l21 l11^T = a21
-    l21 = hb.solve(l11, hb.slice(a, (h, n), (0, h)), left=False, trans=Transpose.TRANSPOSE)
+    l21 = _blocked_solve(hb, l11, hb.slice(a, (h, n), (0, h)), unit=False, right=True)  # l21 l11^T = a21
     l22 = hb.cholesky(hb.subtract(hb.slice(a, (h, n), (h, n)), hb.matmul(l21, l21, transpose_y=True)))
     zeros = hb.splat(np.zeros(()), [*shape_of(a)[:-2], h, n - h], elem(a.type))
     return hb.concat([hb.concat([l11, zeros], -1), hb.concat([l21, l22], -1)], -2)
