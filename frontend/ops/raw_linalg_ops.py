@@ -1,8 +1,9 @@
-"""Linear-algebra raw ops (Cholesky, MatrixTriangularSolve, MatrixInverse, MatrixSolve, TridiagonalSolve):
-the textbook algorithms (column-by-column Cholesky, substitution, Gauss-Jordan with partial pivoting, the
-Thomas algorithm) unrolled over the static matrix size with batched slices and broadcasts, so they
-compile to straight-line hlo and differentiate through their decompositions; Cholesky registers TF's
-symmetrized gradient (its decomposition reads only the lower triangle). Eagerly, a matrix that is not
+"""Linear-algebra raw ops (Cholesky, MatrixTriangularSolve, MatrixInverse, MatrixSolve, TridiagonalSolve).
+Cholesky and MatrixTriangularSolve are one `hlo.cholesky` / `hlo.triangular_solve` each (blocked gemm
+code on the CPU), with TF's gradients registered (Cholesky's is symmetrized: it reads only the lower
+triangle). The others are textbook algorithms (Gauss-Jordan with partial pivoting, the Thomas
+algorithm) unrolled over the static matrix size with batched slices and broadcasts, so they compile to
+straight-line hlo and differentiate through their decompositions. Eagerly, a matrix that is not
 positive definite / invertible raises TF's error; compiled, it gives NaN or inf as XLA does.
 """
 
@@ -13,42 +14,20 @@ import numpy as np
 from minixla.frontend.ops.registry import broadcast_shape, op_error, register, register_gradient, shape_text
 
 
-def _col(b, x, j):
-    """x[..., :, j] as [..., n]."""
-    r = len(x.shape)
-    start, limit = [0] * r, list(x.shape)
-    start[-1], limit[-1] = j, j + 1
-    return b.reshape(b.slice(x, start, limit), list(x.shape[:-1]))
-
-
-def _entry(b, v, j):
-    """v[..., j] broadcast back over v's last axis."""
-    r = len(v.shape)
-    start, limit = [0] * r, list(v.shape)
-    start[-1], limit[-1] = j, j + 1
-    return b.broadcast_in_dim(b.reshape(b.slice(v, start, limit), list(v.shape[:-1])), v.shape, list(range(r - 1)))
-
-
 def cholesky(b, input):
     a = input
     if len(a.shape) < 2 or a.shape[-1] != a.shape[-2]:
         raise op_error("Cholesky", f"Input matrix must be square. {shape_text(a.shape)}" if len(a.shape) >= 2
                        else f"Input tensor must have rank >= 2, got {shape_text(a.shape)}")
-    n = a.shape[-1]
-    rank = len(a.shape)
-    vec = list(a.shape[:-1])
-    rows = b.iota(vec, rank - 2, np.int32)
-    cols = []
-    for j in range(n):
-        v = _col(b, a, j)
-        for ck in cols:
-            v = b.subtract(v, b.multiply(ck, _entry(b, ck, j)))
-        pivot = _entry(b, v, j)
-        if isinstance(pivot, np.ndarray) and not np.all(pivot > 0):
-            raise op_error("Cholesky", "Cholesky decomposition was not successful. The input might not be valid.")
-        below = b.compare(rows, b.full(vec, j, np.int32), "GE")
-        cols.append(b.select(below, b.divide(v, b.sqrt(pivot)), b.full(vec, 0, a.dtype)))
-    return b.concatenate([b.reshape(c, vec + [1]) for c in cols], rank - 1)
+    low = b.cholesky(a, lower=True)
+    if isinstance(low, np.ndarray) and not np.all(np.diagonal(low, 0, -2, -1) > 0):
+        raise op_error("Cholesky", "Cholesky decomposition was not successful. The input might not be valid.")
+    return low
+
+
+def _broadcast_pair(b, m, r):
+    batch = list(broadcast_shape("MatrixTriangularSolve", m.shape[:-2], r.shape[:-2]))
+    return b.broadcast_to(m, batch + list(m.shape[-2:])), b.broadcast_to(r, batch + list(r.shape[-2:]))
 
 
 def matrix_triangular_solve(b, matrix, rhs, lower=True, adjoint=False):
@@ -56,38 +35,40 @@ def matrix_triangular_solve(b, matrix, rhs, lower=True, adjoint=False):
     if len(m.shape) < 2 or m.shape[-1] != m.shape[-2] or len(r.shape) < 2 or r.shape[-2] != m.shape[-1]:
         raise op_error("MatrixTriangularSolve", f"Input matrix must be square and match rhs: {shape_text(m.shape)}, "
                                                 f"{shape_text(r.shape)}")
-    batch = broadcast_shape("MatrixTriangularSolve", m.shape[:-2], r.shape[:-2])
-    n, k = m.shape[-1], r.shape[-1]
-    m = b.broadcast_to(m, list(batch) + [n, n])
-    r = b.broadcast_to(r, list(batch) + [n, k])
-    nb = len(batch)
-    if adjoint:  # real matrices: the transpose, whose triangle is the other one
-        m = b.transpose(m, list(range(nb)) + [nb + 1, nb])
-        lower = not lower
-
-    def entry(i, j):  # m[..., i, j] as [..., k] (broadcast along the rhs columns)
-        start, limit = [0] * (nb + 2), list(m.shape)
-        start[nb:], limit[nb:] = [i, j], [i + 1, j + 1]
-        return b.broadcast_in_dim(b.reshape(b.slice(m, start, limit), list(batch)), list(batch) + [k],
-                                  list(range(nb)))
-
-    def row(x, i):
-        start, limit = [0] * (nb + 2), list(x.shape)
-        start[nb], limit[nb] = i, i + 1
-        return b.reshape(b.slice(x, start, limit), list(batch) + [k])
-
-    order = range(n) if lower else range(n - 1, -1, -1)
-    xs: dict[int, object] = {}
-    for i in order:
-        v = row(r, i)
-        for j, xj in xs.items():
-            v = b.subtract(v, b.multiply(entry(i, j), xj))
-        xs[i] = b.divide(v, entry(i, i))
-    return b.concatenate([b.reshape(xs[i], list(batch) + [1, k]) for i in range(n)], nb)
+    m, r = _broadcast_pair(b, m, r)
+    return b.triangular_solve(m, r, left_side=True, lower=bool(lower), unit_diagonal=False,
+                              transpose_a="ADJOINT" if adjoint else "NO_TRANSPOSE")
 
 
 register("Cholesky", ("input",), cholesky)
 register("MatrixTriangularSolve", ("matrix", "rhs"), matrix_triangular_solve, attrs={"lower": True, "adjoint": False})
+
+
+def _unbroadcast(b, g, shape):
+    """Sum a cotangent over the batch dims that broadcasting added or stretched."""
+    lead = len(g.shape) - len(shape)
+    dims = list(range(lead)) + [lead + d for d, n in enumerate(shape) if n == 1 and g.shape[lead + d] != 1]
+    return b.reshape(b.reduce(g, b.scalar(0, g.dtype), dims, "add"), list(shape)) if dims else g
+
+
+@register_gradient("MatrixTriangularSolve")
+def _matrix_triangular_solve_grad(b, op, grad):
+    """TF's _MatrixTriangularSolveGrad: grad_rhs = op(a)^-T grad; grad_matrix = -grad_rhs x^T (or -x grad_rhs^T
+    when adjoint), in the triangle the op reads."""
+    matrix, rhs = op.inputs
+    x = op.outputs[0]
+    lower, adjoint = op.attrs["lower"], op.attrs["adjoint"]
+    grad_rhs = matrix_triangular_solve(b, matrix, grad, lower=lower, adjoint=not adjoint)
+    nb = len(x.shape) - 2
+    bd = list(range(nb))
+    # -(grad_rhs x^T) or -(x grad_rhs^T): contract the right-hand-side columns
+    p, q = (x, grad_rhs) if adjoint else (grad_rhs, x)
+    outer = b.negate(b.dot_general(p, q, ([nb + 1], [nb + 1]), (bd, bd)))
+    n = x.shape[-2]
+    i, j = b.iota([n, n], 0, np.int32), b.iota([n, n], 1, np.int32)
+    keep = b.broadcast_in_dim(b.compare(i, j, "GE" if lower else "LE"), list(outer.shape), [nb, nb + 1])
+    grad_matrix = b.select(keep, outer, b.full(list(outer.shape), 0, outer.dtype))
+    return [_unbroadcast(b, grad_matrix, matrix.shape), _unbroadcast(b, grad_rhs, rhs.shape)]
 
 
 @register_gradient("Cholesky")
