@@ -12,7 +12,7 @@ e.g. Relu, EagerPyFunc) are recorded as one unit with that rule;
 """
 
 from minixla.frontend.autodiff.backprop import VJPS, NoGradientError, backprop
-from minixla.frontend.autodiff import vjp_elementwise, vjp_shape, vjp_structured  # noqa: E402,F401  (fill VJPS)
+from minixla.frontend.autodiff import vjp_elementwise, vjp_linalg, vjp_shape, vjp_structured  # noqa: E402,F401  (fill VJPS)
 from minixla.frontend.autodiff import host_vjp  # noqa: E402,F401  (installs tape.RUNTIME_GRADIENT)
 from minixla.frontend.autodiff.gradient_tape import GradientTape, UnconnectedGradients
 
