@@ -1,7 +1,7 @@
 """Linear-algebra raw ops (Cholesky, MatrixTriangularSolve, MatrixInverse, MatrixSolve, TridiagonalSolve).
 Cholesky and MatrixTriangularSolve are one `hlo.cholesky` / `hlo.triangular_solve` each (blocked gemm
-code on the CPU), with TF's gradients registered (Cholesky's is symmetrized: it reads only the lower
-triangle). The others are textbook algorithms (Gauss-Jordan with partial pivoting, the Thomas
+code on the CPU), differentiated by those ops' VJP rules (frontend/autodiff/vjp_linalg.py: TF's
+gradients, Cholesky's symmetrized since it reads only the lower triangle). The others are textbook algorithms (Gauss-Jordan with partial pivoting, the Thomas
 algorithm) unrolled over the static matrix size with batched slices and broadcasts, so they compile to
 straight-line hlo and differentiate through their decompositions. Eagerly, a matrix that is not
 positive definite / invertible raises TF's error; compiled, it gives NaN or inf as XLA does.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.frontend.ops.registry import broadcast_shape, op_error, register, register_gradient, shape_text
+from minixla.frontend.ops.registry import broadcast_shape, op_error, register, shape_text
 
 
 def cholesky(b, input):
@@ -42,59 +42,6 @@ def matrix_triangular_solve(b, matrix, rhs, lower=True, adjoint=False):
 
 register("Cholesky", ("input",), cholesky)
 register("MatrixTriangularSolve", ("matrix", "rhs"), matrix_triangular_solve, attrs={"lower": True, "adjoint": False})
-
-
-def _unbroadcast(b, g, shape):
-    """Sum a cotangent over the batch dims that broadcasting added or stretched."""
-    lead = len(g.shape) - len(shape)
-    dims = list(range(lead)) + [lead + d for d, n in enumerate(shape) if n == 1 and g.shape[lead + d] != 1]
-    return b.reshape(b.reduce(g, b.scalar(0, g.dtype), dims, "add"), list(shape)) if dims else g
-
-
-@register_gradient("MatrixTriangularSolve")
-def _matrix_triangular_solve_grad(b, op, grad):
-    """TF's _MatrixTriangularSolveGrad: grad_rhs = op(a)^-T grad; grad_matrix = -grad_rhs x^T (or -x grad_rhs^T
-    when adjoint), in the triangle the op reads."""
-    matrix, rhs = op.inputs
-    x = op.outputs[0]
-    lower, adjoint = op.attrs["lower"], op.attrs["adjoint"]
-    grad_rhs = matrix_triangular_solve(b, matrix, grad, lower=lower, adjoint=not adjoint)
-    nb = len(x.shape) - 2
-    bd = list(range(nb))
-    # -(grad_rhs x^T) or -(x grad_rhs^T): contract the right-hand-side columns
-    p, q = (x, grad_rhs) if adjoint else (grad_rhs, x)
-    outer = b.negate(b.dot_general(p, q, ([nb + 1], [nb + 1]), (bd, bd)))
-    n = x.shape[-2]
-    i, j = b.iota([n, n], 0, np.int32), b.iota([n, n], 1, np.int32)
-    keep = b.broadcast_in_dim(b.compare(i, j, "GE" if lower else "LE"), list(outer.shape), [nb, nb + 1])
-    grad_matrix = b.select(keep, outer, b.full(list(outer.shape), 0, outer.dtype))
-    return [_unbroadcast(b, grad_matrix, matrix.shape), _unbroadcast(b, grad_rhs, rhs.shape)]
-
-
-@register_gradient("Cholesky")
-def _cholesky_grad(b, op, grad):
-    """TF's _CholeskyGrad: L^-H Phi(L^H dL) L^-1, symmetrized (Phi: the lower triangle, half the diagonal)."""
-    chol = op.outputs[0]
-    n = chol.shape[-1]
-    nb = len(chol.shape) - 2
-    batch = list(chol.shape[:-2])
-    eye = b.broadcast_in_dim(b.constant(np.eye(n), chol.dtype), batch + [n, n], [nb, nb + 1])
-    l_inv = matrix_triangular_solve(b, chol, eye)
-    bd = list(range(nb))
-
-    def mm(x, y, tx=False):
-        return b.dot_general(x, y, ([nb] if tx else [nb + 1], [nb]), (bd, bd))
-
-    def t(x):
-        return b.transpose(x, bd + [nb + 1, nb])
-
-    middle = mm(chol, grad, tx=True)
-    i, j = b.iota([n, n], 0, np.int32), b.iota([n, n], 1, np.int32)
-    weight = b.select(b.compare(i, j, "GT"), b.full([n, n], 1, chol.dtype),
-                      b.select(b.compare(i, j, "EQ"), b.full([n, n], 0.5, chol.dtype), b.full([n, n], 0, chol.dtype)))
-    middle = b.multiply(middle, b.broadcast_in_dim(weight, middle.shape, [nb, nb + 1]))
-    grad_a = mm(mm(l_inv, middle, tx=True), l_inv)
-    return [b.multiply(b.add(grad_a, t(grad_a)), b.full(grad_a.shape, 0.5, grad_a.dtype))]
 
 
 # -- inverse and general solve: Gauss-Jordan with partial pivoting on [A | B] ------------------------------
