@@ -1,9 +1,10 @@
 """Linear-algebra raw ops (Cholesky, MatrixTriangularSolve, MatrixInverse, MatrixSolve, TridiagonalSolve).
 Cholesky and MatrixTriangularSolve are one `hlo.cholesky` / `hlo.triangular_solve` each (blocked gemm
 code on the CPU), differentiated by those ops' VJP rules (frontend/autodiff/vjp_linalg.py: TF's
-gradients, Cholesky's symmetrized since it reads only the lower triangle). The others are textbook algorithms (Gauss-Jordan with partial pivoting, the Thomas
-algorithm) unrolled over the static matrix size with batched slices and broadcasts, so they compile to
-straight-line hlo and differentiate through their decompositions. Eagerly, a matrix that is not
+gradients, Cholesky's symmetrized since it reads only the lower triangle). The others are textbook
+algorithms (Gauss-Jordan with partial pivoting, the Thomas algorithm) unrolled over the static matrix
+size with batched slices and broadcasts, so they compile to straight-line hlo and differentiate through
+their decompositions. Eagerly, a matrix that is not
 positive definite / invertible raises TF's error; compiled, it gives NaN or inf as XLA does.
 """
 
