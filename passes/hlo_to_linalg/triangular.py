@@ -33,6 +33,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.attrs import HLO_ATTRS, Transpose
+from minixla.dialects.hlo_ops.base import is_complex
 from minixla.dialects.hlo_ops.linalg import flag
 from minixla.dialects.hlo_ops.syntax import i64_array
 from minixla.dialects.numpy_types import numpy_dtype, numpy_to_dense_attr
@@ -144,7 +145,9 @@ def _expand(lw: Lowerer, op: Operation, build: Callable[[HloBuilder], SSAValue])
 
 
 def _real_element(op: Operation, t: Attribute) -> None:
-    if not isinstance(t, TensorType) or scalar_op("sqrt", t.element_type) is None:
+    """Complex is refused explicitly: the rewrites above would also need conjugates (ADJOINT, an upper
+    Hermitian factor), not only complex scalar arithmetic in the kernels."""
+    if not isinstance(t, TensorType) or is_complex(t.element_type) or scalar_op("sqrt", t.element_type) is None:
         raise unsupported(op, f"element type {elem(t)} is not supported on this backend yet")
 
 
