@@ -2,11 +2,11 @@
 with scalar `scf.for` kernels at the leaves.
 
 Why blocked: nearly all the flops then sit in `dot_general`s, which reach the
-gemm of `convert-linalg-to-blas` (docs/cpu-pipeline.md); scalar loops alone
-are ~30x slower than LAPACK at 1024². The expansion is XLA's
-(cholesky_expander.cc, triangular_solve_expander.cc), written as hlo ops that
-this pass translates at once (each smaller cholesky/triangular_solve it emits
-is lowered by the same rules), with static shapes: no runtime loop over blocks.
+gemm of `convert-linalg-to-blas` (docs/cpu-pipeline.md), instead of running at
+scalar-loop speed. Like XLA's cholesky/triangular_solve expanders, the ops are
+expanded into core hlo ops, here translated at once (each smaller
+cholesky/triangular_solve emitted is lowered by the same rules), with static
+shapes: the recursion is unrolled at compile time, no runtime loop over blocks.
 
 * Every form is reduced to one: `triangular_solve` with `left_side`, `lower`,
   `NO_TRANSPOSE` (a right-side solve transposes b and x, a transposed a is
@@ -15,11 +15,12 @@ is lowered by the same rules), with static shapes: no runtime loop over blocks.
 * n <= LEAF: scalar loops (forward substitution; column-by-column Cholesky).
 * Larger: split n in two halves.
   solve:    x1 = solve(a11, b1); x2 = solve(a22, b2 - a21 x1)
-  cholesky: l11 = chol(a11); l21 = a21 l11^-T (a right-side solve);
+  cholesky: l11 = chol(a11); l21 = a21 l11^-T (a right-side blocked solve);
             l22 = chol(a22 - l21 l21^T)
-  A leaf solve of a blocked one with many right-hand sides (m > LEAF) inverts
-  its diagonal block (a LEAF x LEAF solve against the identity) and multiplies
-  by it: a gemm instead of LEAF * m scalar substitutions (XLA does the same).
+  The leaves of a blocked solve invert their diagonal block (a LEAF x LEAF
+  solve against the identity) and multiply by it: a gemm instead of LEAF * m
+  scalar substitutions (XLA's triangular_solve expander also multiplies by
+  inverted diagonal blocks).
 """
 
 from __future__ import annotations
