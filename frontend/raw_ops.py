@@ -22,6 +22,12 @@ from minixla.frontend.ops.registry import REGISTRY
 
 API_FILE = Path(__file__).with_name("tf_api_2_21.json")
 
+#: raw op name -> a Python function of TF's keywords that runs it, for raw ops whose TF arguments do not map
+#: one to one onto a registry op: function-valued attributes (a tf.function or ConcreteFunction to trace),
+#: the stateful random kernels (a per-kernel counter) and compile-time-constant lists (DynamicStitch).
+#: Each still runs a registered op of the same name (frontend/api/raw_functional.py fills this).
+WRAPPERS: dict[str, Any] = {}
+
 #: TF attributes that the registry infers from the inputs (types and list lengths)
 _INFERRED = {"T", "N", "Tidx", "Tshape", "Tpaddings", "Tperm", "Tindices", "Tparams", "Taxis", "Tmultiples",
              "Tblock_shape", "Tcrops", "DstT", "SrcT", "Tout", "Tin", "Index", "Targmax", "Tsegmentids",
@@ -73,6 +79,8 @@ class RawOp:
             raise TypeError(f"tf.raw_ops.{name} only takes keyword arguments (as TensorFlow's raw ops do), "
                             f"got {len(args)} positional")
         kwargs.pop("name", None)
+        if name in WRAPPERS:
+            return WRAPPERS[name](**kwargs)
         ours = REGISTRY.get(name)
         if ours is None:
             raise UnimplementedError(_missing_message(name))

@@ -141,3 +141,5 @@ from minixla.frontend.api import random_samplers as _random_samplers  # noqa: E4
 _random_samplers.install(_sys.modules[__name__])  # tf.random's candidate samplers and index shuffles
 from minixla.frontend.api import sparse_ops as _sparse_ops, ragged_ops as _ragged_ops  # noqa: E402
 _sparse_ops.install(_sys.modules[__name__]); _ragged_ops.install(_sys.modules[__name__])  # noqa: E702
+from minixla.frontend.api import raw_functional as _raw_functional  # noqa: E402
+_raw_functional.install(_sys.modules[__name__])  # raw ops taking functions, stateful random kernels, DynamicStitch
