@@ -164,6 +164,43 @@ def _call(op: str):
     return call
 
 
+def _computation(fn, specs: list, op: str):
+    """`fn` traced on scalars of `specs`' dtypes into a func.func (eagerly too: the op's rule replays it)."""
+    from minixla.frontend.builder import Spec
+
+    call = as_callable(fn, op)
+    graph = current_graph()
+    g, outs, _ = cf._trace(graph, lambda *a: _flat(call(*a)), [Spec((), np.dtype(s)) for s in specs])
+    if graph is not None:
+        cf._add_captures(g, [])
+    if g.captured:
+        raise ValueError(f"{op}: the function may not capture outer tensors")
+    return cf._finish(g, outs, f"{op}_computation")
+
+
+def _variadic_reduce(op: str):
+    def reduce(dimensions_to_reduce, reducer, **kw):
+        names = ("input", "init_value") if op == "XlaVariadicReduce" else ("inputs", "init_values")
+        xs, inits = _tensors(kw.pop(names[0])), _tensors(kw.pop(names[1]))
+        ref = _computation(reducer, [t.dtype.np for t in inits] * 2, op)
+        return _flat(execute(op, [xs + inits], {"dimensions_to_reduce": [int(d) for d in dimensions_to_reduce],
+                                               "reducer": ref}))
+    return reduce
+
+
+def xla_reduce(input, init_value, dimensions_to_reduce, reducer, **_):
+    x, init = api.convert_to_tensor(input), api.convert_to_tensor(init_value)
+    ref = _computation(reducer, [init.dtype.np] * 2, "XlaReduce")
+    return execute("XlaReduce", [x, init], {"dimensions_to_reduce": [int(d) for d in dimensions_to_reduce],
+                                            "reducer": ref})
+
+
+def xla_variadic_sort(inputs, dimension, comparator, is_stable=False, **_):
+    xs = _tensors(inputs)
+    ref = _computation(comparator, [t.dtype.np for t in xs for _ in (0, 1)], "XlaVariadicSort")
+    return _flat(execute("XlaVariadicSort", [xs, dimension], {"comparator": ref, "is_stable": bool(is_stable)}))
+
+
 # -- stateful random kernels ----------------------------------------------------------------------
 
 def _seeds(seed, seed2) -> tuple[int, int]:
@@ -228,6 +265,18 @@ def random_shuffle(value, seed=0, seed2=0, **_):
     return execute("RandomShuffle", [value, off], {"seed": s1, "seed2": s2})
 
 
+def _v1_stateless(op: str):
+    """The V1 stateless ops, with Tseed taken from the seed (it decides whether XLA has a kernel)."""
+    def draw(shape, seed, dtype=None, minval=None, maxval=None, **_):
+        seed = api.convert_to_tensor(seed)
+        extra = [api.convert_to_tensor(minval), api.convert_to_tensor(maxval)] if op == "StatelessRandomUniformInt" else []
+        attrs = {"Tseed": seed.dtype.np}
+        if dtype is not None:
+            attrs["dtype"] = dtypes.as_dtype(dtype).np
+        return execute(op, [np.asarray(_dims(shape), np.int32), seed, *extra], attrs)
+    return draw
+
+
 # -- DynamicStitch ---------------------------------------------------------------------------------
 
 def _stitch(op: str):
@@ -251,6 +300,10 @@ WRAPPERS = {
     "RandomUniform": _draw("RandomUniform"), "RandomStandardNormal": _draw("RandomStandardNormal"),
     "TruncatedNormal": _draw("TruncatedNormal"), "RandomUniformInt": random_uniform_int,
     "Multinomial": multinomial, "RandomShuffle": random_shuffle,
+    **{op: _v1_stateless(op) for op in ("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",
+                                        "StatelessRandomUniformInt", "StatelessRandomUniformFullInt")},
+    "XlaReduce": xla_reduce, "XlaVariadicReduce": _variadic_reduce("XlaVariadicReduce"),
+    "XlaVariadicReduceV2": _variadic_reduce("XlaVariadicReduceV2"), "XlaVariadicSort": xla_variadic_sort,
     "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
 }
 

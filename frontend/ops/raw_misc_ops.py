@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minixla.frontend.errors import UnimplementedError, at_user_line
 from minixla.frontend.ops import random_ops
 from minixla.frontend.ops.conv3d_random_ops import truncated_normal
 from minixla.frontend.ops.control_flow_ops import if_, while_
@@ -43,11 +44,20 @@ def _uniform_int(b, shape, key, counter, alg, minval, maxval, dtype=None):
 _V1 = {"StatelessRandomUniform": (random_ops.uniform, np.float32), "StatelessRandomNormal": (random_ops.normal, np.float32),
        "StatelessTruncatedNormal": (truncated_normal, np.float32),
        "StatelessRandomUniformFullInt": (random_ops.uniform_full_int, np.int32)}
+
+
+def _int32_seed(attrs) -> bool:
+    """TF 2.21 registers the V1 ops' XLA kernels for int32 seeds only (jit with int64 seeds: "Detected
+    unsupported operations", as in TF); the raw-op wrapper sets Tseed from the seed."""
+    return np.dtype(attrs.get("Tseed") or np.int32) == np.int32
+
+
 for _name, (_draw, _dt) in _V1.items():
     register(_name, ("shape", "seed"), _v1(_draw), attrs={"dtype": _dt, "T": None, "Tseed": None},
-             const_inputs=("shape",), typed=())
+             const_inputs=("shape",), typed=(), xla_kernel=_int32_seed)
 register("StatelessRandomUniformInt", ("shape", "seed", "minval", "maxval"), _v1(_uniform_int),
-         attrs={"dtype": None, "T": None, "Tseed": None}, const_inputs=("shape",), typed=("minval", "maxval"))
+         attrs={"dtype": None, "T": None, "Tseed": None}, const_inputs=("shape",), typed=("minval", "maxval"),
+         xla_kernel=_int32_seed)
 
 
 def get_alg(b):
@@ -71,6 +81,12 @@ def rng_bit_generator(b, algorithm, initial_state, shape, dtype=np.uint64, Tshap
     alg = _ALGS.get(int(np.asarray(algorithm)))
     if alg is None:
         raise op_error("XlaRngBitGenerator", f"Unknown RNG algorithm {int(np.asarray(algorithm))}")
+    if alg == "THREE_FRY" or tuple(initial_state.shape) != (3,):
+        # hlo.rng_bit_generator here matches XLA for Philox with a [key, counter_lo, counter_hi] state only
+        # (XLA scrambles a 2-word Philox state's key, and orders ThreeFry's words otherwise)
+        raise UnimplementedError(at_user_line(
+            f"XlaRngBitGenerator: minixla implements only Philox with a 3-word state, got algorithm {alg} with "
+            f"state shape {list(initial_state.shape)} [Op:XlaRngBitGenerator]"))
     dims = [int(d) for d in np.asarray(shape).reshape(-1)]
     state, bits = b.rng_bit_generator(initial_state, alg, dims, _np(dtype))
     return state, bits
@@ -194,7 +210,7 @@ def fake_param(b, dtype=np.float32, shape=()):
 register("FakeParam", (), fake_param, attrs={"dtype": np.float32, "shape": ()})
 
 
-def _identity(b, input, **_):
+def _identity(b, input, *_, **__):
     return input
 
 
@@ -294,3 +310,67 @@ def _stitch(b, data, indices=(), N=None, T=None):
 for _name in ("DynamicStitch", "ParallelDynamicStitch"):
     register(_name, ("*data",), _stitch, attrs={"indices": (), "N": None, "T": None})
     register_gradient(_name)(lambda b, op, grad: GRADIENTS["MinixlaDynamicStitch"](b, op, grad))
+
+
+# -- Xla* ops taking an XLA computation (a traced func.func, replayed as the region body) -------------
+
+def _dims_list(op, dims, rank):
+    out = [int(d) for d in dims]
+    if any(not 0 <= d < rank for d in out) or len(set(out)) != len(out):
+        raise op_error(op, f"Invalid dimensions_to_reduce {out} for an input of rank {rank}")
+    return out
+
+
+def variadic_reduce(b, operands, dimensions_to_reduce=(), reducer=REQUIRED, N=None, T=None):
+    """hlo.reduce whose body is `reducer(accumulators..., values...)`. The inputs and then the init values
+    arrive as one list (the tf dialect has one variadic operand group per op)."""
+    from minixla.frontend.ops.control_flow_ops import lookup, replay
+
+    op = "XlaVariadicReduce"
+    operands = list(operands)
+    if len(operands) % 2:
+        raise op_error(op, f"{len(operands)} operands: needs as many init values as inputs")
+    xs, inits = operands[:len(operands) // 2], operands[len(operands) // 2:]
+    f = lookup(reducer)
+    dims = _dims_list(op, dimensions_to_reduce, len(xs[0].shape))
+    return tuple(b.reduce_multi(xs, inits, dims, lambda bb, accs, vals: replay(bb, f, list(accs) + list(vals))))
+
+
+def xla_reduce(b, input, init_value, dimensions_to_reduce=(), reducer=REQUIRED, T=None):
+    return variadic_reduce(b, [input, init_value], dimensions_to_reduce, reducer)[0]
+
+
+register("XlaReduce", ("input", "init_value"), xla_reduce,
+         attrs={"dimensions_to_reduce": REQUIRED, "reducer": REQUIRED, "T": None})
+register("XlaVariadicReduce", ("*input_and_init_value",), variadic_reduce,
+         attrs={"dimensions_to_reduce": REQUIRED, "reducer": REQUIRED, "N": None, "T": None})
+register("XlaVariadicReduceV2", ("*inputs_and_init_values",), variadic_reduce,
+         attrs={"dimensions_to_reduce": REQUIRED, "reducer": REQUIRED, "T": None}, typed=())
+
+
+@register_gradient("XlaVariadicReduce")
+def _no_gradient(b, op, *grads):
+    """TF declares XlaVariadicReduce not differentiable: its inputs' gradients are None."""
+    return [[None] * len(op.inputs[0])]
+
+
+def variadic_sort(b, inputs, dimension, comparator=REQUIRED, is_stable=False, T=None):
+    """hlo.sort whose comparator takes (lhs_0, rhs_0, lhs_1, rhs_1, ...), as XLA's does."""
+    from minixla.frontend.ops.control_flow_ops import lookup, replay
+
+    f = lookup(comparator)
+    xs = list(inputs)
+    if any(tuple(x.shape) != tuple(xs[0].shape) for x in xs):
+        raise op_error("XlaVariadicSort", "all inputs must have the same shape")
+    d = int(np.asarray(dimension))
+    if not -len(xs[0].shape) <= d < len(xs[0].shape):
+        raise op_error("XlaVariadicSort", f"dimension {d} out of range for rank {len(xs[0].shape)}")
+
+    def compare(bb, lhs, rhs):
+        return replay(bb, f, [v for pair in zip(lhs, rhs) for v in pair])[0]
+
+    return tuple(b.sort(xs, d, compare))
+
+
+register("XlaVariadicSort", ("*inputs", "dimension"), variadic_sort,
+         attrs={"comparator": REQUIRED, "is_stable": False, "T": None}, const_inputs=("dimension",), typed=())

@@ -1,0 +1,196 @@
+"""tf.raw_ops cases for frontend/ops/raw_misc_ops.py and frontend/api/raw_functional.py (random V1 and
+stateful kernels, functional control flow taking ConcreteFunctions, XLA annotations, DynamicStitch, ...),
+recorded from real TensorFlow by `record_tf_goldens.py --cases tests/frontend/raw_misc_cases.py --out
+tests/golden/raw_misc` and replayed by tests/frontend/test_raw_misc_goldens.py. Same format as
+op_cases.py; numpy only. Functions are made with `tf.function(..., input_signature=...)
+.get_concrete_function()`, the form TF's raw ops take.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+R = np.random.default_rng(21)
+F = np.float32
+X = R.standard_normal(4).astype(F)
+M = R.standard_normal((3, 4)).astype(F)
+SEED = np.array([7, 11], np.int32)
+SEED64 = np.array([-3, 2 ** 40], np.int64)
+
+
+def _xla(tf, op: str, **kwargs):
+    """An Xla* op by its TF name: TF keeps them in gen_xla_ops, minixla's RawOp calls any recorded OpDef."""
+    if tf.__name__ == "tensorflow":
+        from tensorflow.compiler.tf2xla.ops import gen_xla_ops
+
+        return getattr(gen_xla_ops, re.sub(r"(?<!^)(?=[A-Z])", "_", op).lower())(**kwargs)
+    from minixla.frontend.raw_ops import RawOp
+
+    return RawOp(op)(**kwargs)
+
+
+def _jit(tf, fn, *args):
+    """Ops with only an XLA kernel in TF (XlaSetBound, ...): run compiled, also "eagerly"."""
+    return tf.function(fn, jit_compile=True)(*args)
+
+
+def _fn(tf, fn, *specs):
+    return tf.function(fn, input_signature=[tf.TensorSpec(s, d) for s, d in specs]).get_concrete_function()
+
+
+_V4 = ([4], np.float32)
+
+
+def _if(tf, c, x=X, op="StatelessIf"):
+    then_f = _fn(tf, lambda v: v * 2.0 + 1.0, _V4)
+    else_f = _fn(tf, lambda v: tf.sin(v), _V4)
+    if op == "XlaIf":
+        return _jit(tf, lambda: _xla(tf, "XlaIf", cond=c, inputs=[x], then_branch=then_f, else_branch=else_f,
+                                     Tout=[tf.float32]))
+    return tf.raw_ops.StatelessIf(cond=c, input=[x], Tout=[tf.float32], then_branch=then_f, else_branch=else_f)
+
+
+_LOOP = [([], np.int32), ([4], np.float32)]
+
+
+def _while(tf, x=X, op="StatelessWhile"):
+    c = _fn(tf, lambda i, v: i < 3, *_LOOP)
+    b = _fn(tf, lambda i, v: (i + 1, v * 1.5 - 0.25), *_LOOP)
+    if op == "XlaWhile":
+        return _xla(tf, "XlaWhile", input=[np.int32(0), x], cond=c, body=b)[1]
+    return tf.raw_ops.StatelessWhile(input=[np.int32(0), x], cond=c, body=b)[1]
+
+
+def _case(tf, i, x=X):
+    fs = [_fn(tf, lambda v: v + 1.0, _V4), _fn(tf, lambda v: v * v, _V4), _fn(tf, lambda v: -v, _V4)]
+    return tf.raw_ops.StatelessCase(branch_index=i, input=[x], Tout=[tf.float32], branches=fs)
+
+
+def _call(tf, x=X, y=X[::-1].copy(), op="PartitionedCall"):
+    f = _fn(tf, lambda a, b: (a * b, a - b), _V4, _V4)
+    return getattr(tf.raw_ops, op)(args=[x, y], Tout=[tf.float32, tf.float32], f=f)
+
+
+_S = ([], np.float32)
+_I = ([], np.int32)
+
+
+def _xla_reduce(tf, x, dims=(1,)):
+    """A sum over dims (1,), a maximum over all (XLA may combine in any order: the reducer must commute)."""
+    if len(dims) == 1:
+        f, init = _fn(tf, lambda a, b: a + b, _S, _S), np.float32(0)
+    else:
+        f, init = _fn(tf, lambda a, b: tf.maximum(a, b), _S, _S), np.float32(-np.inf)
+    return _xla(tf, "XlaReduce", input=x, init_value=init, dimensions_to_reduce=list(dims), reducer=f)
+
+
+def _argmax(tf, a, i, b, j):
+    """A variadic reducer: the larger value and its index (the first on ties)."""
+    take_a = tf.logical_or(a > b, tf.logical_and(tf.equal(a, b), i < j))
+    return tf.where(take_a, a, b), tf.where(take_a, i, j)
+
+
+def _xla_variadic_reduce(tf, x, op="XlaVariadicReduceV2"):
+    f = _fn(tf, lambda a, i, b, j: _argmax(tf, a, i, b, j), _S, _I, _S, _I)
+    idx = np.tile(np.arange(x.shape[1], dtype=np.int32), (x.shape[0], 1))
+    if op == "XlaVariadicReduce":  # V1: all operands of one type
+        f = _fn(tf, lambda a, b, c, d: (tf.maximum(a, c), tf.minimum(b, d)), _S, _S, _S, _S)
+        return _xla(tf, op, input=[x, x * 2.0], init_value=[np.float32(-np.inf), np.float32(np.inf)],
+                    dimensions_to_reduce=[0], reducer=f)
+    return _xla(tf, op, inputs=[x, idx], init_values=[np.float32(-np.inf), np.int32(0)], dimensions_to_reduce=[1],
+                reducer=f)
+
+
+def _xla_sort(tf, x, y):
+    """Descending by the first operand, ties by the second ascending."""
+    cmp = _fn(tf, lambda a, b, i, j: tf.logical_or(a > b, tf.logical_and(tf.equal(a, b), i < j)), _S, _S, _I, _I)
+    return _xla(tf, "XlaVariadicSort", inputs=[x, y], dimension=np.int32(1), comparator=cmp, is_stable=True)
+
+
+def _fresh(tf):
+    tf.random.set_seed(None)  # also clears the eager kernel cache: each call is a first call
+
+
+def _stateful(tf, op, **kw):
+    _fresh(tf)
+    return getattr(tf.raw_ops, op)(**kw)
+
+
+def _twice(tf, op, **kw):
+    """A kernel's second call continues its stream (eagerly; each tf.function op is its own kernel)."""
+    _fresh(tf)
+    return getattr(tf.raw_ops, op)(**kw), getattr(tf.raw_ops, op)(**kw)
+
+
+CASES = {
+    # -- V1 stateless random ops and the algorithm queries ----------------------------------------
+    "raw_stateless_uniform": (lambda tf, s: tf.raw_ops.StatelessRandomUniform(shape=[2, 3], seed=s), [SEED], None),
+    "raw_stateless_uniform_f64": (lambda tf, s: tf.raw_ops.StatelessRandomUniform(shape=[5], seed=s, dtype=tf.float64),
+                                  [SEED64], None),
+    "raw_stateless_normal": (lambda tf, s: tf.raw_ops.StatelessRandomNormal(shape=[7], seed=s), [SEED], None),
+    "raw_stateless_truncated_normal": (lambda tf, s: tf.raw_ops.StatelessTruncatedNormal(shape=[6], seed=s), [SEED],
+                                       None),
+    "raw_stateless_uniform_int": (lambda tf, s: tf.raw_ops.StatelessRandomUniformInt(
+        shape=[8], seed=s, minval=np.int32(-5), maxval=np.int32(9)), [SEED], None),
+    "raw_stateless_uniform_full_int": (lambda tf, s: tf.raw_ops.StatelessRandomUniformFullInt(
+        shape=[4], seed=s, dtype=tf.int64), [SEED64], None),
+    "raw_stateless_get_alg": (lambda tf: tf.raw_ops.StatelessRandomGetAlg(), [], None),
+    "raw_stateless_get_key_counter_alg": (lambda tf, s: tf.raw_ops.StatelessRandomGetKeyCounterAlg(seed=s), [SEED64],
+                                          None),
+    "raw_rng_bit_generator": (lambda tf, s: _xla(tf, "XlaRngBitGenerator", algorithm=1, initial_state=s, shape=[5],
+                                                 dtype=tf.uint32), [np.array([1, 2, 3], np.uint64)], None),
+    # -- stateful random kernels (TF's CPU kernels; under jit TF draws other numbers) --------------
+    "raw_random_uniform": (lambda tf: _stateful(tf, "RandomUniform", shape=[2, 3], dtype=tf.float32, seed=3, seed2=4),
+                           [], None),
+    "raw_random_normal": (lambda tf: _stateful(tf, "RandomStandardNormal", shape=[5], dtype=tf.float64, seed=5,
+                                               seed2=1), [], None),
+    "raw_truncated_normal": (lambda tf: _stateful(tf, "TruncatedNormal", shape=[6], dtype=tf.float32, seed=8, seed2=2),
+                             [], None),
+    "raw_random_uniform_int": (lambda tf: _stateful(tf, "RandomUniformInt", shape=[7], minval=np.int32(-3),
+                                                    maxval=np.int32(20), seed=2, seed2=9), [], None),
+    "raw_multinomial": (lambda tf, lg: _stateful(tf, "Multinomial", logits=lg, num_samples=4, seed=6, seed2=7),
+                        [np.array([[0.0, 1.0, -1.0], [2.0, 0.0, 0.5]], F)], None),
+    "raw_random_shuffle": (lambda tf, v: _stateful(tf, "RandomShuffle", value=v, seed=4, seed2=3),
+                           [np.arange(12, dtype=np.int32).reshape(6, 2)], None),
+    "raw_random_uniform_twice": (lambda tf: _twice(tf, "RandomUniform", shape=[3], dtype=tf.float32, seed=1, seed2=2),
+                                 [], None),
+    "raw_random_shuffle_twice": (lambda tf, v: _twice(tf, "RandomShuffle", value=v, seed=4, seed2=5),
+                                 [np.arange(7, dtype=np.int32)], None),
+    # -- functional control flow (ConcreteFunctions as attributes) ---------------------------------
+    # (the functions' inputs are constants of the cases: TF's eager gradient of these raw ops fails)
+    "raw_stateless_if_true": (lambda tf: _if(tf, np.bool_(True)), [], None),
+    "raw_stateless_if_false": (lambda tf: _if(tf, np.bool_(False)), [], None),
+    "raw_stateless_while": (lambda tf: _while(tf), [], None),
+    "raw_xla_while": (lambda tf, x: _while(tf, x, "XlaWhile"), [X], None),
+    "raw_stateless_case_1": (lambda tf: _case(tf, np.int32(1)), [], None),
+    "raw_stateless_case_default": (lambda tf: _case(tf, np.int32(7)), [], None),
+    "raw_partitioned_call": (lambda tf, x, y: _call(tf, x, y), [X, X[::-1].copy()], None),
+    "raw_stateful_partitioned_call": (lambda tf: _call(tf, op="StatefulPartitionedCall"), [], None),
+    # -- Xla* ops taking a computation ---------------------------------------------------------------
+    "raw_xla_reduce": (lambda tf, x: _xla_reduce(tf, x), [M], None),
+    "raw_xla_reduce_all": (lambda tf, x: _xla_reduce(tf, x, (0, 1)), [M], None),
+    "raw_xla_variadic_reduce_v2": (lambda tf, x: _xla_variadic_reduce(tf, x), [np.round(M * 2)], None),
+    "raw_xla_variadic_reduce": (lambda tf, x: _xla_variadic_reduce(tf, x, "XlaVariadicReduce"), [M], None),
+    "raw_xla_variadic_sort": (lambda tf, x, y: _xla_sort(tf, x, y), [np.round(M), np.arange(12, dtype=np.int32)
+                                                                      .reshape(3, 4)[:, ::-1].copy()], None),
+    # -- DynamicStitch ------------------------------------------------------------------------------
+    "raw_dynamic_stitch": (lambda tf, a, b: tf.raw_ops.DynamicStitch(indices=[[0, 4, 2], [1, 3]], data=[a, b]),
+                           [M[:, :2].copy(), M[:2, 2:].copy()], None),
+    "raw_dynamic_stitch_overlap": (lambda tf, a, b: tf.raw_ops.DynamicStitch(indices=[[[0, 2]], [2, 1]], data=[a, b]),
+                                   [M[:1, :2].copy(), M[1, :2].copy()], None),
+    "raw_parallel_dynamic_stitch": (lambda tf, a, b: tf.raw_ops.ParallelDynamicStitch(
+        indices=[[0, 2], [3, 1]], data=[a, b]), [M[:2], M[1:]], None),
+    # -- annotations, placeholders and host/XLA differences --------------------------------------
+    "raw_xla_sharding": (lambda tf: _xla(tf, "XlaSharding", input=M) * 2.0, [], None),
+    "raw_xla_set_bound": (lambda tf, v: _jit(tf, lambda a: _xla(tf, "XlaSetBound", input=a, bound=np.int32(8)), v),
+                          [np.int32(5)], None),
+    "raw_xla_set_dynamic_dimension_size": (lambda tf, m: _jit(tf, lambda a: _xla(
+        tf, "XlaSetDynamicDimensionSize", input=a, dim_index=np.int32(1), size=np.int32(3)), m), [M], None),
+    "raw_xla_remove_dynamic_dimension_size": (lambda tf, m: _jit(tf, lambda a: _xla(
+        tf, "XlaRemoveDynamicDimensionSize", input=a, dim_index=np.int32(0)), m), [M], None),
+    "raw_fake_param": (lambda tf: _jit(tf, lambda: tf.raw_ops.FakeParam(dtype=tf.float32, shape=[2, 3])), [], None),
+    "raw_device_index": (lambda tf: tf.raw_ops.DeviceIndex(device_names=["GPU", "CPU"]), [], None),
+    "raw_device_index_missing": (lambda tf: tf.raw_ops.DeviceIndex(device_names=["TPU"]), [], None),
+}
