@@ -277,6 +277,44 @@ def _v1_stateless(op: str):
     return draw
 
 
+def _state_variable(resource, op: str):
+    """The Variable holding a Philox state (minixla's raw ops take the Variable where TF takes its handle)."""
+    from minixla.frontend.variables import Variable
+
+    var = getattr(resource, "_variable", resource)
+    if not isinstance(var, Variable):
+        raise TypeError(f"{op}: resource must be the state Variable (e.g. tf.random.Generator().state), got "
+                        f"{type(resource).__name__}")
+    return var
+
+
+def _stateful_draw(op: str):
+    """StatefulUniform & co.: draw from the state Variable's value, then store the advanced state."""
+    def draw(resource, algorithm, shape, minval=None, maxval=None, dtype=None, **_):
+        var = _state_variable(resource, op)
+        extra = [api.convert_to_tensor(minval), api.convert_to_tensor(maxval)] if op == "StatefulUniformInt" else []
+        attrs = {"dtype": dtypes.as_dtype(dtype).np} if dtype is not None else {}
+        values, new = execute(op, [var.read_value(), np.asarray(algorithm, np.int64), np.asarray(_dims(shape)),
+                                   *extra], attrs)
+        var.assign(new)
+        return values
+    return draw
+
+
+def rng_read_and_skip(resource, alg, delta, op="RngReadAndSkip"):
+    var = _state_variable(resource, op)
+    old, new = execute("RngReadAndSkip", [var.read_value(), np.asarray(alg, np.int32),
+                                          api.cast(api.convert_to_tensor(delta), dtypes.uint64)], {})
+    var.assign(new)
+    return old
+
+
+def rng_skip(resource, algorithm, delta):
+    var = _state_variable(resource, "RngSkip")
+    var.assign(execute("RngSkip", [var.read_value(), np.asarray(algorithm, np.int64),
+                                   api.cast(api.convert_to_tensor(delta), dtypes.uint64)], {}))
+
+
 # -- DynamicStitch ---------------------------------------------------------------------------------
 
 def _stitch(op: str):
@@ -304,6 +342,9 @@ WRAPPERS = {
                                         "StatelessRandomUniformInt", "StatelessRandomUniformFullInt")},
     "XlaReduce": xla_reduce, "XlaVariadicReduce": _variadic_reduce("XlaVariadicReduce"),
     "XlaVariadicReduceV2": _variadic_reduce("XlaVariadicReduceV2"), "XlaVariadicSort": xla_variadic_sort,
+    **{op: _stateful_draw(op) for op in ("StatefulUniform", "StatefulUniformInt", "StatefulUniformFullInt",
+                                         "StatefulStandardNormalV2", "StatefulTruncatedNormal")},
+    "RngReadAndSkip": rng_read_and_skip, "RngSkip": rng_skip,
     "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
 }
 

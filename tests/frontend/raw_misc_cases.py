@@ -109,6 +109,22 @@ def _xla_sort(tf, x, y):
     return _xla(tf, "XlaVariadicSort", inputs=[x, y], dimension=np.int32(1), comparator=cmp, is_stable=True)
 
 
+_GENERATORS: dict = {}
+
+
+def _generator_op(tf, op, **kw):
+    """A Philox state Variable (one per tf module, made outside any tf.function and reset to seed 5 on each
+    call) drawn from by a raw op: (the op's result, the state after)."""
+    g = _GENERATORS.get(tf.__name__)
+    if g is None:
+        with tf.init_scope():
+            g = _GENERATORS[tf.__name__] = tf.random.Generator.from_seed(0)
+    g.reset_from_seed(5)
+    state = g.state.handle if tf.__name__ == "tensorflow" else g.state  # minixla's raw ops take the Variable
+    out = getattr(tf.raw_ops, op)(resource=state, **kw)
+    return (g.state.read_value(),) if op == "RngSkip" else (out, g.state.read_value())
+
+
 def _fresh(tf):
     tf.random.set_seed(None)  # also clears the eager kernel cache: each call is a first call
 
@@ -158,6 +174,19 @@ CASES = {
                                  [], None),
     "raw_random_shuffle_twice": (lambda tf, v: _twice(tf, "RandomShuffle", value=v, seed=4, seed2=5),
                                  [np.arange(7, dtype=np.int32)], None),
+    # -- resource-based random kernels on a tf.random.Generator's state ---------------------------
+    "raw_stateful_uniform": (lambda tf: _generator_op(tf, "StatefulUniform", algorithm=1, shape=[2, 3]), [], None),
+    "raw_stateful_uniform_f64": (lambda tf: _generator_op(tf, "StatefulUniform", algorithm=1, shape=[3],
+                                                          dtype=tf.float64), [], None),
+    "raw_stateful_normal": (lambda tf: _generator_op(tf, "StatefulStandardNormalV2", algorithm=1, shape=[5]), [], None),
+    "raw_stateful_truncated_normal": (lambda tf: _generator_op(tf, "StatefulTruncatedNormal", algorithm=1, shape=[4]),
+                                      [], None),
+    "raw_stateful_uniform_int": (lambda tf: _generator_op(tf, "StatefulUniformInt", algorithm=1, shape=[6],
+                                                          minval=np.int64(-4), maxval=np.int64(40)), [], None),
+    "raw_stateful_uniform_full_int": (lambda tf: _generator_op(tf, "StatefulUniformFullInt", algorithm=1, shape=[3]),
+                                      [], None),
+    "raw_rng_read_and_skip": (lambda tf: _generator_op(tf, "RngReadAndSkip", alg=1, delta=np.uint64(3)), [], None),
+    "raw_rng_skip": (lambda tf: _generator_op(tf, "RngSkip", algorithm=1, delta=np.int64(2 ** 60)), [], None),
     # -- functional control flow (ConcreteFunctions as attributes) ---------------------------------
     # (the functions' inputs are constants of the cases: TF's eager gradient of these raw ops fails)
     "raw_stateless_if_true": (lambda tf: _if(tf, np.bool_(True)), [], None),

@@ -27,7 +27,7 @@ NAMES = sorted(CASES)
 EAGER_ONLY = {n for n in NAMES if n.endswith("_twice")}
 # compiling these takes 2-8 s each on 2 cores (TF's truncated-normal rejection loop, shuffle's swaps):
 # `python -m pytest -m slow tests/frontend/test_raw_misc_goldens.py`
-SLOW_JIT = {"raw_stateless_truncated_normal", "raw_truncated_normal", "raw_random_shuffle"}
+SLOW_JIT = {"raw_stateless_truncated_normal", "raw_truncated_normal", "raw_stateful_truncated_normal", "raw_random_shuffle"}
 FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n in SLOW_JIT else (n, m)
                  for n in NAMES for m in MODES if m == "eager" or n not in EAGER_ONLY]
 
