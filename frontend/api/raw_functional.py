@@ -201,6 +201,93 @@ def xla_variadic_sort(inputs, dimension, comparator, is_stable=False, **_):
     return _flat(execute("XlaVariadicSort", [xs, dimension], {"comparator": ref, "is_stable": bool(is_stable)}))
 
 
+# -- composite ops (tf.linalg / tf.image compositions as the op's body) ----------------------------
+
+def _composite(op: str, fn, inputs: list, attrs: dict):
+    """Trace `fn(*inputs)` into the op's `body` function and run the op (eagerly: its rule replays it)."""
+    xs = _tensors(inputs)
+    graph = current_graph()
+    g, outs, _ = cf._trace(graph, lambda *a: _flat(fn(*a)), [cf._as_graph_tensor(graph, x)._spec if graph else
+                                                             x._spec for x in xs])
+    if g.captured:
+        raise ValueError(f"{op}: its decomposition captured outer tensors")
+    ref = cf._finish(g, outs, f"{op}_body")
+    return execute(op, [cf._as_graph_tensor(graph, x) if graph else x for x in xs], {**attrs, "body": ref})
+
+
+def _linalg():
+    from minixla.frontend.api import linalg_solvers as ls
+
+    return ls
+
+
+def _empty(dtype):
+    return api.zeros([0], dtype)
+
+
+def qr(input, full_matrices=False, **_):
+    return _composite("Qr", lambda a: _linalg().qr(a, full_matrices=bool(full_matrices)), [input],
+                      {"full_matrices": bool(full_matrices)})
+
+
+def svd(input, compute_uv=True, full_matrices=False, **_):
+    def fn(a):
+        if compute_uv:
+            return _linalg().svd(a, full_matrices=bool(full_matrices))
+        return _linalg().svd(a, compute_uv=False), _empty(a.dtype), _empty(a.dtype)
+    return _composite("Svd", fn, [input], {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)})
+
+
+def self_adjoint_eig_v2(input, compute_v=True, **_):
+    def fn(a):
+        e, v = _linalg().eigh(a)
+        return (e, v) if compute_v else (e, _empty(a.dtype))
+    return _composite("SelfAdjointEigV2", fn, [input], {"compute_v": bool(compute_v)})
+
+
+def xla_self_adjoint_eig(a, lower=True, max_iter=100, epsilon=1e-6, **_):
+    """XLA's eigh reads the `lower` (or upper) triangle; eigenvalues ascending, as TF's XLA kernel."""
+    def fn(m):
+        return _linalg().eigh(m if lower else api.transpose(m, [*range(m.shape.rank - 2), m.shape.rank - 1,
+                                                                   m.shape.rank - 2]))
+    return _composite("XlaSelfAdjointEig", fn, [a], {"lower": bool(lower), "max_iter": int(max_iter),
+                                                     "epsilon": float(epsilon)})
+
+
+def xla_svd(a, max_iter=100, epsilon=1e-6, precision_config="", **_):
+    """XLA's SVD (s descending, u, v with a = u diag(s) v^T) of square matrices: a non-square one needs the
+    full v (XLA returns n x n), which tf.linalg.svd here does not compute."""
+    from minixla.frontend.errors import UnimplementedError
+
+    x = api.convert_to_tensor(a)
+    if x.shape[-1] != x.shape[-2]:
+        raise UnimplementedError(f"XlaSvd of a non-square matrix (shape {x.shape.as_list()}) is not implemented in "
+                                 "minixla [Op:XlaSvd]")
+    return _composite("XlaSvd", lambda m: _linalg().svd(m), [x], {"max_iter": int(max_iter),
+                                                                  "epsilon": float(epsilon)})
+
+
+def non_max_suppression_v4(boxes, scores, max_output_size, iou_threshold, score_threshold,
+                           pad_to_max_output_size=False, **_):
+    """NonMaxSuppressionV4: (indices padded with 0 to max_output_size, how many are valid); unpadded, the
+    indices' number depends on the data: eager only, as tf.image.non_max_suppression."""
+    from minixla.frontend.api import image_nms
+
+    k = int(np.asarray(max_output_size.numpy() if hasattr(max_output_size, "numpy") else max_output_size))
+    boxes, scores = image_nms._check_boxes(boxes, scores)
+
+    def fn(bx, sc, iou, st):
+        picked, _, count = image_nms._greedy(image_nms._iou(bx), sc, k, iou, st)
+        return picked, count
+
+    picked, count = _composite("NonMaxSuppressionV4", fn, [boxes, scores, iou_threshold, score_threshold],
+                               {"max_output_size": k, "pad_to_max_output_size": bool(pad_to_max_output_size)})
+    if pad_to_max_output_size:
+        return picked, count
+    return image_nms._unpadded("non_max_suppression (NonMaxSuppressionV4 with pad_to_max_output_size=False)",
+                               picked, count)[0], count
+
+
 # -- stateful random kernels ----------------------------------------------------------------------
 
 def _seeds(seed, seed2) -> tuple[int, int]:
@@ -345,6 +432,8 @@ WRAPPERS = {
     **{op: _stateful_draw(op) for op in ("StatefulUniform", "StatefulUniformInt", "StatefulUniformFullInt",
                                          "StatefulStandardNormalV2", "StatefulTruncatedNormal")},
     "RngReadAndSkip": rng_read_and_skip, "RngSkip": rng_skip,
+    "Qr": qr, "Svd": svd, "SelfAdjointEigV2": self_adjoint_eig_v2, "XlaSvd": xla_svd,
+    "XlaSelfAdjointEig": xla_self_adjoint_eig, "NonMaxSuppressionV4": non_max_suppression_v4,
     "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
 }
 

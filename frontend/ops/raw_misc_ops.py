@@ -150,7 +150,7 @@ def summarize(a: np.ndarray, limit: int) -> str:
     """TF's Tensor::SummarizeValue: the first `limit` elements, nested as the shape, "..." if cut."""
     flat, shape = a.reshape(-1), a.shape
     if not shape:
-        return _one(flat[0])
+        return "[" + _one(flat[0]) + "]"
     pos = [0]
 
     def dim(d: int) -> str:
@@ -374,3 +374,28 @@ def variadic_sort(b, inputs, dimension, comparator=REQUIRED, is_stable=False, T=
 
 register("XlaVariadicSort", ("*inputs", "dimension"), variadic_sort,
          attrs={"comparator": REQUIRED, "is_stable": False, "T": None}, const_inputs=("dimension",), typed=())
+
+
+# -- composite ops: the decomposition is a traced function -----------------------------------------
+# Qr, Svd, SelfAdjointEigV2, XlaSvd, XlaSelfAdjointEig and NonMaxSuppressionV4 are built by tf.linalg /
+# tf.image from other TF ops (Householder, Jacobi sweeps, a greedy loop). Their raw-op wrappers
+# (frontend/api/raw_functional.py) trace that composition into a func.func named by the `body` attribute;
+# the rule replays it, as PartitionedCall does, so eager, tf.function and jit share one decomposition.
+
+def composite(b, *inputs, body=REQUIRED, **_):
+    from minixla.frontend.ops.control_flow_ops import lookup, replay
+
+    return tuple(replay(b, lookup(body), [x for group in inputs for x in (group if isinstance(group, list) else [group])]))
+
+
+_COMPOSITES = {
+    "Qr": (("input",), {"full_matrices": False, "T": None}),
+    "Svd": (("input",), {"compute_uv": True, "full_matrices": False, "T": None}),
+    "SelfAdjointEigV2": (("input",), {"compute_v": True, "T": None}),
+    "XlaSvd": (("a",), {"max_iter": None, "epsilon": None, "precision_config": "", "T": None}),
+    "XlaSelfAdjointEig": (("a",), {"lower": True, "max_iter": None, "epsilon": None, "T": None}),
+    "NonMaxSuppressionV4": (("boxes", "scores", "iou_threshold", "score_threshold"),
+                            {"max_output_size": 0, "pad_to_max_output_size": True, "T": None, "T_threshold": None}),
+}
+for _name, (_inputs, _attrs) in _COMPOSITES.items():
+    register(_name, _inputs, composite, attrs={**_attrs, "body": REQUIRED}, typed=())

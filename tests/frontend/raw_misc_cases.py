@@ -18,6 +18,9 @@ X = R.standard_normal(4).astype(F)
 M = R.standard_normal((3, 4)).astype(F)
 SEED = np.array([7, 11], np.int32)
 SEED64 = np.array([-3, 2 ** 40], np.int64)
+BOXES = np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [1, 1, 0, 0], [0, 10.5, 1, 11.5]],
+                 np.float32)
+SCORES = np.array([0.9, 0.75, 0.6, 0.95, 0.2, 0.5], np.float32)
 
 
 def _xla(tf, op: str, **kwargs):
@@ -204,6 +207,12 @@ CASES = {
     "raw_xla_variadic_reduce": (lambda tf, x: _xla_variadic_reduce(tf, x, "XlaVariadicReduce"), [M], None),
     "raw_xla_variadic_sort": (lambda tf, x, y: _xla_sort(tf, x, y), [np.round(M), np.arange(12, dtype=np.int32)
                                                                       .reshape(3, 4)[:, ::-1].copy()], None),
+    # -- composites: linear algebra and non-max suppression -----------------------------------------
+    "raw_qr": (lambda tf, a: tf.raw_ops.Qr(input=a), [M.T.copy()], None),
+    "raw_qr_full": (lambda tf, a: tf.raw_ops.Qr(input=a, full_matrices=True), [M.T.copy()], None),
+    "raw_nms_v4_padded": (lambda tf, b, s: tf.raw_ops.NonMaxSuppressionV4(
+        boxes=b, scores=s, max_output_size=4, iou_threshold=np.float32(0.5), score_threshold=np.float32(0.3),
+        pad_to_max_output_size=True), [BOXES, SCORES], None),
     # -- DynamicStitch ------------------------------------------------------------------------------
     "raw_dynamic_stitch": (lambda tf, a, b: tf.raw_ops.DynamicStitch(indices=[[0, 4, 2], [1, 3]], data=[a, b]),
                            [M[:, :2].copy(), M[:2, 2:].copy()], None),

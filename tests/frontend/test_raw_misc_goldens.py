@@ -25,9 +25,14 @@ TOL = 1e-5
 NAMES = sorted(CASES)
 # a kernel's second call continues its stream eagerly; in a tf.function each call site is its own kernel
 EAGER_ONLY = {n for n in NAMES if n.endswith("_twice")}
-# compiling these takes 2-8 s each on 2 cores (TF's truncated-normal rejection loop, shuffle's swaps):
+# compiling the random kernels takes 1-8 s each on 2 cores (Philox, TF's truncated-normal rejection, shuffle's
+# swaps) and the Householder loop 3 s: one case per random family compiles in the default run, the others with
 # `python -m pytest -m slow tests/frontend/test_raw_misc_goldens.py`
-SLOW_JIT = {"raw_stateless_truncated_normal", "raw_truncated_normal", "raw_stateful_truncated_normal", "raw_random_shuffle"}
+_RANDOM = ("random", "stateless_", "stateful_", "multinomial", "truncated", "rng_")
+JIT_DEFAULT = {"raw_stateless_uniform", "raw_random_uniform", "raw_stateful_uniform", "raw_rng_skip"}
+SLOW_JIT = {n for n in NAMES if any(k in n for k in _RANDOM) and n not in JIT_DEFAULT} | {"raw_qr", "raw_qr_full"}
+SLOW_JIT -= {n for n in NAMES if n.startswith(("raw_stateless_if", "raw_stateless_while", "raw_stateless_case",
+                                                "raw_stateful_partitioned", "raw_stateless_get_alg", "raw_rng_bit"))}
 FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n in SLOW_JIT else (n, m)
                  for n in NAMES for m in MODES if m == "eager" or n not in EAGER_ONLY]
 
@@ -63,6 +68,8 @@ def test_raw_misc_forward_against_tensorflow(name, mode):
 GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
 
 
-@pytest.mark.parametrize("name, mode", [(n, m) for n in GRAD_NAMES for m in MODES])
+# gradients under jit compile a second program per case (raw_qr's: 15 s on 2 cores): `python -m pytest -m slow`
+@pytest.mark.parametrize("name, mode", [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" else (n, m)
+                                        for n in GRAD_NAMES for m in MODES])
 def test_raw_misc_gradient_against_tensorflow(name, mode):
     replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, 4 * TOL)
