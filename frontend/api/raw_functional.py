@@ -402,6 +402,14 @@ def rng_skip(resource, algorithm, delta):
                                    api.cast(api.convert_to_tensor(delta), dtypes.uint64)], {}))
 
 
+def fused_conv2d(input, filter, args, host_args=(), **attrs):
+    """_FusedConv2D: host_args (a GPU-only feature) must be empty; the inferred type attributes are dropped."""
+    if len(_flat(host_args)):
+        raise TypeError("_FusedConv2D: host_args are not supported (num_host_args must be 0)")
+    attrs = {k: v for k, v in attrs.items() if k not in ("T", "TArgs", "num_args", "num_host_args")}
+    return execute("_FusedConv2D", [input, filter, _tensors(args)], attrs)
+
+
 # -- DynamicStitch ---------------------------------------------------------------------------------
 
 def _stitch(op: str):
@@ -434,7 +442,7 @@ WRAPPERS = {
     "RngReadAndSkip": rng_read_and_skip, "RngSkip": rng_skip,
     "Qr": qr, "Svd": svd, "SelfAdjointEigV2": self_adjoint_eig_v2, "XlaSvd": xla_svd,
     "XlaSelfAdjointEig": xla_self_adjoint_eig, "NonMaxSuppressionV4": non_max_suppression_v4,
-    "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
+    "_FusedConv2D": fused_conv2d, "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
 }
 
 

@@ -195,7 +195,7 @@ def device_index(b, device_names=()):
     return b.constant(np.int32(names.index("CPU") if eager and "CPU" in names else len(names)))
 
 
-register("DeviceIndex", (), device_index, attrs={"device_names": ()})
+register("DeviceIndex", (), device_index, attrs={"device_names": ()}, stateful=True)  # not folded: host != XLA
 
 
 def fake_param(b, dtype=np.float32, shape=()):

@@ -28,6 +28,8 @@ def _xla(tf, op: str, **kwargs):
     if tf.__name__ == "tensorflow":
         from tensorflow.compiler.tf2xla.ops import gen_xla_ops
 
+        if hasattr(tf.raw_ops, op):  # XlaConcatND, XlaSplitND
+            return getattr(tf.raw_ops, op)(**kwargs)
         return getattr(gen_xla_ops, re.sub(r"(?<!^)(?=[A-Z])", "_", op).lower())(**kwargs)
     from minixla.frontend.raw_ops import RawOp
 
@@ -128,6 +130,54 @@ def _generator_op(tf, op, **kw):
     return (g.state.read_value(),) if op == "RngSkip" else (out, g.state.read_value())
 
 
+def _is_tf(tf) -> bool:
+    return tf.__name__ == "tensorflow"
+
+
+def _unary_composition(tf, x):
+    """Grappler's fused chain; TF cannot call the underscore op from Python: it runs the ops one by one."""
+    if _is_tf(tf):
+        return tf.exp(-tf.sqrt(tf.abs(x)))
+    return _xla(tf, "_UnaryOpsComposition", x=x, op_names=["Abs", "Sqrt", "Neg", "Exp"])
+
+
+IMG = R.standard_normal((2, 5, 5, 3)).astype(F)
+KER = R.standard_normal((3, 3, 3, 4)).astype(F)
+BIAS = R.standard_normal(4).astype(F)
+
+
+def _fused_conv(tf, x, w, bias, activation="Relu", padding="SAME"):
+    if _is_tf(tf):
+        y = tf.nn.bias_add(tf.nn.conv2d(x, w, [1, 1, 1, 1], padding), bias)
+        return {"Relu": tf.nn.relu, "Relu6": tf.nn.relu6, "Elu": tf.nn.elu, "LeakyRelu": lambda v: tf.nn.leaky_relu(
+            v, 0.3)}[activation](y)
+    return _xla(tf, "_FusedConv2D", input=x, filter=w, args=[bias], host_args=[], num_args=1, strides=[1, 1, 1, 1],
+                padding=padding, fused_ops=["BiasAdd", activation], leakyrelu_alpha=0.3)
+
+
+def _fused_conv_bn(tf, x, w, scale, offset):
+    mean, var = np.array([0.1, -0.2, 0.3, 0.0], F), np.array([1.0, 0.5, 2.0, 1.5], F)
+    if _is_tf(tf):
+        y = tf.nn.conv2d(x, w, [1, 2, 2, 1], "VALID")
+        return tf.nn.relu(tf.nn.batch_normalization(y, mean, var, offset, scale, 1e-3))
+    return _xla(tf, "_FusedConv2D", input=x, filter=w, args=[scale, offset, mean, var], host_args=[], num_args=4,
+                strides=[1, 2, 2, 1], padding="VALID", fused_ops=["FusedBatchNorm", "Relu"], epsilon=1e-3)
+
+
+def _fused_bn_ex(tf, x, side, scale, offset, y_only=False):
+    """(y, batch mean, batch variance); y alone for the gradient case (TF's batch-norm gradients ignore the
+    statistics' cotangents)."""
+    if y_only:
+        return _fused_bn_ex(tf, x, side, scale, offset)[0]
+    if _is_tf(tf):
+        y = tf.raw_ops.FusedBatchNormV3(x=x, scale=scale, offset=offset, mean=np.zeros(0, F), variance=np.zeros(0, F),
+                                        epsilon=0.01)
+        return (tf.nn.relu(y[0] + side), *y[1:3])
+    y = _xla(tf, "_FusedBatchNormEx", x=x, scale=scale, offset=offset, mean=np.zeros(0, F), variance=np.zeros(0, F),
+             side_input=[side], num_side_inputs=1, activation_mode="Relu", epsilon=0.01)
+    return y[:3]
+
+
 def _fresh(tf):
     tf.random.set_seed(None)  # also clears the eager kernel cache: each call is a first call
 
@@ -213,6 +263,36 @@ CASES = {
     "raw_nms_v4_padded": (lambda tf, b, s: tf.raw_ops.NonMaxSuppressionV4(
         boxes=b, scores=s, max_output_size=4, iou_threshold=np.float32(0.5), score_threshold=np.float32(0.3),
         pad_to_max_output_size=True), [BOXES, SCORES], None),
+    # -- Grappler's fused ops against TF's unfused ops ------------------------------------------------
+    "raw_unary_ops_composition": (lambda tf, x: _unary_composition(tf, x), [M], None),
+    "raw_fused_conv2d_bias_relu": (lambda tf, x, w, b: _fused_conv(tf, x, w, b), [IMG, KER, BIAS], None),
+    "raw_fused_conv2d_bias_relu6": (lambda tf, x, w, b: _fused_conv(tf, x, w, b * 4.0, "Relu6", "VALID"),
+                                    [IMG, KER, BIAS], None),
+    "raw_fused_conv2d_bias_leaky_relu": (lambda tf, x, w, b: _fused_conv(tf, x, w, b, "LeakyRelu"), [IMG, KER, BIAS],
+                                         None),
+    "raw_fused_conv2d_batch_norm_relu": (lambda tf, x, w, s, o: _fused_conv_bn(tf, x, w, s, o),
+                                         [IMG, KER, np.abs(BIAS) + 0.5, BIAS[::-1].copy()], None),
+    "raw_fused_batch_norm_ex": (lambda tf: _fused_bn_ex(tf, IMG, IMG[::-1].copy(), np.array([1.0, 0.5, 2.0], F),
+                                                        np.array([0.1, -0.3, 0.0], F)), [], None),
+    "raw_fused_batch_norm_ex_y": (lambda tf, x, side, s, o: _fused_bn_ex(tf, x, side, s, o, y_only=True),
+                                  [IMG, IMG[::-1].copy(), np.array([1.0, 0.5, 2.0], F), np.array([0.1, -0.3, 0.0], F)],
+                                  None),
+    # -- TPU tiling, SPMD annotations, one-process collectives (XLA-only in TF: run compiled there) ------
+    "raw_xla_split_nd": (lambda tf, m: _jit(tf, lambda a: _xla(tf, "XlaSplitND", input=a, N=6, num_splits=[2, 3],
+                                                                     paddings=[1, 2]), m), [M], None),
+    "raw_xla_concat_nd": (lambda tf, *t: _jit(tf, lambda *a: _xla(tf, "XlaConcatND", inputs=list(a),
+                                                                        num_concats=[3, 2], paddings=[1, 3]), *t),
+                          [R.standard_normal((2, 3)).astype(F) for _ in range(6)], None),
+    "raw_xla_spmd_full_to_shard": (lambda tf, m: _jit(tf, lambda a: _xla(tf, "XlaSpmdFullToShardShape", input=a,
+                                                                               manual_sharding=""), m), [M], None),
+    "raw_xla_spmd_shard_to_full": (lambda tf, m: _jit(tf, lambda a: _xla(tf, "XlaSpmdShardToFullShape", input=a,
+                                                                               manual_sharding="", full_shape=[3, 4]),
+                                                      m), [M], None),
+    "raw_collective_reduce_v2": (lambda tf, m: tf.raw_ops.CollectiveReduceV2(
+        input=m, group_size=1, group_key=1, instance_key=1, ordering_token=[], merge_op="Add", final_op="Div"), [M],
+        None),
+    "raw_collective_assign_group_v2": (lambda tf: tf.raw_ops.CollectiveAssignGroupV2(
+        group_assignment=[[3, 1], [0, 2]], device_index=2, base_key=7), [], None),
     # -- DynamicStitch ------------------------------------------------------------------------------
     "raw_dynamic_stitch": (lambda tf, a, b: tf.raw_ops.DynamicStitch(indices=[[0, 4, 2], [1, 3]], data=[a, b]),
                            [M[:, :2].copy(), M[:2, 2:].copy()], None),
