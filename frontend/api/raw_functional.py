@@ -288,6 +288,22 @@ def non_max_suppression_v4(boxes, scores, max_output_size, iou_threshold, score_
                                picked, count)[0], count
 
 
+def _binary_computation(op: str, attr: str, value_index: int):
+    """Xla* ops taking one binary computation (attribute `attr`) of the scalar type of input `value_index`."""
+    from minixla.frontend.raw_ops import RawOp
+
+    names = RawOp(op).inputs
+
+    def call(**kw):
+        dt = api.convert_to_tensor(kw[names[value_index]]).dtype.np
+        fns = {a: kw.pop(a) for a in ("select", "scatter", attr) if a in kw}
+        attrs = {a: _computation(fn, [dt, dt], op) for a, fn in fns.items()}
+        attrs.update({k: v.decode("latin-1") if isinstance(v, bytes) else v for k, v in kw.items()
+                      if k in ("dimension_numbers", "indices_are_sorted")})
+        return execute(op, [kw[n] for n in names], attrs)
+    return call
+
+
 # -- stateful random kernels ----------------------------------------------------------------------
 
 def _seeds(seed, seed2) -> tuple[int, int]:
@@ -442,7 +458,9 @@ WRAPPERS = {
     "RngReadAndSkip": rng_read_and_skip, "RngSkip": rng_skip,
     "Qr": qr, "Svd": svd, "SelfAdjointEigV2": self_adjoint_eig_v2, "XlaSvd": xla_svd,
     "XlaSelfAdjointEig": xla_self_adjoint_eig, "NonMaxSuppressionV4": non_max_suppression_v4,
-    "_FusedConv2D": fused_conv2d, "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
+    "XlaReduceWindow": _binary_computation("XlaReduceWindow", "computation", 0),
+    "XlaSelectAndScatter": _binary_computation("XlaSelectAndScatter", "scatter", 0),
+    "XlaScatter": _binary_computation("XlaScatter", "update_computation", 0), "_FusedConv2D": fused_conv2d, "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
 }
 
 

@@ -243,3 +243,81 @@ def xla_reduce_scatter(b, input, group_assignment, scatter_dimension, reduce_op=
 
 register("XlaReduceScatter", ("input", "group_assignment", "scatter_dimension"), xla_reduce_scatter,
          const_inputs=("group_assignment", "scatter_dimension"), attrs={"reduce_op": "Add"})
+
+
+# -- Xla* ops whose computation must be one of hlo's named combiners -------------------------------------
+# The builder's reduce_window / scatter / select_and_scatter take a named combiner, so the traced
+# computation (frontend/api/raw_functional.py) must be one binary op of its two arguments.
+
+_BINARY = {"tf.AddV2": "add", "tf.Add": "add", "tf.Mul": "multiply", "tf.Maximum": "maximum",
+           "tf.Minimum": "minimum", "tf.LogicalAnd": "and", "tf.LogicalOr": "or"}
+_SELECT = {"tf.GreaterEqual": "GE", "tf.Greater": "GT", "tf.LessEqual": "LE", "tf.Less": "LT"}
+
+
+def _combiner(op: str, ref, table: dict, what: str, replace_ok: bool = False) -> str:
+    from minixla.frontend.ops.control_flow_ops import lookup
+
+    f = lookup(ref)
+    block = f.body.block
+    ops = list(block.ops)
+    args = list(block.args)
+    ret = ops[-1]
+    if replace_ok and len(ops) == 1 and list(ret.operands) == [args[1]]:
+        return "replace"
+    if len(ops) == 2 and ops[0].name in table and list(ret.operands) == list(ops[0].results):
+        operands = list(ops[0].operands)
+        commutes = table is _BINARY
+        if operands == args[:2] or (commutes and operands == args[1::-1]):
+            return table[ops[0].name]
+    raise _unimplemented(op, f"a {what} other than one of {sorted(set(table))} of its two arguments "
+                             f"(got @{f.sym_name.data} with ops {[o.name for o in ops[:-1]]})")
+
+
+def _ints(v) -> list[int]:
+    return [int(x) for x in np.asarray(v).reshape(-1)]
+
+
+def xla_reduce_window(b, input, init_value, window_dimensions, window_strides, base_dilations, window_dilations,
+                      padding, computation=None, T=None, Tindices=None):
+    op = "XlaReduceWindow"
+    if any(d != 1 for d in _ints(base_dilations) + _ints(window_dilations)):
+        raise _unimplemented(op, "base or window dilation")
+    pads = np.asarray(padding).reshape(-1, 2).tolist()
+    return b.reduce_window(input, init_value, _ints(window_dimensions), _ints(window_strides), pads,
+                           _combiner(op, computation, _BINARY, "computation"))
+
+
+register("XlaReduceWindow", ("input", "init_value", "window_dimensions", "window_strides", "base_dilations",
+                             "window_dilations", "padding"), xla_reduce_window, typed=("input", "init_value"),
+         const_inputs=("window_dimensions", "window_strides", "base_dilations", "window_dilations", "padding"),
+         attrs={"computation": None, "T": None, "Tindices": None})
+
+
+def xla_select_and_scatter(b, operand, window_dimensions, window_strides, padding, source, init_value, select=None,
+                           scatter=None, T=None, Tindices=None):
+    op = "XlaSelectAndScatter"
+    return b.select_and_scatter(operand, source, init_value, _ints(window_dimensions), _ints(window_strides),
+                                np.asarray(padding).reshape(-1, 2).tolist(),
+                                _combiner(op, select, _SELECT, "select"), _combiner(op, scatter, _BINARY, "scatter"))
+
+
+register("XlaSelectAndScatter", ("operand", "window_dimensions", "window_strides", "padding", "source", "init_value"),
+         xla_select_and_scatter, const_inputs=("window_dimensions", "window_strides", "padding"),
+         typed=("operand", "source", "init_value"), attrs={"select": None, "scatter": None, "T": None, "Tindices": None})
+
+
+def xla_scatter(b, operand, scatter_indices, updates, update_computation=None, dimension_numbers=b"",
+                indices_are_sorted=False, T=None, Tindices=None):
+    """hlo.scatter with xla's ScatterDimensionNumbers (a serialized proto, as XlaGather's)."""
+    from minixla.frontend.ops.raw_xla_ops import _proto_fields
+
+    op = "XlaScatter"
+    f = _proto_fields(op, dimension_numbers)
+    return b.scatter(operand, scatter_indices, updates, f.get(1, []), f.get(2, []), f.get(3, []), f.get(4, [0])[0],
+                     _combiner(op, update_computation, _BINARY, "update_computation", replace_ok=True),
+                     f.get(5, []), f.get(6, []))
+
+
+register("XlaScatter", ("operand", "scatter_indices", "updates"), xla_scatter, typed=("operand", "updates"),
+         attrs={"update_computation": None, "dimension_numbers": b"", "indices_are_sorted": False, "T": None,
+                "Tindices": None})

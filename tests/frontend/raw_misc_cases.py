@@ -178,6 +178,34 @@ def _fused_bn_ex(tf, x, side, scale, offset, y_only=False):
     return y[:3]
 
 
+def _bin(tf, fn):
+    return _fn(tf, fn, _S, _S)
+
+
+def _reduce_window(tf, x, kind):
+    f, init = {"sum": (lambda a, b: a + b, 0.0), "max": (lambda a, b: tf.maximum(a, b), -np.inf)}[kind]
+    return _xla(tf, "XlaReduceWindow", input=x, init_value=np.float32(init), window_dimensions=[2, 3],
+                window_strides=[1, 2], base_dilations=[1, 1], window_dilations=[1, 1], padding=[[0, 1], [1, 1]],
+                computation=_bin(tf, f))
+
+
+def _select_and_scatter(tf, x, src):
+    return _xla(tf, "XlaSelectAndScatter", operand=x, window_dimensions=[2, 2], window_strides=[1, 2],
+                padding=[[0, 0], [0, 0]], source=src, init_value=np.float32(0.0),
+                select=_fn(tf, lambda a, b: a >= b, _S, _S), scatter=_bin(tf, lambda a, b: a + b))
+
+
+# xla ScatterDimensionNumbers: update_window_dims=[1], inserted_window_dims=[0], scatter_dims_to_operand_dims=[0],
+# index_vector_dim=1 (rows of a matrix, as tf.tensor_scatter_nd_* on a matrix)
+SCATTER_DN = bytes([0x0a, 1, 1, 0x12, 1, 0, 0x1a, 1, 0, 0x20, 1])
+
+
+def _scatter(tf, x, upd, kind):
+    f = {"add": lambda a, b: a + b, "replace": lambda a, b: b}[kind]
+    return _xla(tf, "XlaScatter", operand=x, scatter_indices=np.array([[2], [0], [2]], np.int32), updates=upd,
+                update_computation=_bin(tf, f), dimension_numbers=SCATTER_DN, indices_are_sorted=False)
+
+
 def _fresh(tf):
     tf.random.set_seed(None)  # also clears the eager kernel cache: each call is a first call
 
@@ -293,6 +321,14 @@ CASES = {
         None),
     "raw_collective_assign_group_v2": (lambda tf: tf.raw_ops.CollectiveAssignGroupV2(
         group_assignment=[[3, 1], [0, 2]], device_index=2, base_key=7), [], None),
+    # -- Xla* ops with a named-combiner computation ----------------------------------------------------
+    "raw_xla_reduce_window_sum": (lambda tf, x: _reduce_window(tf, x, "sum"), [M], None),
+    "raw_xla_reduce_window_max": (lambda tf, x: _reduce_window(tf, x, "max"), [M], None),
+    "raw_xla_select_and_scatter": (lambda tf, x, s: _select_and_scatter(tf, x, s), [M, R.standard_normal((2, 2))
+                                                                                    .astype(F)], None),
+    "raw_xla_scatter_add": (lambda tf, x, u: _scatter(tf, x, u, "add"), [M, R.standard_normal((3, 4)).astype(F)], None),
+    "raw_xla_scatter_replace": (lambda tf, x, u: _scatter(tf, x, u, "replace"), [M, np.arange(12, dtype=F)
+                                                                                    .reshape(3, 4)], None),
     # -- DynamicStitch ------------------------------------------------------------------------------
     "raw_dynamic_stitch": (lambda tf, a, b: tf.raw_ops.DynamicStitch(indices=[[0, 4, 2], [1, 3]], data=[a, b]),
                            [M[:, :2].copy(), M[:2, 2:].copy()], None),

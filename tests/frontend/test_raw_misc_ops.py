@@ -144,3 +144,12 @@ def test_stateless_random_int64_seed_has_no_xla_kernel():
                     jit_compile=True)
     with pytest.raises(tf.errors.InvalidArgumentError, match="StatelessRandomUniform"):
         f()
+
+
+def test_reduce_window_computation_must_be_a_named_combiner():
+    s = tf.TensorSpec([], tf.float32)
+    odd = tf.function(lambda a, b: a + b * b, input_signature=[s, s]).get_concrete_function()
+    with pytest.raises(tf.errors.UnimplementedError, match="XlaReduceWindow: a computation other than"):
+        RawOp("XlaReduceWindow")(input=np.ones((2, 3), np.float32), init_value=np.float32(0), window_dimensions=[1, 2],
+                                 window_strides=[1, 1], base_dilations=[1, 1], window_dilations=[1, 1],
+                                 padding=[[0, 0], [0, 0]], computation=odd)
