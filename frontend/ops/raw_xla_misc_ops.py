@@ -6,6 +6,7 @@ XlaReduceScatter.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from minixla.frontend.errors import UnimplementedError, at_user_line
@@ -321,3 +322,33 @@ def xla_scatter(b, operand, scatter_indices, updates, update_computation=None, d
 register("XlaScatter", ("operand", "scatter_indices", "updates"), xla_scatter, typed=("operand", "updates"),
          attrs={"update_computation": None, "dimension_numbers": b"", "indices_are_sorted": False, "T": None,
                 "Tindices": None})
+
+
+# -- XlaDequantize -------------------------------------------------------------------------------------------
+
+def xla_dequantize(b, input, min_range=0.0, max_range=1.0, mode="MIN_COMBINED", transpose_output=False):
+    """Each uint32 holds four uint8 (most significant first); MIN_COMBINED maps them to
+    min_range + v * (max_range - min_range) / 255, computed in bfloat16 op by op as xla::Dequantize does."""
+    op = "XlaDequantize"
+    if mode != "MIN_COMBINED":
+        raise _unimplemented(op, f"mode={mode!r} (MIN_COMBINED is)")
+    if np.dtype(input.dtype) != np.uint32:
+        raise op_error(op, f"input must be uint32, got {np.dtype(input.dtype).name}")
+    shape = list(input.shape)
+    u32 = np.dtype(np.uint32)
+    wide = b.broadcast_in_dim(input, shape + [4], list(range(len(shape))))
+    shifts = b.broadcast_in_dim(b.constant(np.array([24, 16, 8, 0], u32)), shape + [4], [len(shape)])
+    v = b.and_(b.shift_right_logical(wide, shifts), b.full(shape + [4], 0xFF, u32))
+    bf16 = np.dtype(ml_dtypes.bfloat16)
+    x = b.convert(b.reshape(v, shape[:-1] + [shape[-1] * 4] if shape else [4]), bf16)
+    scale = (float(max_range) - float(min_range)) / 255.0
+    x = b.add(b.multiply(x, b.full(x.shape, scale, bf16)), b.full(x.shape, float(min_range), bf16))
+    if transpose_output:
+        if len(x.shape) != 2:
+            raise op_error(op, f"transpose_output needs a 2-D input, got shape {shape}")
+        x = b.transpose(x, [1, 0])
+    return x
+
+
+register("XlaDequantize", ("input",), xla_dequantize, attrs={"min_range": 0.0, "max_range": 1.0,
+                                                             "mode": "MIN_COMBINED", "transpose_output": False})

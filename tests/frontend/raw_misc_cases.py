@@ -329,6 +329,14 @@ CASES = {
     "raw_xla_scatter_add": (lambda tf, x, u: _scatter(tf, x, u, "add"), [M, R.standard_normal((3, 4)).astype(F)], None),
     "raw_xla_scatter_replace": (lambda tf, x, u: _scatter(tf, x, u, "replace"), [M, np.arange(12, dtype=F)
                                                                                     .reshape(3, 4)], None),
+    # -- XlaDequantize: four uint8 per uint32, bfloat16 results (as float32: .npz has no bfloat16) ------
+    "raw_xla_dequantize": (lambda tf, q: tf.cast(_xla(tf, "XlaDequantize", input=q, min_range=-1.0, max_range=1.0,
+                                                        mode="MIN_COMBINED", transpose_output=False), tf.float32),
+                           [np.array([0x04030201, 0xFF80, 0x7F00FF10, 0xFFFFFFFF], np.uint32)], None),
+    "raw_xla_dequantize_transposed": (lambda tf, q: tf.cast(_xla(
+        tf, "XlaDequantize", input=q, min_range=0.5, max_range=3.0, mode="MIN_COMBINED", transpose_output=True),
+        tf.float32),
+                                      [R.integers(0, 2 ** 32, (2, 3), dtype=np.uint64).astype(np.uint32)], None),
     # -- DynamicStitch ------------------------------------------------------------------------------
     "raw_dynamic_stitch": (lambda tf, a, b: tf.raw_ops.DynamicStitch(indices=[[0, 4, 2], [1, 3]], data=[a, b]),
                            [M[:, :2].copy(), M[:2, 2:].copy()], None),
