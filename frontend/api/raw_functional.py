@@ -212,7 +212,10 @@ def _composite(op: str, fn, inputs: list, attrs: dict):
     if g.captured:
         raise ValueError(f"{op}: its decomposition captured outer tensors")
     ref = cf._finish(g, outs, f"{op}_body")
-    return execute(op, [cf._as_graph_tensor(graph, x) if graph else x for x in xs], {**attrs, "body": ref})
+    from minixla.frontend.ops.registry import get
+
+    ins = [cf._as_graph_tensor(graph, x) if graph else x for x in xs]
+    return execute(op, [ins] if get(op).is_variadic(0) else ins, {**attrs, "body": ref})
 
 
 def _linalg():
@@ -304,6 +307,28 @@ def _binary_computation(op: str, attr: str, value_index: int):
     return call
 
 
+def symbolic_gradient(input, Tout=(), f=None, **_):
+    """SymbolicGradient: f's inputs then one cotangent per f output in; the gradients w.r.t. f's inputs
+    (len(Tout) of them) out, by GradientTape over f inside the op's body; unconnected ones are zeros."""
+    from minixla.frontend.autodiff.gradient_tape import GradientTape
+
+    n_in = len(_flat(Tout))
+    call = as_callable(f, "SymbolicGradient")
+
+    def grads(*args):
+        xs, dys = list(args[:n_in]), list(args[n_in:])
+        with GradientTape() as tape:
+            for x in xs:
+                tape.watch(x)
+            ys = _flat(call(*xs))
+        if len(ys) != len(dys):
+            raise ValueError(f"SymbolicGradient: f has {len(ys)} outputs but {len(dys)} cotangents were given")
+        out = tape.gradient(ys, xs, output_gradients=dys)
+        return [api.zeros_like(x) if g is None else g for x, g in zip(xs, out)]
+
+    return list(_composite("SymbolicGradient", grads, _flat(input), {}))
+
+
 # -- stateful random kernels ----------------------------------------------------------------------
 
 def _seeds(seed, seed2) -> tuple[int, int]:
@@ -372,7 +397,8 @@ def _v1_stateless(op: str):
     """The V1 stateless ops, with Tseed taken from the seed (it decides whether XLA has a kernel)."""
     def draw(shape, seed, dtype=None, minval=None, maxval=None, **_):
         seed = api.convert_to_tensor(seed)
-        extra = [api.convert_to_tensor(minval), api.convert_to_tensor(maxval)] if op == "StatelessRandomUniformInt" else []
+        bounds = op == "StatelessRandomUniformInt"
+        extra = [api.convert_to_tensor(minval), api.convert_to_tensor(maxval)] if bounds else []
         attrs = {"Tseed": seed.dtype.np}
         if dtype is not None:
             attrs["dtype"] = dtypes.as_dtype(dtype).np
@@ -460,7 +486,9 @@ WRAPPERS = {
     "XlaSelfAdjointEig": xla_self_adjoint_eig, "NonMaxSuppressionV4": non_max_suppression_v4,
     "XlaReduceWindow": _binary_computation("XlaReduceWindow", "computation", 0),
     "XlaSelectAndScatter": _binary_computation("XlaSelectAndScatter", "scatter", 0),
-    "XlaScatter": _binary_computation("XlaScatter", "update_computation", 0), "_FusedConv2D": fused_conv2d, "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
+    "XlaScatter": _binary_computation("XlaScatter", "update_computation", 0),
+    "SymbolicGradient": symbolic_gradient, "_FusedConv2D": fused_conv2d,
+    "DynamicStitch": _stitch("DynamicStitch"), "ParallelDynamicStitch": _stitch("ParallelDynamicStitch"),
 }
 
 

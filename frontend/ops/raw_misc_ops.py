@@ -41,7 +41,8 @@ def _uniform_int(b, shape, key, counter, alg, minval, maxval, dtype=None):
     return random_ops.uniform_int(b, shape, key, counter, alg, minval, maxval)
 
 
-_V1 = {"StatelessRandomUniform": (random_ops.uniform, np.float32), "StatelessRandomNormal": (random_ops.normal, np.float32),
+_V1 = {"StatelessRandomUniform": (random_ops.uniform, np.float32),
+       "StatelessRandomNormal": (random_ops.normal, np.float32),
        "StatelessTruncatedNormal": (truncated_normal, np.float32),
        "StatelessRandomUniformFullInt": (random_ops.uniform_full_int, np.int32)}
 
@@ -255,8 +256,9 @@ def _stateful(draw):
 _STATEFUL = {"RandomUniform": random_ops.uniform, "RandomStandardNormal": random_ops.normal,
              "TruncatedNormal": truncated_normal}
 for _name, _draw in _STATEFUL.items():
-    register(_name, ("shape", "offset"), _stateful(_draw), attrs={"seed": 0, "seed2": 0, "dtype": np.float32, "T": None},
-             const_inputs=("shape",), typed=(), stateful=True)
+    register(_name, ("shape", "offset"), _stateful(_draw),
+             attrs={"seed": 0, "seed2": 0, "dtype": np.float32, "T": None}, const_inputs=("shape",), typed=(),
+             stateful=True)
 
 
 def random_uniform_int(b, shape, minval, maxval, offset, seed=0, seed2=0, Tout=None, T=None):
@@ -378,14 +380,16 @@ register("XlaVariadicSort", ("*inputs", "dimension"), variadic_sort,
 
 # -- composite ops: the decomposition is a traced function -----------------------------------------
 # Qr, Svd, SelfAdjointEigV2, XlaSvd, XlaSelfAdjointEig and NonMaxSuppressionV4 are built by tf.linalg /
-# tf.image from other TF ops (Householder, Jacobi sweeps, a greedy loop). Their raw-op wrappers
-# (frontend/api/raw_functional.py) trace that composition into a func.func named by the `body` attribute;
-# the rule replays it, as PartitionedCall does, so eager, tf.function and jit share one decomposition.
+# tf.image from other TF ops (Householder, Jacobi sweeps, a greedy loop); SymbolicGradient by GradientTape.
+# Their raw-op wrappers (frontend/api/raw_functional.py) trace that composition into a func.func named by
+# the `body` attribute; the rule replays it, as PartitionedCall does, so eager, tf.function and jit share
+# one decomposition.
 
 def composite(b, *inputs, body=REQUIRED, **_):
     from minixla.frontend.ops.control_flow_ops import lookup, replay
 
-    return tuple(replay(b, lookup(body), [x for group in inputs for x in (group if isinstance(group, list) else [group])]))
+    flat = [x for group in inputs for x in (group if isinstance(group, list) else [group])]
+    return tuple(replay(b, lookup(body), flat))
 
 
 _COMPOSITES = {
@@ -397,5 +401,6 @@ _COMPOSITES = {
     "NonMaxSuppressionV4": (("boxes", "scores", "iou_threshold", "score_threshold"),
                             {"max_output_size": 0, "pad_to_max_output_size": True, "T": None, "T_threshold": None}),
 }
+_COMPOSITES["SymbolicGradient"] = (("*input",), {"Tin": None, "Tout": None, "f": None})
 for _name, (_inputs, _attrs) in _COMPOSITES.items():
     register(_name, _inputs, composite, attrs={**_attrs, "body": REQUIRED}, typed=())

@@ -50,7 +50,8 @@ def _uniform_int(b, shape, key, counter, alg, minval, maxval, dtype=None):
     return random_ops.uniform_int(b, shape, key, counter, alg, minval, maxval)
 
 
-_OPS = {"StatefulUniform": (random_ops.uniform, np.float32), "StatefulStandardNormalV2": (random_ops.normal, np.float32),
+_OPS = {"StatefulUniform": (random_ops.uniform, np.float32),
+        "StatefulStandardNormalV2": (random_ops.normal, np.float32),
         "StatefulTruncatedNormal": (truncated_normal, np.float32),
         "StatefulUniformFullInt": (random_ops.uniform_full_int, np.uint64)}
 for _name, (_draw, _dt) in _OPS.items():

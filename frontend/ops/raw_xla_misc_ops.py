@@ -304,7 +304,8 @@ def xla_select_and_scatter(b, operand, window_dimensions, window_strides, paddin
 
 register("XlaSelectAndScatter", ("operand", "window_dimensions", "window_strides", "padding", "source", "init_value"),
          xla_select_and_scatter, const_inputs=("window_dimensions", "window_strides", "padding"),
-         typed=("operand", "source", "init_value"), attrs={"select": None, "scatter": None, "T": None, "Tindices": None})
+         typed=("operand", "source", "init_value"),
+         attrs={"select": None, "scatter": None, "T": None, "Tindices": None})
 
 
 def xla_scatter(b, operand, scatter_indices, updates, update_computation=None, dimension_numbers=b"",

@@ -337,6 +337,11 @@ CASES = {
         tf, "XlaDequantize", input=q, min_range=0.5, max_range=3.0, mode="MIN_COMBINED", transpose_output=True),
         tf.float32),
                                       [R.integers(0, 2 ** 32, (2, 3), dtype=np.uint64).astype(np.uint32)], None),
+    # -- SymbolicGradient (TF runs it compiled only) -----------------------------------------------------
+    "raw_symbolic_gradient": (lambda tf, x, y: _jit(tf, lambda a, b: tf.raw_ops.SymbolicGradient(
+        input=[a, b, tf.ones([4]), tf.ones([4]) * 2.0], Tout=[tf.float32, tf.float32],
+        f=_fn(tf, lambda u, v: (u * v, tf.sin(u) + tf.stop_gradient(v)), _V4, _V4)), x, y), [X, X[::-1].copy()],
+        None),
     # -- DynamicStitch ------------------------------------------------------------------------------
     "raw_dynamic_stitch": (lambda tf, a, b: tf.raw_ops.DynamicStitch(indices=[[0, 4, 2], [1, 3]], data=[a, b]),
                            [M[:, :2].copy(), M[:2, 2:].copy()], None),

@@ -55,7 +55,10 @@ def test_raw_misc_forward_against_tensorflow(name, mode):
         with pytest.raises(getattr(tf.errors, err_type), match=re.escape(message.split(" graph ")[0].split("\n")[0])):
             tf.function(lambda *a: fn(tf, *a), jit_compile=True)(*tensors)
         return
-    got = fn(tf, *tensors) if mode == "eager" else tf.function(lambda *a: fn(tf, *a), jit_compile=mode == "jit")(*tensors)
+    if mode == "eager":
+        got = fn(tf, *tensors)
+    else:
+        got = tf.function(lambda *a: fn(tf, *a), jit_compile=mode == "jit")(*tensors)
     want = _seq(data, "output")[0]
     alts = _seq(data, "jit_output")[0] if mode == "jit" else []
     got = _flat(got)
