@@ -153,3 +153,16 @@ def test_reduce_window_computation_must_be_a_named_combiner():
         RawOp("XlaReduceWindow")(input=np.ones((2, 3), np.float32), init_value=np.float32(0), window_dimensions=[1, 2],
                                  window_strides=[1, 1], base_dilations=[1, 1], window_dilations=[1, 1],
                                  padding=[[0, 0], [0, 0]], computation=odd)
+
+
+@pytest.mark.parametrize("op", ["_ArrayToList", "_ListToArray"])
+@pytest.mark.parametrize("mode", ["eager", "jit"])
+def test_list_array_plumbing_is_the_identity(op, mode):
+    xs = [np.arange(3, dtype=np.float32), np.array([[1.5, -2.0]], np.float32)]
+    got = _run(lambda: RawOp(op)(input=xs), mode)
+    got = got if isinstance(got, (list, tuple)) else [got]
+    assert len(got) == 2
+    for g, x in zip(got, xs):
+        np.testing.assert_array_equal(g.numpy(), x)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="one type"):
+        RawOp(op)(input=[xs[0], np.array([1], np.int32)])
