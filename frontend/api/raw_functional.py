@@ -203,17 +203,27 @@ def xla_variadic_sort(inputs, dimension, comparator, is_stable=False, **_):
 
 # -- composite ops (tf.linalg / tf.image compositions as the op's body) ----------------------------
 
-def _composite(op: str, fn, inputs: list, attrs: dict):
-    """Trace `fn(*inputs)` into the op's `body` function and run the op (eagerly: its rule replays it)."""
-    xs = _tensors(inputs)
-    graph = current_graph()
-    g, outs, _ = cf._trace(graph, lambda *a: _flat(fn(*a)), [cf._as_graph_tensor(graph, x)._spec if graph else
-                                                             x._spec for x in xs])
-    if g.captured:
-        raise ValueError(f"{op}: its decomposition captured outer tensors")
-    ref = cf._finish(g, outs, f"{op}_body")
+#: eager composites' traced bodies by (op, attributes, input types): a loop of eager calls traces once
+_EAGER_BODIES: dict = {}
+
+
+def _composite(op: str, fn, inputs: list, attrs: dict, cacheable: bool = True):
+    """Trace `fn(*inputs)` into the op's `body` function and run the op (eagerly: its rule replays it).
+    `attrs` must determine `fn` when `cacheable` (SymbolicGradient's function is not an attribute: it is not)."""
     from minixla.frontend.ops.registry import get
 
+    xs = _tensors(inputs)
+    graph = current_graph()
+    specs = [cf._as_graph_tensor(graph, x)._spec if graph else x._spec for x in xs]
+    key = (op, tuple(sorted(attrs.items())), tuple(specs)) if graph is None and cacheable else None
+    ref = _EAGER_BODIES.get(key) if key is not None else None
+    if ref is None:
+        g, outs, _ = cf._trace(graph, lambda *a: _flat(fn(*a)), specs)
+        if g.captured:
+            raise ValueError(f"{op}: its decomposition captured outer tensors")
+        ref = cf._finish(g, outs, f"{op}_body")
+        if key is not None:
+            _EAGER_BODIES[key] = ref
     ins = [cf._as_graph_tensor(graph, x) if graph else x for x in xs]
     return execute(op, [ins] if get(op).is_variadic(0) else ins, {**attrs, "body": ref})
 
@@ -326,7 +336,7 @@ def symbolic_gradient(input, Tout=(), f=None, **_):
         out = tape.gradient(ys, xs, output_gradients=dys)
         return [api.zeros_like(x) if g is None else g for x, g in zip(xs, out)]
 
-    return list(_composite("SymbolicGradient", grads, _flat(input), {}))
+    return list(_composite("SymbolicGradient", grads, _flat(input), {}, cacheable=False))
 
 
 # -- stateful random kernels ----------------------------------------------------------------------
