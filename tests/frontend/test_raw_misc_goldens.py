@@ -35,6 +35,10 @@ JIT_DEFAULT = {"raw_stateless_uniform", "raw_random_uniform", "raw_stateful_unif
 SLOW_JIT = {n for n in NAMES if any(k in n for k in _RANDOM) and n not in JIT_DEFAULT} | {"raw_qr", "raw_qr_full"}
 SLOW_JIT -= {n for n in NAMES if n.startswith(("raw_stateless_if", "raw_stateless_while", "raw_stateless_case",
                                                 "raw_stateful_partitioned", "raw_stateless_get_alg", "raw_rng_bit"))}
+# second cases of a path whose first case compiles in the default run
+SLOW_JIT |= {"raw_fused_batch_norm_ex_y", "raw_fused_conv2d_bias_relu6", "raw_fused_conv2d_bias_leaky_relu",
+             "raw_xla_reduce_window_max", "raw_xla_scatter_replace", "raw_xla_dequantize_transposed",
+             "raw_stateless_case_default", "raw_stateless_if_false", "raw_dynamic_stitch_overlap"}
 FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n in SLOW_JIT else (n, m)
                  for n in NAMES for m in MODES if m == "eager" or n not in EAGER_ONLY]
 
