@@ -166,3 +166,35 @@ def test_list_array_plumbing_is_the_identity(op, mode):
         np.testing.assert_array_equal(g.numpy(), x)
     with pytest.raises(tf.errors.InvalidArgumentError, match="one type"):
         RawOp(op)(input=[xs[0], np.array([1], np.int32)])
+
+
+@pytest.mark.parametrize("how", ["concrete", "tf.function", "callable"])
+def test_partitioned_call_takes_any_function_and_differentiates(how):
+    """TF takes a ConcreteFunction; a tf.function or a plain callable works too. Gradients flow through."""
+    spec = [tf.TensorSpec([3], tf.float32)] * 2
+    py = lambda a, b: (a * b, tf.sin(a))  # noqa: E731
+    f = {"concrete": tf.function(py, input_signature=spec).get_concrete_function(), "tf.function": tf.function(py),
+         "callable": py}[how]
+    x, y = tf.constant([0.5, 1.0, -2.0]), tf.constant([3.0, -1.0, 0.25])
+
+    @tf.function
+    def loss_and_grad(a, b):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            p, s = tf.raw_ops.PartitionedCall(args=[a, b], Tout=[tf.float32, tf.float32], f=f)
+            loss = tf.reduce_sum(p) + tf.reduce_sum(s)
+        return loss, tape.gradient(loss, a)
+
+    loss, grad = loss_and_grad(x, y)
+    np.testing.assert_allclose(loss.numpy(), np.sum(x.numpy() * y.numpy()) + np.sum(np.sin(x.numpy())), rtol=1e-6)
+    np.testing.assert_allclose(grad.numpy(), y.numpy() + np.cos(x.numpy()), rtol=1e-6)
+
+
+def test_stateless_while_in_tf_function_with_a_captured_tensor():
+    spec = [tf.TensorSpec([], tf.int32), tf.TensorSpec([2], tf.float32)]
+    c = tf.function(lambda i, v: i < 4, input_signature=spec).get_concrete_function()
+    step = tf.constant([0.5, -1.0])
+    body = lambda i, v: (i + 1, v + step)  # noqa: E731  (captures `step`)
+    out = tf.function(lambda: tf.raw_ops.StatelessWhile(input=[tf.constant(0), tf.constant([1.0, 1.0])], cond=c,
+                                                          body=body), jit_compile=True)()
+    np.testing.assert_allclose(out[1].numpy(), [3.0, -3.0])
