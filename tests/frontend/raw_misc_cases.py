@@ -238,6 +238,11 @@ CASES = {
                                           None),
     "raw_rng_bit_generator": (lambda tf, s: _xla(tf, "XlaRngBitGenerator", algorithm=1, initial_state=s, shape=[5],
                                                  dtype=tf.uint32), [np.array([1, 2, 3], np.uint64)], None),
+    "raw_random_gamma_grad": (lambda tf, a, x: tf.raw_ops.RandomGammaGrad(alpha=a, sample=x),
+                              [np.array([0.3, 0.7, 1.0, 2.5, 4.0, 10.0, 0.5, 3.0, 50.0], F),
+                               np.array([0.05, 0.4, 1.3, 2.0, 6.5, 9.0, 0.0, 1e-3, 48.0], F)], None),
+    "raw_random_gamma_grad_f64_broadcast": (lambda tf, a, x: tf.raw_ops.RandomGammaGrad(alpha=a, sample=x),
+                                            [np.array([[0.8], [5.0]]), np.array([0.2, 1.0, 7.5])], None),
     # -- stateful random kernels (TF's CPU kernels; under jit TF draws other numbers) --------------
     "raw_random_uniform": (lambda tf: _stateful(tf, "RandomUniform", shape=[2, 3], dtype=tf.float32, seed=3, seed2=4),
                            [], None),
