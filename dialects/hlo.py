@@ -26,6 +26,7 @@ from minixla.dialects.hlo_ops.elementwise import (
     NegateOp, NotOp, OrOp, PowerOp, RemainderOp, RoundNearestEvenOp, RsqrtOp, SelectOp, ShiftLeftOp,
     ShiftRightArithmeticOp, ShiftRightLogicalOp, SignOp, SineOp, SqrtOp, SubtractOp, TanhOp, XorOp,
 )
+from minixla.dialects.hlo_ops.fft import FftOp
 from minixla.dialects.hlo_ops.indexing import (
     GatherOp, ScatterOp,
 )
@@ -36,6 +37,11 @@ from minixla.dialects.hlo_ops.shape import (
     BroadcastInDimOp, ConcatenateOp, ConstantOp, DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, PadOp,
     ReshapeOp, ReverseOp, SliceOp, TransposeOp,
 )
+from minixla.dialects.hlo_ops.structural import (
+    CompositeOp, DynamicBroadcastInDimOp, DynamicConvOp, DynamicGatherOp, DynamicIotaOp, DynamicPadOp,
+    DynamicReshapeOp, GetDimensionSizeOp, GetTupleElementOp, MapOp, TupleOp,
+)
+from minixla.dialects.hlo_ops.quantization import UniformDequantizeOp, UniformQuantizeOp
 from minixla.dialects.hlo_ops import canonicalization  # noqa: F401  (registers the ops' canonicalization patterns)
 from minixla.dialects.hlo_ops.fusion import FusionOp  # hlo.fusion: an extra op without a stablehlo twin
 
@@ -72,6 +78,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "DynamicSliceOp",
            "DynamicUpdateSliceOp",
            "ExpOp",
+           "FftOp",
            "Expm1Op",
            "FloorOp",
            "GatherOp",
@@ -122,4 +129,17 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "TransposeOp",
            "WhileOp",
            "XorOp",
+           "CompositeOp",
+           "DynamicBroadcastInDimOp",
+           "DynamicConvOp",
+           "DynamicGatherOp",
+           "DynamicIotaOp",
+           "DynamicPadOp",
+           "DynamicReshapeOp",
+           "GetDimensionSizeOp",
+           "GetTupleElementOp",
+           "MapOp",
+           "TupleOp",
+           "UniformDequantizeOp",
+           "UniformQuantizeOp",
            ]

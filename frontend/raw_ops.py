@@ -11,6 +11,7 @@ compile it (a gap of ours) or not (strings, I/O, resources: XLA cannot either).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,12 +22,6 @@ from minixla.frontend.execute import execute
 from minixla.frontend.ops.registry import REGISTRY
 
 API_FILE = Path(__file__).with_name("tf_api_2_21.json")
-
-#: raw op name -> a Python function of TF's keywords that runs it, for raw ops whose TF arguments do not map
-#: one to one onto a registry op: function-valued attributes (a tf.function or ConcreteFunction to trace),
-#: the stateful random kernels (a per-kernel counter) and compile-time-constant lists (DynamicStitch).
-#: Each still runs a registered op of the same name (frontend/api/raw_functional.py fills this).
-WRAPPERS: dict[str, Any] = {}
 
 #: TF attributes that the registry infers from the inputs (types and list lengths)
 _INFERRED = {"T", "N", "Tidx", "Tshape", "Tpaddings", "Tperm", "Tindices", "Tparams", "Taxis", "Tmultiples",
@@ -57,6 +52,14 @@ def _parse_default(text: str | None) -> Any:
     return text
 
 
+#: raw ops on resource handles and variants (variables, TensorArray, TensorList, Stack): called with the
+#: keywords; they unwrap the state, run the registered op on its tensors and write the result back
+#: (frontend/api/raw_state*.py fill this). Also the raw ops whose TF arguments do not map one to one onto
+#: their registry op: function-valued attributes (a ConcreteFunction traced into a func.func), the stateful
+#: random kernels (TF's per-kernel counter) and DynamicStitch's constant indices (frontend/api/raw_functional.py)
+STATE_CALLS: dict[str, Callable] = {}
+
+
 class RawOp:
     """One raw op: keyword-only call with TF's argument names."""
 
@@ -79,8 +82,6 @@ class RawOp:
             raise TypeError(f"tf.raw_ops.{name} only takes keyword arguments (as TensorFlow's raw ops do), "
                             f"got {len(args)} positional")
         kwargs.pop("name", None)
-        if name in WRAPPERS:
-            return WRAPPERS[name](**kwargs)
         ours = REGISTRY.get(name)
         if ours is None:
             raise UnimplementedError(_missing_message(name))
@@ -91,6 +92,8 @@ class RawOp:
         missing = [n for n in self.inputs if n not in kwargs]
         if missing:
             raise TypeError(f"tf.raw_ops.{name} is missing required arguments {missing}")
+        if name in STATE_CALLS:  # resource / variant handles in, state updated
+            return STATE_CALLS[name](**kwargs)
         inputs = [kwargs[n] for n in self.inputs]
         attrs = {}
         for attr, default in self.attrs.items():

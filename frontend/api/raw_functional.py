@@ -1,5 +1,5 @@
 """`tf.raw_ops` entry points whose TF arguments do not map one to one onto a registry op
-(frontend/raw_ops.py WRAPPERS), each ending in the registered op of the same name:
+(frontend/raw_ops.py STATE_CALLS), each ending in the registered op of the same name:
 
 * function-valued attributes (StatelessIf, StatelessWhile, StatelessCase, XlaIf, XlaWhile,
   PartitionedCall, StatefulPartitionedCall, XlaReduce, XlaVariadicReduce(V2), XlaVariadicSort): a
@@ -417,14 +417,10 @@ def _v1_stateless(op: str):
 
 
 def _state_variable(resource, op: str):
-    """The Variable holding a Philox state (minixla's raw ops take the Variable where TF takes its handle)."""
-    from minixla.frontend.variables import Variable
+    """The Variable holding a Philox state, from its resource handle (`tf.random.Generator().state.handle`)."""
+    from minixla.frontend.api.raw_state_variables import _variable
 
-    var = getattr(resource, "_variable", resource)
-    if not isinstance(var, Variable):
-        raise TypeError(f"{op}: resource must be the state Variable (e.g. tf.random.Generator().state), got "
-                        f"{type(resource).__name__}")
-    return var
+    return _variable(op, "resource", resource)
 
 
 def _stateful_draw(op: str):
@@ -506,4 +502,4 @@ def install(tf_module) -> None:
     """Route these raw ops through their wrappers (tf.raw_ops is built lazily; the table is read per call)."""
     from minixla.frontend import raw_ops
 
-    raw_ops.WRAPPERS.update(WRAPPERS)
+    raw_ops.STATE_CALLS.update(WRAPPERS)

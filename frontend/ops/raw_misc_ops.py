@@ -217,21 +217,6 @@ def _identity(b, input, *_, **__):
 
 register("_EagerConst", ("input",), _identity)
 
-
-def _list_identity(op):
-    def rule(b, input, **_):
-        xs = list(input)
-        if any(np.dtype(x.dtype) != np.dtype(xs[0].dtype) for x in xs):
-            raise op_error(op, "all tensors of the list must have one type")
-        return tuple(xs)
-    return rule
-
-
-# the function-call plumbing between a list of tensors and an array of N same-typed ones: identities
-register("_ArrayToList", ("*input",), _list_identity("_ArrayToList"), attrs={"T": None, "N": None, "out_types": None},
-         typed=())
-register("_ListToArray", ("*input",), _list_identity("_ListToArray"), attrs={"Tin": None, "T": None, "N": None},
-         typed=())
 register("XlaSharding", ("input",), _identity, attrs={"sharding": "", "unspecified_dims": ()})
 register("XlaSetBound", ("input", "bound"), _identity, typed=("input",))
 register("XlaRemoveDynamicDimensionSize", ("input", "dim_index"), _identity, const_inputs=("dim_index",))

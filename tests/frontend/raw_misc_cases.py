@@ -125,8 +125,7 @@ def _generator_op(tf, op, **kw):
         with tf.init_scope():
             g = _GENERATORS[tf.__name__] = tf.random.Generator.from_seed(0)
     g.reset_from_seed(5)
-    state = g.state.handle if tf.__name__ == "tensorflow" else g.state  # minixla's raw ops take the Variable
-    out = getattr(tf.raw_ops, op)(resource=state, **kw)
+    out = getattr(tf.raw_ops, op)(resource=g.state.handle, **kw)
     return (g.state.read_value(),) if op == "RngSkip" else (out, g.state.read_value())
 
 
