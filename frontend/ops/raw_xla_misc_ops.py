@@ -1,5 +1,6 @@
 """More raw ops built from existing rules: Grappler's fused ops (_UnaryOpsComposition, _FusedConv2D,
-_FusedBatchNormEx), the TPU tiling ops XlaSplitND / XlaConcatND, the SPMD shape annotations, and the
+_FusedBatchNormEx), the TPU tiling ops XlaSplitND / XlaConcatND (also on a variable: ReadVariableXlaSplitND,
+AssignVariableXlaConcatND), the SPMD shape annotations, and the
 collectives with one-process (or all-replica) semantics: CollectiveReduceV2, CollectiveAssignGroupV2,
 XlaReduceScatter.
 """
@@ -10,6 +11,7 @@ import ml_dtypes
 import numpy as np
 
 from minixla.frontend.errors import UnimplementedError, at_user_line
+from minixla.frontend.ops import raw_variable_ops
 from minixla.frontend.ops.collective_ops import num_replicas
 from minixla.frontend.ops.registry import REGISTRY, op_error, register
 
@@ -353,3 +355,25 @@ def xla_dequantize(b, input, min_range=0.0, max_range=1.0, mode="MIN_COMBINED", 
 
 register("XlaDequantize", ("input",), xla_dequantize, attrs={"min_range": 0.0, "max_range": 1.0,
                                                              "mode": "MIN_COMBINED", "transpose_output": False})
+
+
+# -- the tiling ops on a resource variable (raw_state_variables' handles: READS / WRITES) ----------------
+
+def _read_split_nd(b, resource, num_splits=(), paddings=(), N=None, T=None):
+    return split_nd(b, resource, num_splits, paddings)
+
+
+def _assign_concat_nd(b, resource, inputs, num_concats=(), paddings=(), N=None, T=None):
+    value = concat_nd(b, inputs, num_concats, paddings)
+    if tuple(value.shape) != tuple(resource.shape):
+        raise op_error("AssignVariableXlaConcatND", f"the concatenated shape {list(value.shape)} differs from the "
+                                                    f"variable's {list(resource.shape)}")
+    return value
+
+
+register("ReadVariableXlaSplitND", ("resource",), _read_split_nd,
+         attrs={"num_splits": (), "paddings": (), "N": None, "T": None})
+register("AssignVariableXlaConcatND", ("resource", "*inputs"), _assign_concat_nd,
+         attrs={"num_concats": (), "paddings": (), "N": None, "T": None})
+raw_variable_ops.READS["ReadVariableXlaSplitND"] = ("resource",)
+raw_variable_ops.WRITES["AssignVariableXlaConcatND"] = ("resource",)

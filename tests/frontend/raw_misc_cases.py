@@ -205,6 +205,23 @@ def _scatter(tf, x, upd, kind):
                 update_computation=_bin(tf, f), dimension_numbers=SCATTER_DN, indices_are_sorted=False)
 
 
+_TILE_VARS: dict = {}
+
+
+def _variable_tiles(tf, op, tiles=None):
+    """ReadVariableXlaSplitND / AssignVariableXlaConcatND on a variable made once per tf module (reset to M)."""
+    v = _TILE_VARS.get(tf.__name__)
+    if v is None:
+        with tf.init_scope():
+            v = _TILE_VARS[tf.__name__] = tf.Variable(np.zeros((3, 4), F))
+    v.assign(M)
+    if op == "read":
+        return tf.raw_ops.ReadVariableXlaSplitND(resource=v.handle, T=tf.float32, N=4, num_splits=[2, 2],
+                                                 paddings=[1, 0])
+    tf.raw_ops.AssignVariableXlaConcatND(resource=v.handle, inputs=tiles, num_concats=[1, 2], paddings=[0, 0])
+    return v.read_value()
+
+
 def _fresh(tf):
     tf.random.set_seed(None)  # also clears the eager kernel cache: each call is a first call
 
@@ -315,6 +332,10 @@ CASES = {
     "raw_xla_concat_nd": (lambda tf, *t: _jit(tf, lambda *a: _xla(tf, "XlaConcatND", inputs=list(a),
                                                                         num_concats=[3, 2], paddings=[1, 3]), *t),
                           [R.standard_normal((2, 3)).astype(F) for _ in range(6)], None),
+    "raw_read_variable_xla_split_nd": (lambda tf: _jit(tf, lambda: _variable_tiles(tf, "read")), [], None),
+    # (the tiles are constants of the case: TF's gradient does not flow through an assignment)
+    "raw_assign_variable_xla_concat_nd": (lambda tf: _jit(tf, lambda: _variable_tiles(
+        tf, "assign", [M[:, :2].copy() * 3, M[:, 2:].copy() - 1])), [], None),
     "raw_xla_spmd_full_to_shard": (lambda tf, m: _jit(tf, lambda a: _xla(tf, "XlaSpmdFullToShardShape", input=a,
                                                                                manual_sharding=""), m), [M], None),
     "raw_xla_spmd_shard_to_full": (lambda tf, m: _jit(tf, lambda a: _xla(tf, "XlaSpmdShardToFullShape", input=a,
