@@ -33,12 +33,25 @@ class OutlinedCase:
     checks: tuple[tuple[Operation, tuple[int, ...]], ...]
 
 
+def _drop_other_cases(module: ModuleOp, entry: func.FuncOp) -> None:
+    """Erase the other test cases of the module (argument-less functions with checks that nothing
+    calls): a chunk may hold several (StableHLO's triangular_solve.mlir does), and their checks,
+    left in place, would reach the backend."""
+    called = {op.callee.string_value() for op in module.walk() if isinstance(op, func.CallOp)}
+    for other in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
+        if (other is not entry and not other.function_type.inputs.data and other.sym_name.data not in called
+                and any(op.name.startswith("check.") for op in other.walk())):
+            other.detach()
+            other.erase()
+
+
 def outline_checks(module: ModuleOp, entry: str) -> OutlinedCase:
     """A copy of `module` in which @entry returns the operands of its checks."""
     module = module.clone()
     fn = next((op for op in module.walk() if isinstance(op, func.FuncOp) and op.sym_name.data == entry), None)
     if fn is None:
         raise CheckOutliningError(f"no function @{entry}")
+    _drop_other_cases(module, fn)
     nested = [op for op in fn.walk() if _outlined(op) and op.parent_op() is not fn]
     if nested:
         raise CheckOutliningError(f"'{nested[0].name}' inside a region cannot be outlined for a compiled backend")

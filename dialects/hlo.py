@@ -30,6 +30,7 @@ from minixla.dialects.hlo_ops.fft import FftOp
 from minixla.dialects.hlo_ops.indexing import (
     GatherOp, ScatterOp,
 )
+from minixla.dialects.hlo_ops.linalg import CholeskyOp, TriangularSolveOp
 from minixla.dialects.hlo_ops.reduction import (
     ReduceOp, ReduceWindowOp, SelectAndScatterOp, SortOp,
 )
@@ -63,6 +64,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "BroadcastInDimOp",
            "CaseOp",
            "CeilOp",
+           "CholeskyOp",
            "ClampOp",
            "CollectiveBroadcastOp",
            "CollectivePermuteOp",
@@ -127,6 +129,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "SubtractOp",
            "TanhOp",
            "TransposeOp",
+           "TriangularSolveOp",
            "WhileOp",
            "XorOp",
            "CompositeOp",

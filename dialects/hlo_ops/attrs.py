@@ -57,6 +57,15 @@ class FftType(StrEnum):
     IRFFT = "IRFFT"
 
 
+class Transpose(StrEnum):
+    """triangular_solve's `transpose_a`: op(a) is a, a^T or a^H."""
+
+    TRANSPOSE_INVALID = "TRANSPOSE_INVALID"
+    NO_TRANSPOSE = "NO_TRANSPOSE"
+    TRANSPOSE = "TRANSPOSE"
+    ADJOINT = "ADJOINT"
+
+
 # ---------------------------------------------------------------------------
 # Base classes (prefix independent): isinstance() checks use these.
 # ---------------------------------------------------------------------------
@@ -90,6 +99,12 @@ class FftTypeAttrBase(Attribute):
     """Marker base of `FftType` enum attributes; `.data` is a `FftType`."""
 
     enum_type = FftType
+
+
+class TransposeAttrBase(Attribute):
+    """Marker base of `Transpose` enum attributes; `.data` is a `Transpose`."""
+
+    enum_type = Transpose
 
 
 class StructAttr(Data[tuple]):
@@ -308,6 +323,7 @@ ATTR_BASES = {
     "precision": PrecisionAttrBase,
     "rng_algorithm": RngAlgorithmAttrBase,
     "fft_type": FftTypeAttrBase,
+    "transpose": TransposeAttrBase,
     "gather": GatherDimensionNumbersBase,
     "scatter": ScatterDimensionNumbersBase,
     "dot": DotDimensionNumbersBase,

@@ -1131,6 +1131,73 @@ STRUCTURAL_CASES: dict[str, CaseFn] = {
 }
 
 
+# -- linear algebra: integer-valued triangular factors, so both backends are exact ---------
+
+def _triangular(rng, shape, lower: bool, unit: bool) -> np.ndarray:
+    """Triangular matrices with entries in [-2, 2] and diagonal +-1 or +-2 (1 with `unit`):
+    substitution and Cholesky on them stay in small integers and halves, exact in every float type."""
+    *batch, n, _ = shape
+    m = rng.integers(-2, 3, shape).astype(np.float64)
+    diag = np.ones((*batch, n)) if unit else rng.choice([-2.0, -1.0, 1.0, 2.0], (*batch, n))
+    m = np.tril(m, -1) if lower else np.triu(m, 1)
+    return m + diag[..., None] * np.eye(n)
+
+
+def _transpose_last(v: str, shape, ty: str, name: str) -> tuple[str, str]:
+    r = len(shape)
+    perm = [*range(r - 2), r - 1, r - 2]
+    t = tensor((*shape[:-2], shape[-1], shape[-2]), ty)
+    return f"  {name} = hlo.transpose {v}, dims = {perm} : ({tensor(shape, ty)}) -> {t}\n", t
+
+
+def _triangular_solve(draw) -> list[Case]:
+    """b = op(a) x (or x op(a)) computed in the program, then solved for x again."""
+    out = []
+    for _ in range(3):
+        ty = draw(st.sampled_from(FLOATS))
+        batch = draw(shapes(max_rank=1, dim=st.integers(1, 2)))
+        n, m = draw(st.integers(1, 5)), draw(st.integers(1, 3))
+        left, lower, unit = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+        trans = draw(st.sampled_from(["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"]))
+        sa, sx = (*batch, n, n), ((*batch, n, m) if left else (*batch, m, n))
+        ta, tx = tensor(sa, ty), tensor(sx, ty)
+        body, op_a = "", "%a0"
+        if trans != "NO_TRANSPOSE":
+            body, _ = _transpose_last("%a0", sa, ty, "%t")
+            op_a = "%t"
+        k = len(batch)
+        dims = f"batching_dims = [{', '.join(map(str, range(k)))}] x [{', '.join(map(str, range(k)))}], " if k else ""
+        lhs, rhs = (op_a, "%a1") if left else ("%a1", op_a)
+        tl, tr = (ta, tx) if left else (tx, ta)
+        body += (f"  %b = hlo.dot_general {lhs}, {rhs}, {dims}contracting_dims = [{k + 1}] x [{k}] : ({tl}, {tr}) -> {tx}\n"
+                 f'  %r = "hlo.triangular_solve"(%a0, %b) <{{left_side = {str(left).lower()}, lower = {str(lower).lower()}, '
+                 f"unit_diagonal = {str(unit).lower()}, transpose_a = #hlo<transpose {trans}>}}> : ({ta}, {tx}) -> {tx}")
+        out.append(Case([Arg(sa, ty, lambda rng, sa=sa, lower=lower, unit=unit: _triangular(rng, sa, lower, unit)),
+                         Arg(sx, ty, small_ints=True)], body, [("%r", tx)], 0,
+                        f"triangular_solve left={left} lower={lower} unit={unit} {trans} {ty}"))
+    return out
+
+
+def _cholesky(draw) -> list[Case]:
+    """a = l l^T from an integer-valued l with positive diagonal, factored again."""
+    out = []
+    for _ in range(2):
+        ty = draw(st.sampled_from(FLOATS))
+        batch = draw(shapes(max_rank=1, dim=st.integers(1, 2)))
+        n, lower = draw(st.integers(1, 5)), draw(st.booleans())
+        sa = (*batch, n, n)
+        t = tensor(sa, ty)
+
+        def spd(rng, sa=sa):
+            f = np.abs(_triangular(rng, sa, True, False)) * np.sign(_triangular(rng, sa, True, True))
+            f = np.tril(f, -1) + np.abs(np.diagonal(f, 0, -2, -1))[..., None] * np.eye(sa[-1])
+            return f @ np.swapaxes(f, -1, -2)
+
+        out.append(Case([Arg(sa, ty, spd)], f'  %r = "hlo.cholesky"(%a0) <{{lower = {str(lower).lower()}}}> : ({t}) -> {t}',
+                        [("%r", t)], 0, f"cholesky lower={lower} {ty}"))
+    return out
+
+
 # -- the table -------------------------------------------------------------------------
 
 OP_CASES: dict[str, CaseFn] = {
@@ -1148,6 +1215,7 @@ OP_CASES: dict[str, CaseFn] = {
     "rng_bit_generator": _rng_bit_generator, "dot_general": _dot_general, "convolution": _convolution,
     **STRUCTURAL_CASES,
     "fft": _fft,
+    "triangular_solve": _triangular_solve, "cholesky": _cholesky,
 }
 
 #: op -> reason, for ops whose cpu lowering is known to differ (strict xfails)
