@@ -147,3 +147,5 @@ from minixla.frontend.api import raw_state_containers as _raw_state_containers  
 from minixla.frontend.api import raw_state_lists as _raw_state_lists  # noqa: E402
 _raw_state_containers.install(_sys.modules[__name__])  # tf.raw_ops' TensorArray*V3 and Stack*V2 on handles
 _raw_state_lists.install(_sys.modules[__name__])  # tf.raw_ops' TensorList* on variants
+from minixla.frontend.api import raw_functional as _raw_functional  # noqa: E402
+_raw_functional.install(_sys.modules[__name__])  # raw ops taking functions, stateful random kernels, DynamicStitch
