@@ -5,7 +5,8 @@
   integers and converts the integer's value to float. StableHLO's tests use
   them for inf/NaN/denormals everywhere. Still needed with xdsl==0.74.0:
   tests/dialects/test_xdsl_fixes.py probes stock xDSL (it reads 0x7F800000 as
-  2139095040.0) and fails once upstream is fixed, so the patch can go.
+  2139095040.0) and fails once upstream is fixed, so the patch can go. The same holds
+  for each part of a complex literal (`(0x7FF8000000000000, 0x0)` in complex<f64>).
 
 Nothing else is patched: each other xDSL gap is handled in our own code
 (../shared/design/XDSL_NOTES.md lists them).
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import struct
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import BFloat16Type, ComplexType, Float16Type, Float32Type, Float64Type
 from xdsl.parser.attribute_parser import AttrParser
 
 # struct formats (unsigned, float) per type; struct, not numpy, keeps tool start-up fast
@@ -33,8 +34,20 @@ _element = AttrParser._TensorLiteralElement  # noqa: SLF001
 _original_to_type = _element.to_type
 
 
+def _complex_from_bits(self, parser, type_):
+    """`(0x7FF8000000000000, 0x0)`: each hex part is a bit pattern of the complex's float type."""
+    parts = [p.strip() for p in self.span.text.strip().strip("()").split(",")]
+    if any(p.startswith("-0x") or p.startswith("-0X") for p in parts):
+        parser.raise_error("a hexadecimal float literal must not be negated", at_position=self.span)
+    return tuple(_float_from_bits(int(p, 16), type_.element_type) if p[:2] in ("0x", "0X") else float(v)
+                 for p, v in zip(parts, self.value))
+
+
 def _to_type(self, parser, type_):
     text = self.span.text.lstrip("-").strip()
+    if isinstance(type_, ComplexType) and isinstance(self.value, tuple) and "0x" in text.lower() \
+            and type(type_.element_type) in _BITS_DTYPES:
+        return _complex_from_bits(self, parser, type_)
     if (type(type_) in _BITS_DTYPES or isinstance(type_, BFloat16Type)) and isinstance(self.value, int) \
             and not isinstance(self.value, bool) and text[:2] in ("0x", "0X"):
         if self.is_negative:
