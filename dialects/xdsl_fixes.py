@@ -18,6 +18,8 @@ import struct
 
 from xdsl.dialects.builtin import BFloat16Type, ComplexType, Float16Type, Float32Type, Float64Type
 from xdsl.parser.attribute_parser import AttrParser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.lexer import Span
 
 # struct formats (unsigned, float) per type; struct, not numpy, keeps tool start-up fast
 _BITS_DTYPES = {Float16Type: ("<H", "<e"), Float32Type: ("<I", "<f"), Float64Type: ("<Q", "<d")}
@@ -56,6 +58,20 @@ def _to_type(self, parser, type_):
     return _original_to_type(self, parser, type_)
 
 
+def _parse_optional_complex(self):
+    """xDSL's, without its "(float, float) or (int, int)" rule: xDSL itself prints a NaN part in
+    hex beside a decimal part (`(0x7ff8000000000000,-0.000000e+00)`), which must read back."""
+    if self._current_token.kind != MLIRTokenKind.L_PAREN:
+        return None
+    start = self._consume_token(MLIRTokenKind.L_PAREN).span
+    real, _ = self._parse_bool_int_or_float()
+    self.parse_punctuation(",")
+    imag, _ = self._parse_bool_int_or_float()
+    end = self._consume_token(MLIRTokenKind.R_PAREN).span
+    return (real, imag), Span(start.start, end.end, start.input)
+
+
 if not getattr(_element, "_minixla_patched", False):
     _element.to_type = _to_type
+    AttrParser._parse_optional_complex = _parse_optional_complex  # noqa: SLF001
     _element._minixla_patched = True  # noqa: SLF001

@@ -116,6 +116,7 @@ class _Converter:
             t = arg.type
             if packed_args:
                 new = block.insert_arg(packed_type(t), arg.index)
+                new.name_hint = arg.name_hint
                 assert first is not None
                 self.parts[arg] = self.unpack(Builder(first), new, t)
             else:
@@ -141,7 +142,7 @@ class _Converter:
         if m in ("real", "imag") and not is_complex_tensor(op.operands[0].type):
             b = Builder(op)
             x = op.operands[0]
-            op.results[0].replace_all_uses_with(x if m == "real" else b.op("multiply", x, b.const(0.0, x)))
+            op.results[0].replace_all_uses_with(x if m == "real" else b.const(0.0, x))
             self.dead.append(op)
             return
         complex_in = any(v in self.parts for v in op.operands)

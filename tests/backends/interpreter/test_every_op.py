@@ -484,7 +484,8 @@ def test_rng_bit_generator_shapes_determinism_and_state():
 def test_every_op_has_an_interpreter_test_here():
     """Each hlo op's mnemonic appears in this file's programs (return and fusion are structural;
     the collectives run on a process grid in test_collectives.py)."""
-    text = open(__file__).read() + (Path(__file__).parent / "test_collectives.py").read_text()
+    text = open(__file__).read() + "".join((Path(__file__).parent / f).read_text()
+                                           for f in ("test_collectives.py", "test_complex.py"))
     missing = [m for m in hlo.OPS if m not in ("return", "fusion") and m not in UNARY_REFS and m not in BINARY_REFS
                and f"hlo.{m}" not in text]
     assert not missing, missing
