@@ -211,14 +211,15 @@ def crsqrt(b: Builder, x: Parts) -> Parts:
 
 
 def csign(b: Builder, x: Parts) -> Parts:
-    """x/|x|; 0 for 0; (NaN, NaN) if either part is NaN."""
+    """x/|x|; 0 for 0; (NaN, NaN) if either part of the input or quotient is NaN (an infinite
+    input: inf/inf, as numpy's complex division by |x| gives)."""
     a, y = x
     mag = b.hypot(a, y)
     zero = b.cmp("EQ", mag, b.const(0.0, mag))
     safe = b.select(zero, b.const(1.0, mag), mag)
     re = b.select(zero, b.const(0.0, a), b.div(a, safe))
     im = b.select(zero, b.const(0.0, a), b.div(y, safe))
-    nan = b.either(b.is_nan(a), b.is_nan(y))
+    nan = b.either(b.either(b.is_nan(a), b.is_nan(y)), b.is_inf(mag))
     q = b.const(float("nan"), a)
     return b.select(nan, q, re), b.select(nan, q, im)
 

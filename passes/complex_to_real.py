@@ -279,7 +279,7 @@ class _Converter:
         return out
 
 
-def _convert_function(fn: func.FuncOp) -> None:
+def _convert_function(fn: func.FuncOp, fuse: bool) -> None:
     conv = _Converter({}, [], [])
     conv.convert_block(fn.body.blocks[0], packed_args=True)
     for op in reversed(conv.dead):
@@ -287,6 +287,11 @@ def _convert_function(fn: func.FuncOp) -> None:
         op.erase(safe_erase=False)
     for block, arg in conv.dead_args:
         block.erase_arg(arg)
+    if fuse:  # each complex op is tens of float ops: one loop nest per chain, not per float op
+        from minixla.passes.hlo_opt.fusion import CONTAINERS, fuse_block
+
+        for block in [b for o in fn.walk() if o.name in CONTAINERS or o is fn for r in o.regions for b in r.blocks]:
+            fuse_block(block)
     ft = fn.function_type
     fn.function_type = func.FunctionType.from_lists(
         [packed_type(t) if is_complex_tensor(t) else t for t in ft.inputs.data],
@@ -303,9 +308,11 @@ def _mentions_complex(fn: func.FuncOp) -> bool:
 
 @dataclass(frozen=True)
 class HloComplexToReal(ModulePass):
-    """Complex tensors -> pairs of float tensors (interleaved at function boundaries)."""
+    """Complex tensors -> pairs of float tensors (interleaved at function boundaries); `fuse`
+    runs hlo-fusion on the converted functions (off: see the plain expansion)."""
 
     name = PASS_NAME
+    fuse: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in [f for f in op.walk() if isinstance(f, func.FuncOp) and f.body.blocks]:
@@ -314,4 +321,4 @@ class HloComplexToReal(ModulePass):
                     if isinstance(call, func.CallOp) and any(
                             is_complex_tensor(v.type) for v in (*call.operands, *call.results)):
                         raise _error(call, "calls with complex values must be inlined first (run `inline`)")
-                _convert_function(fn)
+                _convert_function(fn, self.fuse)

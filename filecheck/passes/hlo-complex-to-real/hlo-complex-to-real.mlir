@@ -1,4 +1,4 @@
-// RUN: minixla-opt %s --split-input-file -p hlo-complex-to-real | filecheck %s
+// RUN: minixla-opt %s --split-input-file -p "hlo-complex-to-real{fuse=false}" | filecheck %s
 
 // A complex argument or result is tensor<Sx2xF> at the boundary (numpy's interleaved layout):
 // parts are sliced out at entry and concatenated back at the return. complex<f32> products run in f64.
