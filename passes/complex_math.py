@@ -30,6 +30,8 @@ class Builder:
 
     def __init__(self, anchor: Operation):
         self.anchor = anchor
+        #: splat constants made for this anchor, by (value, type): one each, not one per use
+        self.splats: dict[tuple[str, object], SSAValue] = {}
 
     def insert(self, op: Operation) -> SSAValue:
         """Insert `op`; its first result (terminators: none)."""
@@ -44,11 +46,13 @@ class Builder:
     def const(self, value: float, like: SSAValue) -> SSAValue:
         t = like.type
         assert isinstance(t, TensorType)
-        scalar = TensorType(t.element_type, [])
-        c = self.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(scalar, [value])))
-        if not t.get_shape():
-            return c
-        return self.op("broadcast_in_dim", c, result_type=t, broadcast_dimensions=i64_array([]))
+        key = (repr(float(value)), t)
+        if key not in self.splats:
+            scalar = TensorType(t.element_type, [])
+            c = self.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(scalar, [value])))
+            self.splats[key] = c if not t.get_shape() else self.op(
+                "broadcast_in_dim", c, result_type=t, broadcast_dimensions=i64_array([]))
+        return self.splats[key]
 
     def cmp(self, direction: str, a: SSAValue, b: SSAValue) -> SSAValue:
         t = a.type

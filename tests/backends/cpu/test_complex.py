@@ -69,22 +69,39 @@ def edge_complex(elt: str) -> np.ndarray:
 
 
 def elementwise_module(elt: str, n: int, unary: list[str], binary: list[str]) -> str:
-    t, f = f"tensor<{n}x{elt}>", f"tensor<{n}x{PART[elt]}>"
-    lines, results = [], []
+    """One function per op (LLVM's time grows faster than linearly with a function's size)."""
+    t, f, b = f"tensor<{n}x{elt}>", f"tensor<{n}x{PART[elt]}>", f"tensor<{n}xi1>"
+    funcs = []
     for op in unary:
-        rt = f if op == "abs" else t
-        sig = f"({t}) -> {rt}" if op == "abs" else t
-        lines.append(f"  %{op} = hlo.{op} %a : {sig}")
-        results.append((f"%{op}", rt))
+        rt, sig = (f, f"({t}) -> {f}") if op == "abs" else (t, t)
+        funcs.append(f"func.func @f_{op}(%a: {t}, %b: {t}) -> {rt} {{\n  %r = hlo.{op} %a : {sig}\n"
+                     f"  func.return %r : {rt}\n}}")
     for op in binary:
-        lines.append(f"  %{op} = hlo.{op} %a, %b : {t}")
-        results.append((f"%{op}", t))
+        funcs.append(f"func.func @f_{op}(%a: {t}, %b: {t}) -> {t} {{\n  %r = hlo.{op} %a, %b : {t}\n"
+                     f"  func.return %r : {t}\n}}")
     for d in ("EQ", "NE", "LT", "GE"):
-        lines.append(f"  %c{d} = hlo.compare {d}, %a, %b : ({t}, {t}) -> tensor<{n}xi1>")
-        results.append((f"%c{d}", f"tensor<{n}xi1>"))
-    rt = ", ".join(t for _, t in results)
-    return (f"func.func @main(%a: {t}, %b: {t}) -> ({rt}) {{\n" + "\n".join(lines)
-            + f"\n  func.return {', '.join(v for v, _ in results)} : {rt}\n}}")
+        funcs.append(f"func.func @f_{d}(%a: {t}, %b: {t}) -> {b} {{\n"
+                     f"  %r = hlo.compare {d}, %a, %b : ({t}, {t}) -> {b}\n  func.return %r : {b}\n}}")
+    return "\n".join(funcs)
+
+
+def compile_all(text: str) -> tuple[dict, dict]:
+    """Every public function of `text`, compiled in ONE LLVM module, and on the interpreter."""
+    from minixla.backends.cpu.backend import _hlo_to_cpu_pipeline, _with_unsigned_views
+    from minixla.backends.cpu.compiler import SYMBOL_PREFIX, compile_lowered, lower, prefix_symbols, public_functions
+
+    module = Parser(CTX, text).parse_module()
+    module.verify()
+    interp = InterpreterBackend()
+    types = {fn.sym_name.data: fn.function_type for fn in public_functions(module)}
+    ref = {name: interp.compile(module, name) for name in types}
+    cpu_mod = module.clone()
+    prefix_symbols(cpu_mod)
+    signatures: dict = {}
+    lower(cpu_mod, _hlo_to_cpu_pipeline(), {SYMBOL_PREFIX + k: len(t.outputs.data) for k, t in types.items()},
+          signatures)
+    compiled = compile_lowered(cpu_mod, signatures)
+    return {k: _with_unsigned_views(compiled[k], t) for k, t in types.items()}, ref
 
 
 #: edge-value results where numpy's special-value rules (C99 Annex G) are not reproduced:
@@ -112,15 +129,14 @@ def test_elementwise_ops_match_interpreter_every_type(elt, unary, binary):
 
 def check_elementwise(elt: str, unary: list[str], binary: list[str]) -> None:
     n = len(EDGE_PARTS) ** 2
-    cpu, ref = compile_both(elementwise_module(elt, n, unary, binary))
-    names = unary + binary + ["EQ", "NE", "LT", "GE"]
+    cpu, ref = compile_all(elementwise_module(elt, n, unary, binary))
     rng = np.random.default_rng(7)
     edge = edge_complex(elt)
     inputs = [("random", random_complex(rng, n, elt), random_complex(rng, n, elt)),
               ("edge", edge, np.roll(edge, 5))]
     for label, a, b in inputs:
-        got, want = cpu(a.copy(), b.copy()), ref(a.copy(), b.copy())
-        for name, g, w in zip(names, got, want):
+        for name in [*unary, *binary, "EQ", "NE", "LT", "GE"]:
+            (g,), (w,) = cpu[f"f_{name}"](a.copy(), b.copy()), ref[f"f_{name}"](a.copy(), b.copy())
             if label == "edge" and name in EDGE_SKIP:
                 keep = np.isfinite(a) & np.isfinite(b) & (np.abs(a) < 1e20) & (np.abs(b) < 1e20)
                 if name in ("divide", "power", "atan2", "log", "rsqrt"):
@@ -131,31 +147,34 @@ def check_elementwise(elt: str, unary: list[str], binary: list[str]) -> None:
             assert_close(g, w, rtol, atol, f"{name} {elt} {label}")
 
 
-@pytest.mark.parametrize("elt", TYPES)
-def test_edge_values_of_the_careful_formulas(elt):
+def test_edge_values_of_the_careful_formulas():
     """Division by zero, |inf + NaN i|, sqrt on the branch cut with signed zeros, sign of NaN: numpy's answers."""
-    t, f = f"tensor<6x{elt}>", f"tensor<6x{PART[elt]}>"
-    text = f"""func.func @main(%a: {t}, %b: {t}) -> ({t}, {f}, {t}, {t}) {{
+    funcs = []
+    for elt in TYPES:
+        t, f = f"tensor<6x{elt}>", f"tensor<6x{PART[elt]}>"
+        funcs.append(f"""func.func @{PART[elt]}(%a: {t}, %b: {t}) -> ({t}, {f}, {t}, {t}) {{
   %q = hlo.divide %a, %b : {t}
   %m = hlo.abs %a : ({t}) -> {f}
   %s = hlo.sqrt %a : {t}
   %g = hlo.sign %a : {t}
   func.return %q, %m, %s, %g : {t}, {f}, {t}, {t}
-}}"""
-    cpu, ref = compile_both(text)
-    a = np.array([1 + 1j, complex(np.inf, np.nan), complex(-4, 0.0), complex(-4, -0.0), 0j,
-                  complex(3e38, 3e38) if elt == "complex<f32>" else complex(1e300, 1e300)], TYPES[elt])
-    b = np.array([0j, 1 + 0j, 2j, 1e-30 + 1e30j, 1 + 0j, 2 + 1j], TYPES[elt])
-    for name, g, w in zip(["divide", "abs", "sqrt", "sign"], cpu(a, b), ref(a, b)):
-        assert_close(g, w, RTOL[elt] * 4, 0.0, f"{name} {elt}")
-    s = cpu(a, b)[2]
-    assert np.signbit(s[3].imag) and not np.signbit(s[2].imag)  # sqrt(-4 - 0i) = -2i, sqrt(-4 + 0i) = 2i
+}}""")
+    cpu, ref = compile_all("\n".join(funcs))
+    for elt in TYPES:
+        a = np.array([1 + 1j, complex(np.inf, np.nan), complex(-4, 0.0), complex(-4, -0.0), 0j,
+                      complex(3e38, 3e38) if elt == "complex<f32>" else complex(1e300, 1e300)], TYPES[elt])
+        b = np.array([0j, 1 + 0j, 2j, 1e-30 + 1e30j, 1 + 0j, 2 + 1j], TYPES[elt])
+        got = cpu[PART[elt]](a, b)
+        for name, g, w in zip(["divide", "abs", "sqrt", "sign"], got, ref[PART[elt]](a, b)):
+            assert_close(g, w, RTOL[elt] * 4, 0.0, f"{name} {elt}")
+        s = got[2]
+        assert np.signbit(s[3].imag) and not np.signbit(s[2].imag)  # sqrt(-4 - 0i) = -2i, sqrt(-4 + 0i) = 2i
 
 
 def test_data_movement_contractions_and_loops():
     c, t = "complex<f32>", "tensor<2x3xcomplex<f32>>"
     programs = {
-        "movement": f"""func.func @main(%a: {t}) -> (tensor<3x2x{c}>, tensor<6x{c}>, tensor<2x2x{c}>, tensor<4x3x{c}>, tensor<5x2x3x{c}>, {t}, tensor<4x4x{c}>, tensor<2x2x{c}>) {{
+        "movement": f"""func.func @movement(%a: {t}) -> (tensor<3x2x{c}>, tensor<6x{c}>, tensor<2x2x{c}>, tensor<4x3x{c}>, tensor<5x2x3x{c}>, {t}, tensor<4x4x{c}>, tensor<2x2x{c}>) {{
   %tr = hlo.transpose %a, dims = [1, 0] : ({t}) -> tensor<3x2x{c}>
   %rs = hlo.reshape %a : ({t}) -> tensor<6x{c}>
   %sl = hlo.slice %a [0:2, 1:3] : ({t}) -> tensor<2x2x{c}>
@@ -169,14 +188,14 @@ def test_data_movement_contractions_and_loops():
   %du = hlo.dynamic_update_slice %sl, %ds, %i, %i : (tensor<2x2x{c}>, tensor<1x2x{c}>, tensor<i32>, tensor<i32>) -> tensor<2x2x{c}>
   func.return %tr, %rs, %sl, %cc, %bc, %rv, %pd, %du : tensor<3x2x{c}>, tensor<6x{c}>, tensor<2x2x{c}>, tensor<4x3x{c}>, tensor<5x2x3x{c}>, {t}, tensor<4x4x{c}>, tensor<2x2x{c}>
 }}""",
-        "gather_iota_select": f"""func.func @main(%a: {t}, %p: tensor<2x3xi1>) -> (tensor<2x3x{c}>, tensor<2x3x{c}>, {t}) {{
+        "gather_iota_select": f"""func.func @gather_iota_select(%a: {t}, %p: tensor<2x3xi1>) -> (tensor<2x3x{c}>, tensor<2x3x{c}>, {t}) {{
   %idx = hlo.constant dense<[[1], [0]]> : tensor<2x1xi32>
   %g = "hlo.gather"(%a, %idx) <{{dimension_numbers = #hlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}}> : ({t}, tensor<2x1xi32>) -> tensor<2x3x{c}>
   %io = hlo.iota dim = 1 : tensor<2x3x{c}>
   %s = hlo.select %p, %a, %io : (tensor<2x3xi1>, {t}, {t}) -> {t}
   func.return %g, %io, %s : tensor<2x3x{c}>, tensor<2x3x{c}>, {t}
 }}""",
-        "contract_reduce_loop": f"""func.func @main(%a: {t}, %b: tensor<3x4x{c}>, %w: tensor<3x4xf32>) -> (tensor<2x4x{c}>, tensor<2x4x{c}>, tensor<{c}>, tensor<3x{c}>, {t}) {{
+        "contract_reduce_loop": f"""func.func @contract_reduce_loop(%a: {t}, %b: tensor<3x4x{c}>, %w: tensor<3x4xf32>) -> (tensor<2x4x{c}>, tensor<2x4x{c}>, tensor<{c}>, tensor<3x{c}>, {t}) {{
   %d = hlo.dot_general %a, %b, contracting_dims = [1] x [0] : ({t}, tensor<3x4x{c}>) -> tensor<2x4x{c}>
   %wc = hlo.convert %w : (tensor<3x4xf32>) -> tensor<3x4x{c}>
   %dr = hlo.dot_general %a, %wc, contracting_dims = [1] x [0] : ({t}, tensor<3x4x{c}>) -> tensor<2x4x{c}>
@@ -204,12 +223,12 @@ def test_data_movement_contractions_and_loops():
     a = random_complex(rng, (2, 3), c)
     args = {"movement": [a], "gather_iota_select": [a, rng.integers(0, 2, (2, 3)).astype(bool)],
             "contract_reduce_loop": [a, random_complex(rng, (3, 4), c), rng.standard_normal((3, 4)).astype(np.float32)]}
-    for label, text in programs.items():
-        cpu, ref = compile_both(text)
-        for k, (g, w) in enumerate(zip(cpu(*args[label]), ref(*args[label]))):
+    cpu, ref = compile_all("\n".join(programs.values()))
+    for label in programs:
+        for k, (g, w) in enumerate(zip(cpu[label](*args[label]), ref[label](*args[label]))):
             assert_close(g, w, 1e-5, 1e-6, f"{label} result #{k}")
     # an independent check of the contraction: numpy's complex matmul
-    d = compile_both(programs["contract_reduce_loop"])[0](*args["contract_reduce_loop"])[0]
+    d = cpu["contract_reduce_loop"](*args["contract_reduce_loop"])[0]
     np.testing.assert_allclose(d, args["contract_reduce_loop"][0] @ args["contract_reduce_loop"][1], rtol=1e-5)
 
 
