@@ -283,6 +283,12 @@ def cpow(b: Builder, x: Parts, w: Parts) -> Parts:
     return b.select(zero_exp, b.const(1.0, a), re), b.select(zero_exp, z, im)
 
 
+def ccbrt(b: Builder, x: Parts) -> Parts:
+    """The principal cube root exp(log(x) / 3), as the interpreter's x ** (1/3)."""
+    a, _ = x
+    return cpow(b, x, (b.const(1.0 / 3.0, a), b.const(0.0, a)))
+
+
 def catan2(b: Builder, y: Parts, x: Parts) -> Parts:
     """-i log((x + i y) / sqrt(x^2 + y^2)), the interpreter's formula."""
     u = (b.sub(x[0], y[1]), b.add(x[1], y[0]))
@@ -311,7 +317,7 @@ def ccompare(b: Builder, x: Parts, y: Parts, direction: str) -> SSAValue:
 UNARY: dict[str, Callable[[Builder, Parts], Parts]] = {
     "exponential": cexp, "exponential_minus_one": cexpm1, "log": clog, "log_plus_one": clog1p,
     "sqrt": csqrt, "rsqrt": crsqrt, "sign": csign, "cosine": ccos, "sine": csin, "tanh": ctanh,
-    "tan": ctan, "logistic": clogistic,
+    "tan": ctan, "logistic": clogistic, "cbrt": ccbrt,
 }
 BINARY: dict[str, Callable[[Builder, Parts, Parts], Parts]] = {
     "multiply": cmul, "divide": cdiv, "power": cpow, "atan2": catan2,
