@@ -18,7 +18,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from minixla.dialects import hlo
-from minixla.dialects.hlo_ops.attrs import HLO_ATTRS
+from minixla.dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType
+from minixla.dialects.hlo_ops.base import is_float
 from minixla.dialects.hlo_ops.syntax import i64_array
 
 Parts = tuple[SSAValue, SSAValue]
@@ -57,12 +58,11 @@ class Builder:
     def cmp(self, direction: str, a: SSAValue, b: SSAValue) -> SSAValue:
         t = a.type
         assert isinstance(t, TensorType)
-        from minixla.dialects.hlo_ops.attrs import ComparisonDirection, ComparisonType
-
+        kind = "FLOAT" if is_float(t.element_type) else "SIGNED"
         return self.insert(hlo.CompareOp.create(
             operands=[a, b], result_types=[TensorType(i1, t.get_shape())],
             properties={"comparison_direction": HLO_ATTRS.comparison_direction(ComparisonDirection(direction)),
-                        "compare_type": HLO_ATTRS.comparison_type(ComparisonType("FLOAT"))}))
+                        "compare_type": HLO_ATTRS.comparison_type(ComparisonType(kind))}))
 
     def select(self, pred: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.op("select", pred, a, b, result_type=a.type)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ComplexType, ModuleOp, TensorType
+from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr, ModuleOp, TensorType, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
@@ -100,14 +100,19 @@ class _Converter:
         return out[0], out[1]
 
     def pack(self, b: Builder, parts: Parts) -> SSAValue:
+        """(re, im) -> tensor<Sx2xF> as select(iota == 0, re, im) over broadcasts: all fusible, so
+        the parts' math and the interleaving run as one loop writing the result in place."""
         pt = parts[0].type
         assert isinstance(pt, TensorType)
         shape = list(pt.get_shape())
-        column = TensorType(pt.element_type, [*shape, 1])
-        cols = [b.op("reshape", p, result_type=column) for p in parts]
-        return b.insert(hlo.ConcatenateOp.create(
-            operands=cols, result_types=[TensorType(pt.element_type, [*shape, 2])],
-            properties={"dimension": i64_attr(len(shape))}))
+        packed = TensorType(pt.element_type, [*shape, 2])
+        dims = i64_array(list(range(len(shape))))
+        re, im = (b.op("broadcast_in_dim", p, result_type=packed, broadcast_dimensions=dims) for p in parts)
+        index = b.insert(hlo.IotaOp.create(result_types=[TensorType(i32, [*shape, 2])],
+                                           properties={"iota_dimension": i64_attr(len(shape))}))
+        zero = b.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(i32, []), [0])))
+        zeros = b.op("broadcast_in_dim", zero, result_type=index.type, broadcast_dimensions=i64_array([]))
+        return b.select(b.cmp("EQ", index, zeros), re, im)
 
     # -- blocks -------------------------------------------------------------
     def convert_block(self, block: Block, packed_args: bool) -> None:
