@@ -34,7 +34,7 @@ from minixla.dialects import hlo
 from minixla.dialects.diagnostics import op_position
 from minixla.dialects.hlo_ops.syntax import i64_array, i64_attr
 from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_to_dense_attr
-from minixla.passes.complex_math import BINARY, UNARY, Builder, Parts, cabs, ccompare, widened
+from minixla.passes.complex_math import BINARY, UNARY, Builder, Parts, cabs, ccompare, cpick, widened
 
 PASS_NAME = "hlo-complex-to-real"
 
@@ -221,6 +221,9 @@ class _Converter:
             return [widened(b, UNARY[m], self.get(args[0]))]
         if m in BINARY:
             return [widened(b, BINARY[m], self.get(args[0]), self.get(args[1]))]
+        if m == "clamp":
+            lo, x, hi = (self.widen_scalar(b, v, t) for v in args)
+            return [cpick(b, cpick(b, x, lo, "GT"), hi, "LT")]
         if m == "compare":
             return [ccompare(b, self.get(args[0]), self.get(args[1]), op.comparison_direction.data.value)]
         if m == "select":
@@ -239,6 +242,15 @@ class _Converter:
         if m in IN_PLACE:
             return self.in_place(b, op)
         raise _error(op, "this op has no complex lowering on the CPU backend")
+
+    def widen_scalar(self, b: Builder, v: SSAValue, t: Attribute) -> Parts:
+        """The parts of `v`, broadcast to `t`'s shape when `v` is a scalar (clamp's bounds)."""
+        re, im = self.get(v)
+        pt = part_type(t)
+        if re.type == pt:
+            return re, im
+        dims = i64_array([])
+        return tuple(b.op("broadcast_in_dim", p, result_type=pt, broadcast_dimensions=dims) for p in (re, im))
 
     def convert(self, b: Builder, op: Operation):
         x, t = op.operands[0], op.results[0].type
