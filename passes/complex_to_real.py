@@ -333,11 +333,12 @@ def _convert_function(fn: func.FuncOp, fuse: bool) -> None:
 
 
 def _mentions_complex(fn: func.FuncOp) -> bool:
+    """A complex type in the signature or on any value, or a real/imag op (which also lowers
+    on float operands)."""
     ft = fn.function_type
-    if any(is_complex_tensor(t) for t in (*ft.inputs.data, *ft.outputs.data)):
-        return True
-    return any(is_complex_tensor(r.type) or _mnemonic(op) in ("real", "imag")
-               for op in fn.walk() for r in (*op.results, *op.operands))
+    return (any(is_complex_tensor(t) for t in (*ft.inputs.data, *ft.outputs.data))
+            or any(_mnemonic(op) in ("real", "imag") or any(is_complex_tensor(r.type) for r in op.results)
+                   for op in fn.walk()))
 
 
 @dataclass(frozen=True)
