@@ -85,7 +85,8 @@ class EntryPoint:
 
 
 _C_TYPES = {"f32": "float", "f64": "double", "f16": "uint16_t", "bf16": "uint16_t", "i1": "bool",
-            "index": "int64_t", "complex<f32>": "float _Complex", "complex<f64>": "double _Complex"}
+            "index": "int64_t", "complex<f32>": "float _Complex", "complex<f64>": "double _Complex",
+            "c64": "float", "c128": "double"}  # c64/c128: complex entry parameters as interleaved (re, im) pairs
 
 
 def element_name(t: Attribute) -> str:
@@ -99,6 +100,8 @@ def element_name(t: Attribute) -> str:
     text = str(t)
     if text in ("f16", "bf16", "f32", "f64", "complex<f32>", "complex<f64>"):  # complex: (re, im) interleaved
         return text
+    if text in ("complex<f32>", "complex<f64>"):  # passed as numpy/C99 lay them out: re, im, re, im, ...
+        return "c64" if text == "complex<f32>" else "c128"
     raise AotError(f"element type {t} has no C type for an AOT entry point")
 
 
