@@ -15,17 +15,18 @@ complex value is a pair of floats down to the registers.
   operand, result and block argument becomes two, in place (sort's comparator: lhs_re,
   rhs_re, lhs_im, rhs_im); the bodies convert too.
 * `real`/`imag`/`complex` pick or pair the parts; `bitcast_convert` goes through the
-  interleaved layout.
+  interleaved layout, and so does `fft` (its `{interleaved}` form: the CPU kernel reads and
+  writes interleaved buffers).
 An op this pass does not know with a complex operand is a located error.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr, ModuleOp, TensorType, i32
+from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr, ModuleOp, TensorType, UnitAttr, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
@@ -83,6 +84,8 @@ class _Converter:
     #: replaced ops and complex block arguments, erased once everything is converted
     dead: list[Operation]
     dead_args: list[tuple[Block, SSAValue]]
+    #: parts sliced out of an interleaved tensor, to that tensor: packing them again is a no-op
+    packed: dict[Parts, SSAValue] = field(default_factory=dict)
 
     def get(self, v: SSAValue) -> Parts:
         return self.parts[v]
@@ -97,11 +100,14 @@ class _Converter:
                          start_indices=i64_array([0] * len(shape) + [k]),
                          limit_indices=i64_array(shape + [k + 1]), strides=i64_array([1] * (len(shape) + 1)))
             out.append(b.op("reshape", piece, result_type=pt))
+        self.packed[out[0], out[1]] = packed
         return out[0], out[1]
 
     def pack(self, b: Builder, parts: Parts) -> SSAValue:
         """(re, im) -> tensor<Sx2xF> as select(iota == 0, re, im) over broadcasts: all fusible, so
         the parts' math and the interleaving run as one loop writing the result in place."""
+        if parts in self.packed:
+            return self.packed[parts]
         pt = parts[0].type
         assert isinstance(pt, TensorType)
         shape = list(pt.get_shape())
@@ -235,6 +241,8 @@ class _Converter:
             src = self.pack(b, self.get(args[0]))
             out = b.insert(hlo.BitcastConvertOp.create(operands=[src], result_types=[packed_type(t)]))
             return [self.unpack(b, out, t)]
+        if m == "fft":
+            return [self.fft(b, op)]
         if m in PER_PART:
             return [self.per_part(b, op)]
         if m in BILINEAR:
@@ -262,6 +270,16 @@ class _Converter:
             return b.convert(self.get(x)[0], t)
         re = b.convert(x, part_type(t))
         return re, b.const(0.0, re)
+
+    def fft(self, b: Builder, op: Operation):
+        """The `{interleaved}` fft on the packed operand; a complex result is unpacked again."""
+        x, t = op.operands[0], op.results[0].type
+        src = self.pack(b, self.get(x)) if x in self.parts else x
+        new = hlo.FftOp.create(operands=[src], result_types=[packed_type(t) if is_complex_tensor(t) else t],
+                               properties=dict(op.properties, interleaved=UnitAttr()))
+        new.location = op.location  # the kernel call's diagnostics name the user's op
+        out = b.insert(new)
+        return self.unpack(b, out, t) if is_complex_tensor(t) else out
 
     def per_part(self, b: Builder, op: Operation) -> Parts:
         out = []

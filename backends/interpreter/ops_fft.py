@@ -3,6 +3,8 @@
 numpy's n-d transforms are StableHLO's definition (1-d transforms along each
 of the trailing axes; RFFT's real axis last, IRFFT's last); the result is
 rounded once to the result element type. Zero-size transforms give zeros.
+The `{interleaved}` form (after `hlo-complex-to-real`) views its float
+`[..., 2]` sides as complex.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import numpy as np
 
 from minixla.backends.interpreter.attrs import ints, prop
 from minixla.backends.interpreter.op_table import impl
+from minixla.dialects.hlo_ops.fft import complex_sides
 from minixla.dialects.numpy_types import numpy_dtype
 
 
@@ -34,5 +37,14 @@ def fft(x: np.ndarray, kind: str, length: tuple[int, ...], out_shape: tuple[int,
 @impl("hlo.fft")
 def _fft(op, args, interp):
     t = op.results[0].type
-    return fft(args[0], prop(op, "fft_type").data.value, ints(prop(op, "fft_length")), tuple(t.get_shape()),
-               numpy_dtype(t.get_element_type()))
+    kind, length = prop(op, "fft_type").data.value, ints(prop(op, "fft_length"))
+    out_shape, out_dtype = tuple(t.get_shape()), numpy_dtype(t.get_element_type())
+    if prop(op, "interleaved") is None:
+        return fft(args[0], kind, length, out_shape, out_dtype)
+    cx, cr = complex_sides(kind)
+    x = args[0]
+    x = (x[..., 0] + 1j * x[..., 1]).astype(np.result_type(x.dtype, np.complex64)) if cx else x
+    if not cr:
+        return fft(x, kind, length, out_shape, out_dtype)
+    y = fft(x, kind, length, out_shape[:-1], np.result_type(out_dtype, np.complex64))
+    return np.stack([y.real, y.imag], axis=-1).astype(out_dtype)

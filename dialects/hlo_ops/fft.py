@@ -6,13 +6,17 @@ The verifier applies StableHLO's rules (C1-C5) and XLA's stricter one for
 FFT/IFFT (the trailing dimensions equal `fft_length`): the CPU kernel and the
 interpreter never pad or truncate, so a disagreeing length is a located
 verifier error instead of a shape surprise later.
+
+`{interleaved}` (made by `hlo-complex-to-real` for the CPU kernel, which reads and
+writes interleaved buffers): each complex side is a float `tensor<Sx2xF>`, numpy's
+(re, im) layout of `tensor<Sxcomplex<F>>`; the rules are checked on that complex view.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ComplexType, DenseArrayBase, Float32Type, Float64Type, TensorType
+from xdsl.dialects.builtin import ComplexType, DenseArrayBase, Float32Type, Float64Type, TensorType, UnitAttr
 from xdsl.ir import Attribute
-from xdsl.irdl import operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import operand_def, opt_prop_def, prop_def, result_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
@@ -31,6 +35,19 @@ def _complex(t: Attribute) -> bool:
     return isinstance(t, ComplexType) and _real(t.element_type)
 
 
+def complex_view(t: TensorType, what: str) -> TensorType:
+    """An interleaved `tensor<Sx2xF>` seen as `tensor<Sxcomplex<F>>`."""
+    s = list(shape(t))
+    require(_real(t.element_type) and s[-1:] == [2],
+            f"interleaved {what} must be f32 or f64 with a trailing dimension of 2, got {t}")
+    return TensorType(ComplexType(t.element_type), s[:-1])
+
+
+def complex_sides(kind: str) -> tuple[bool, bool]:
+    """Whether the operand and the result of an fft of `kind` are complex."""
+    return kind != "RFFT", kind != "IRFFT"
+
+
 @hlo_op("fft")
 class FftOp(PrettyOp):
     """Discrete Fourier transforms over the trailing `len(fft_length)` dimensions."""
@@ -40,6 +57,7 @@ class FftOp(PrettyOp):
     operand = operand_def(TensorType)
     fft_type = prop_def(FftTypeAttrBase)
     fft_length = prop_def(DenseArrayBase)
+    interleaved = opt_prop_def(UnitAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
@@ -63,6 +81,10 @@ class FftOp(PrettyOp):
         x = tensor(self.operand.type, "operand")
         r = tensor(self.result.type, "result")
         kind = self.fft_type.data.value
+        if self.interleaved is not None:
+            cx, cr = complex_sides(kind)
+            x = complex_view(x, "operand") if cx else x
+            r = complex_view(r, "result") if cr else r
         length = list(ints(self.fft_length))
         xs, rs = list(shape(x)), list(shape(r))
         require(1 <= len(length) <= 3, f"fft_length must have 1 to 3 entries, got {length}")

@@ -7,6 +7,9 @@ complex scratch of the operand's shape. Each buffer crosses the call as a
 bufferize), so the kernel has one declaration per element type whatever the
 shapes; the casts count as uses of the buffers, so deallocation comes after
 the calls. The kernel's status (1: no memory for its scratch) is not checked.
+The `{interleaved}` form (float `[..., 2]` complex sides, from `hlo-complex-to-real`)
+is the same calls on the same pointers: only the shapes drop their trailing 2, and
+every buffer (the scratch too) and declaration is real.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from xdsl.dialects.builtin import ComplexType, Float64Type, IndexType, IntegerAt
 from xdsl.ir import Attribute, SSAValue
 
 from minixla.dialects.hlo_ops.base import ints
+from minixla.dialects.hlo_ops.fft import complex_sides
 from minixla.passes.bufferize.memory import copy, is_identity, memref_type
 from minixla.passes.fft_plan import KINDS, plan, symbol
 
@@ -45,11 +49,17 @@ def bufferize_fft(bz, op) -> None:
         copy(block, src, dense)
         src = dense
     out = bz.new_alloc(memref_type(r.type))
+    kind = op.fft_type.data.value
     in_shape, out_shape = tuple(x.type.get_shape()), tuple(r.type.get_shape())
-    calls = plan(op.fft_type.data.value, in_shape, out_shape, ints(op.fft_length))
+    scratch = MemRefType(cplx, list(in_shape))
+    if op.interleaved is not None:
+        cx, cr = complex_sides(kind)
+        in_shape, out_shape = in_shape[:-1] if cx else in_shape, out_shape[:-1] if cr else out_shape
+        cplx, scratch = real, MemRefType(real, list(x.type.get_shape()))
+    calls = plan(kind, in_shape, out_shape, ints(op.fft_length))
     bufs = {"in": src, "out": out}
     if any("tmp" in (c.src, c.dst) for c in calls):
-        bufs["tmp"] = bz.new_alloc(MemRefType(cplx, list(in_shape)))
+        bufs["tmp"] = bz.new_alloc(scratch)
 
     def const(v: int, t: Attribute) -> SSAValue:
         c = arith.ConstantOp(IntegerAttr(v, t))

@@ -14,8 +14,7 @@ from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
 @lowering(hlo.FftOp)
 def _fft(lw: Lowerer, op: hlo.FftOp) -> list[SSAValue]:
-    new = hlo.FftOp.create(operands=[lw.v(op.operand)], result_types=[op.result.type],
-                           properties={"fft_type": HLO_ATTRS.fft_type(op.fft_type.data),  # not #stablehlo<..>
-                                       "fft_length": op.fft_length})
+    props = dict(op.properties, fft_type=HLO_ATTRS.fft_type(op.fft_type.data))  # not #stablehlo<..>
+    new = hlo.FftOp.create(operands=[lw.v(op.operand)], result_types=[op.result.type], properties=props)
     lw.e.op(new)
     return [new.result]

@@ -16,3 +16,14 @@ func.func @fft(%c: tensor<3x8xcomplex<f32>>, %r: tensor<2x4x6xf64>, %h: tensor<4
 // CHECK-NEXT:  %f = hlo.fft %h, type = IRFFT, length = [4, 7] : (tensor<4x4xcomplex<f64>>) -> tensor<4x7xf64>
 // CHECK-NEXT:  func.return
 // CHECK-NEXT:  }
+
+// The {interleaved} form of hlo-complex-to-real: complex sides as float tensor<Sx2xF>.
+func.func @interleaved(%c: tensor<3x8x2xf32>, %r: tensor<6xf64>) {
+  %a = hlo.fft %c, type = IFFT, length = [3, 8] {interleaved} : (tensor<3x8x2xf32>) -> tensor<3x8x2xf32>
+  %b = hlo.fft %r, type = RFFT, length = [6] {interleaved} : (tensor<6xf64>) -> tensor<4x2xf64>
+  func.return
+}
+// CHECK-LABEL: func.func @interleaved(%c: tensor<3x8x2xf32>, %r: tensor<6xf64>) {
+// CHECK-NEXT:  %a = hlo.fft %c, type = IFFT, length = [3, 8] {interleaved} : (tensor<3x8x2xf32>) -> tensor<3x8x2xf32>
+// CHECK-NEXT:  %b = hlo.fft %r, type = RFFT, length = [6] {interleaved} : (tensor<6xf64>) -> tensor<4x2xf64>
+// CHECK-NEXT:  func.return

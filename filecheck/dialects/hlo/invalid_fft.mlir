@@ -58,3 +58,20 @@
 %x = "test.op"() : () -> tensor<4xcomplex<f32>>
 %0 = hlo.fft %x, type = DCT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
 // CHECK: error: Expected `FFT`, `IFFT`, `RFFT`, or `IRFFT`
+
+// -----
+// {interleaved} (made by hlo-complex-to-real): the complex sides are float tensor<Sx2xF>, and the
+// usual rules apply to their complex view.
+%x = "test.op"() : () -> tensor<8x3xf32>
+%0 = hlo.fft %x, type = FFT, length = [8] {interleaved} : (tensor<8x3xf32>) -> tensor<8x3xf32>
+// CHECK: error: 'hlo.fft' op interleaved operand must be f32 or f64 with a trailing dimension of 2, got tensor<8x3xf32>
+
+// -----
+%x = "test.op"() : () -> tensor<8xf32>
+%0 = hlo.fft %x, type = RFFT, length = [8] {interleaved} : (tensor<8xf32>) -> tensor<5xcomplex<f32>>
+// CHECK: error: 'hlo.fft' op interleaved result must be f32 or f64 with a trailing dimension of 2, got tensor<5xcomplex<f32>>
+
+// -----
+%x = "test.op"() : () -> tensor<4x2xf64>
+%0 = hlo.fft %x, type = IRFFT, length = [8] {interleaved} : (tensor<4x2xf64>) -> tensor<8xf64>
+// CHECK: error: 'hlo.fft' op IRFFT operand shape [4] must be [5] (the last dimension n // 2 + 1 of the real side's 8)

@@ -53,3 +53,26 @@ func.func @rfft_of_slice(%x: tensor<6x8xf32>) -> tensor<4x5xcomplex<f32>> {
   %0 = stablehlo.fft %s, type = RFFT, length = [4, 8] : (tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>>
   func.return %0 : tensor<4x5xcomplex<f32>>
 }
+
+// -----
+
+// The {interleaved} form (from hlo-complex-to-real) makes the same calls on real buffers: the
+// shapes drop the trailing 2 of the complex sides, and the scratch and declarations are real.
+// LINALG-LABEL: func.func @irfft2_interleaved
+// LINALG:       hlo.fft %{{.*}}, type = IRFFT, length = [4, 5] {interleaved} : (tensor<4x3x2xf64>) -> tensor<4x5xf64>
+// CHECK:        func.func @irfft2_interleaved(%[[X:.*]]: memref<4x3x2xf64>, %[[OUT:.*]]: memref<4x5xf64>) {
+// CHECK:        %[[T:.*]] = memref.alloc() : memref<4x3x2xf64>
+// CHECK:        %[[XS:.*]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [1], strides: [1] : memref<4x3x2xf64> to memref<1xf64>
+// CHECK:        %[[TS:.*]] = memref.reinterpret_cast %[[T]] to {{.*}} to memref<1xf64>
+// CHECK-DAG:    %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG:    %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK-DAG:    %[[THREE:.*]] = arith.constant 3 : index
+// CHECK:        func.call @minixla_fft_c128(%[[XS]], %[[TS]], %[[ONE]], %[[FOUR]], %[[THREE]], %{{.*}}) : (memref<1xf64>, memref<1xf64>, index, index, index, i32) -> i32
+// CHECK:        func.call @minixla_irfft_c128(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<1xf64>, memref<1xf64>, index, index, index, i32) -> i32
+// CHECK-NEXT:   memref.dealloc %[[T]] : memref<4x3x2xf64>
+// CHECK-DAG:    func.func private @minixla_fft_c128(memref<1xf64>, memref<1xf64>, index, index, index, i32) -> i32
+// CHECK-DAG:    func.func private @minixla_irfft_c128(memref<1xf64>, memref<1xf64>, index, index, index, i32) -> i32
+func.func @irfft2_interleaved(%x: tensor<4x3x2xf64>) -> tensor<4x5xf64> {
+  %0 = hlo.fft %x, type = IRFFT, length = [4, 5] {interleaved} : (tensor<4x3x2xf64>) -> tensor<4x5xf64>
+  func.return %0 : tensor<4x5xf64>
+}
