@@ -17,6 +17,8 @@ complex value is a pair of floats down to the registers.
 * `real`/`imag`/`complex` pick or pair the parts; `bitcast_convert` goes through the
   interleaved layout, and so does `fft` (its `{interleaved}` form: the CPU kernel reads and
   writes interleaved buffers).
+* `triangular_solve` and `cholesky`: first complex hlo ops (a loop of substitutions,
+  passes/complex_linalg.py), which are then converted here like the user's.
 An op this pass does not know with a complex operand is a located error.
 """
 
@@ -35,6 +37,7 @@ from minixla.dialects import hlo
 from minixla.dialects.diagnostics import op_position
 from minixla.dialects.hlo_ops.syntax import i64_array, i64_attr
 from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_to_dense_attr
+from minixla.passes.complex_linalg import EXPANSIONS
 from minixla.passes.complex_math import BINARY, UNARY, Builder, Parts, cabs, ccompare, cpick, widened
 
 PASS_NAME = "hlo-complex-to-real"
@@ -243,6 +246,8 @@ class _Converter:
             return [self.unpack(b, out, t)]
         if m == "fft":
             return [self.fft(b, op)]
+        if m in EXPANSIONS:
+            return [self.expand_op(b, op, EXPANSIONS[m])]
         if m in PER_PART:
             return [self.per_part(b, op)]
         if m in BILINEAR:
@@ -280,6 +285,19 @@ class _Converter:
         new.location = op.location  # the kernel call's diagnostics name the user's op
         out = b.insert(new)
         return self.unpack(b, out, t) if is_complex_tensor(t) else out
+
+    def expand_op(self, b: Builder, op: Operation, build) -> Parts:
+        """`build` `op` from complex hlo ops before it, then convert those like the user's ops."""
+        before = op.prev_op
+        result = build(b, op)
+        new, o = [], before.next_op if before is not None else op.parent_block().first_op
+        while o is not op:
+            new.append(o)
+            o = o.next_op
+        for o in new:
+            o.location = op.location
+            self.convert_op(o, False)
+        return self.get(result)
 
     def per_part(self, b: Builder, op: Operation) -> Parts:
         out = []

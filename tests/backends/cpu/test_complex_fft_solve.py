@@ -122,3 +122,72 @@ def test_interleaved_fft_on_the_interpreter():
     got = InterpreterBackend().compile(module)(*[a.view(np.float64).reshape(*a.shape, 2) for a in args])
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+# -- triangular_solve and cholesky -------------------------------------------------------
+
+#: (left_side, lower, unit_diagonal, transpose_a): every combination
+FLAGS = [(left, lower, unit, trans) for left in (True, False) for lower in (True, False) for unit in (False, True)
+         for trans in ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")]
+#: each value of each flag at least once, for the default run (a solve compiles in about a second,
+#: and a module of many much slower: every combination is the slow test below)
+SOME_FLAGS = [(True, False, True, "ADJOINT"), (False, True, False, "TRANSPOSE")]
+
+
+def linalg_module(fty: str, batch: list[int], n: int, m: int, flags, cholesky: bool) -> str:
+    """triangular_solve with each of `flags`, then (if `cholesky`) cholesky lower and upper; one
+    module, one result each. Lower ops read %a1 / %h1, upper ones %a0 / %h0."""
+    t = lambda *s: f"tensor<{'x'.join(map(str, [*batch, *s]))}xcomplex<{fty}>>"
+    lines, results = [], []
+    for k, (left, lower, unit, trans) in enumerate(flags):
+        bt = t(n, m) if left else t(m, n)
+        lines.append(f'  %x{k} = "hlo.triangular_solve"(%a{int(lower)}, %b{int(left)}) {{left_side = {str(left).lower()}, '
+                     f'lower = {str(lower).lower()}, unit_diagonal = {str(unit).lower()}, '
+                     f'transpose_a = #hlo<transpose {trans}>}} : ({t(n, n)}, {bt}) -> {bt}')
+        results.append(bt)
+    for lower in (True, False) if cholesky else ():
+        lines.append(f'  %x{len(results)} = "hlo.cholesky"(%h{int(lower)}) <{{lower = {str(lower).lower()}}}> : ({t(n, n)}) -> {t(n, n)}')
+        results.append(t(n, n))
+    rets = ", ".join(f"%x{k}" for k in range(len(results)))
+    return (f"func.func @main(%a0: {t(n, n)}, %a1: {t(n, n)}, %b0: {t(m, n)}, %b1: {t(n, m)}, %h0: {t(n, n)}, "
+            f"%h1: {t(n, n)}) -> ({', '.join(results)}) {{\n" + "\n".join(lines)
+            + f"\n  func.return {rets} : {', '.join(results)}\n}}")
+
+
+def triangles(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`a` with NaN in its strictly lower triangle (read as upper), and with NaN in its strictly upper one."""
+    n = a.shape[-1]
+    upper, lower = a.copy(), a.copy()
+    upper[..., np.tril_indices(n, -1)[0], np.tril_indices(n, -1)[1]] = np.nan
+    lower[..., np.triu_indices(n, 1)[0], np.triu_indices(n, 1)[1]] = np.nan
+    return upper, lower
+
+
+def check_linalg(fty: str, batch: list[int], flags, cholesky: bool) -> None:
+    """CPU against the interpreter; the triangle that is not read holds NaN, so reading it shows."""
+    n, m = 5, 3
+    rng = np.random.default_rng(11)
+    a = random(rng, (*batch, n, n), fty, True) + 4 * np.eye(n, dtype=CPLX[fty])
+    g = random(rng, (*batch, n, n), fty, True)
+    h = g @ np.conj(np.swapaxes(g, -1, -2)) + n * np.eye(n, dtype=CPLX[fty])  # Hermitian positive definite
+    args = [*triangles(a), random(rng, (*batch, m, n), fty, True), random(rng, (*batch, n, m), fty, True),
+            *triangles(h)]
+    got, want = run_both(linalg_module(fty, batch, n, m, flags, cholesky), *args)
+    names = [f"left={left} lower={low} unit={unit} {trans}" for left, low, unit, trans in flags]
+    for where, g, w in zip([*names, "cholesky lower", "cholesky upper"], got, want):
+        assert np.isfinite(w).all(), where
+        assert_close(g, w, 10 * TOL[fty], where)
+
+
+def test_triangular_solve_and_cholesky_on_cpu():
+    """Each value of every flag, and cholesky lower and upper (batched complex<f64>; the
+    complex<f32> conformance cases run too)."""
+    check_linalg("f64", [2], SOME_FLAGS, cholesky=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(0, len(FLAGS), 6))
+@pytest.mark.parametrize("fty,batch", [("f32", []), ("f64", [2])])
+def test_triangular_solve_every_flag_on_cpu(fty, batch, chunk):
+    """All 24 combinations, six per module, and cholesky."""
+    check_linalg(fty, batch, FLAGS[chunk:chunk + 6], cholesky=chunk == 0)
