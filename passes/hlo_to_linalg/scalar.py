@@ -167,6 +167,10 @@ SCALAR_OPS: dict[str, dict[str, Scalar]] = {
     "ceil": {"float": _simple(math.CeilOp)},
     "round_nearest_even": {"float": _simple(math.RoundEvenOp)},
     "round_nearest_afz": {"float": _simple(math.RoundOp)},
+    "tan": {"float": _promoted(math.TanOp)},
+    "cbrt": {"float": _promoted(math.CbrtOp)},
+    "popcnt": {k: _simple(math.CtPopOp) for k in ("sint", "uint")},
+    "count_leading_zeros": {k: _simple(math.CountLeadingZerosOp) for k in ("sint", "uint")},
     "sign": {"float": _float_sign, "sint": _int_sign},
     "not": {"bool": _not, "sint": _not, "uint": _not},
     # binary

@@ -112,6 +112,17 @@ UNARY_REFS = {
     "round_nearest_even": lambda x: np.round(x),
     "sign": lambda x: np.sign(x).astype(x.dtype),
     "not": lambda x: np.logical_not(x) if x.dtype == np.bool_ else np.invert(x),
+    "tan": _ref_in_double(np.tan),
+    "cbrt": _ref_in_double(np.cbrt),
+    # ties (fraction exactly 0.5) away from zero, everything else to nearest
+    "round_nearest_afz": lambda x: np.where(np.abs(x.astype(np.float64) % 1) == 0.5,
+                                            np.trunc(x.astype(np.float64)) + np.sign(x.astype(np.float64)),
+                                            np.rint(x.astype(np.float64))).astype(x.dtype),
+    "popcnt": lambda x: np.array([bin(int(v) % (1 << (8 * x.itemsize))).count("1") for v in x.reshape(-1)],
+                                 dtype=np.int64).astype(x.dtype).reshape(x.shape),
+    "count_leading_zeros": lambda x: np.array([8 * x.itemsize - (int(v) % (1 << (8 * x.itemsize))).bit_length()
+                                               for v in x.reshape(-1)], dtype=np.int64).astype(x.dtype)
+    .reshape(x.shape),
 }
 POSITIVE_DOMAIN = {"log", "sqrt", "rsqrt"}
 
@@ -136,7 +147,7 @@ BINARY_REFS = {
     "shift_right_logical": lambda x, y: (np.right_shift(x.view(f"u{x.dtype.itemsize}"), y.view(f"u{y.dtype.itemsize}"))
                                          .view(x.dtype)),
 }
-TRANSCENDENTAL = {"exponential", "exponential_minus_one", "log", "log_plus_one", "sqrt", "rsqrt", "tanh",
+TRANSCENDENTAL = {"tan", "cbrt", "exponential", "exponential_minus_one", "log", "log_plus_one", "sqrt", "rsqrt", "tanh",
                   "logistic", "sine", "cosine", "power", "atan2", "divide"}
 
 

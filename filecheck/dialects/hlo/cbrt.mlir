@@ -1,0 +1,12 @@
+// RUN: minixla-opt %s --print-op-generic | minixla-opt | filecheck %s
+
+func.func @cbrt(%f: tensor<4x4xf32>, %h: tensor<f8E4M3FN>) {
+  %x = hlo.cbrt %f : tensor<4x4xf32>
+  %y = hlo.cbrt %h : tensor<f8E4M3FN>
+  func.return
+}
+// CHECK-LABEL: func.func @cbrt(%f: tensor<4x4xf32>, %h: tensor<f8E4M3FN>) {
+// CHECK-NEXT:  %x = hlo.cbrt %f : tensor<4x4xf32>
+// CHECK-NEXT:  %y = hlo.cbrt %h : tensor<f8E4M3FN>
+// CHECK-NEXT:  func.return
+// CHECK-NEXT:  }
