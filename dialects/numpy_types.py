@@ -190,6 +190,12 @@ def int_of(dt: np.dtype) -> np.dtype:
     return np.dtype(f"i{np.dtype(dt).itemsize}")
 
 
+def signed_of(dt: np.dtype) -> np.dtype:
+    """The signed integer dtype of the same width (uint4 -> int4, uint32 -> int32)."""
+    dt = np.dtype(dt)
+    return SUB_BYTE_INTS[bit_width(dt), False] if dt in _SUB_BYTE_WIDTH else int_of(dt)
+
+
 # -- dense attributes ---------------------------------------------------------
 
 def _storage_dtype(dt: np.dtype) -> np.dtype:

@@ -13,7 +13,6 @@ Python passes: its LLVM IR and signatures come from the cache
 
 from __future__ import annotations
 
-import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 
@@ -109,19 +108,19 @@ class CpuBackend:
 def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
     """The lowered code is signless (docs/cpu-pipeline.md): unsigned hlo arguments
     and results cross as same-width signed views, which cost nothing."""
-    from minixla.dialects.numpy_types import numpy_dtype
+    from minixla.dialects.numpy_types import is_unsigned, numpy_dtype, signed_of
 
     ins = [numpy_dtype(t.element_type) for t in hlo_type.inputs.data]
     outs = [numpy_dtype(t.element_type) for t in hlo_type.outputs.data]
-    if not any(d.kind == "u" for d in ins + outs):
+    if not any(is_unsigned(d) for d in ins + outs):
         return compiled
-    signed_ins = [np.dtype(f"i{d.itemsize}") if d.kind == "u" else None for d in ins]
+    signed_ins = [signed_of(d) if is_unsigned(d) else None for d in ins]
 
     def call(*args):
         args = [a if s is None or getattr(a, "dtype", None) != d else a.view(s)
                 for a, s, d in zip(args, signed_ins, ins)] + list(args[len(ins):])
         results = compiled(*args)
-        return tuple(r.view(d) if d.kind == "u" else r for r, d in zip(results, outs))
+        return tuple(r.view(d) if is_unsigned(d) else r for r, d in zip(results, outs))
 
     call.compiled = compiled  # type: ignore[attr-defined]
     return call

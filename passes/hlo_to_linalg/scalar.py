@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType, ReducedPrecisionFloatType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from minixla.passes.hlo_to_linalg.common import Emitter, is_low_float, kind, signless, width
@@ -234,7 +234,11 @@ def compare(e: Emitter, a: SSAValue, b: SSAValue, direction: str, compare_type: 
 
 def convert(e: Emitter, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
     """Elementwise conversion with the interpreter's semantics: float -> int
-    truncates and saturates (NaN -> 0); anything -> bool is `!= 0`."""
+    truncates and saturates (NaN -> 0); anything -> bool is `!= 0`. fp8/fp6/fp4
+    sources are widened to f32 first (exact; their constants could not hold the
+    bounds below)."""
+    if isinstance(src, ReducedPrecisionFloatType) and src != dst:
+        x, src = e(arith.ExtFOp(x, Float32Type())), Float32Type()
     sk, dk = kind(src), kind(dst)
     s, t = signless(src), signless(dst)
     if dk == "bool":
@@ -293,4 +297,6 @@ def _f64_to_f32_round_to_odd(e: Emitter, x: SSAValue) -> SSAValue:
 
 
 def is_finite(e: Emitter, x: SSAValue, t: Attribute) -> SSAValue:
+    if isinstance(t, ReducedPrecisionFloatType):  # no inf to compare with in most of them
+        x, t = e(arith.ExtFOp(x, Float32Type())), Float32Type()
     return e(arith.CmpfOp(e(math.AbsFOp(x)), e.const(float("inf"), t), "olt"))
