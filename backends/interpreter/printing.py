@@ -7,12 +7,16 @@ import math
 
 import numpy as np
 
+from minixla.dialects.numpy_types import is_sub_byte_int
+
 
 def _scalar_text(x) -> str:
     if isinstance(x, (bool, np.bool_)):
         return "true" if x else "false"
     if isinstance(x, (complex, np.complexfloating)):
         return f"({_scalar_text(x.real)}, {_scalar_text(x.imag)})"
+    if getattr(x, "dtype", None) is not None and is_sub_byte_int(x.dtype):  # ml_dtypes int4: kind "V" too
+        return str(int(x))
     if isinstance(x, (float, np.floating)) or getattr(x, "dtype", None) is not None and x.dtype.kind == "V":
         v = float(x)
         if math.isnan(v):

@@ -147,3 +147,16 @@ def test_hex_literals_are_bit_patterns_for_narrow_floats():
     arr = dense_attr_to_numpy(parse_and_verify(text, "<test>", CTX).body.block.first_op.value)
     assert list(arr.view(np.uint8)) == [0x7F, 0xFF, 0x01, 0x38]
     assert np.isnan(arr[:2].astype(np.float32)).all() and arr[2] == 2.0 ** -9 and arr[3] == 1.0
+
+
+def test_printing_matches_stablehlo_interpret():
+    """The CHECK lines of StableHLO's printing.mlir @test_sub_byte."""
+    from minixla.backends.interpreter.printing import format_tensor
+
+    assert format_tensor(np.array([1, -2]).astype(ml_dtypes.int2), "tensor<2xi2>") == "tensor<2xi2> {\n  [1, -2]\n}"
+    assert format_tensor(np.array([1, 2, 3, 4]).astype(ml_dtypes.int4), "tensor<4xi4>") == \
+        "tensor<4xi4> {\n  [1, 2, 3, 4]\n}"
+    for t in ("f6E2M3FN", "f8E3M4"):
+        x = np.array([1.0, 2.0, -3.0, -4.0]).astype(FLOATS[t])
+        assert format_tensor(x, f"tensor<4x{t}>") == \
+            f"tensor<4x{t}> {{\n  [1.000000e+00, 2.000000e+00, -3.000000e+00, -4.000000e+00]\n}}"
