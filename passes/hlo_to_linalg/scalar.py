@@ -222,6 +222,8 @@ def compare(e: Emitter, a: SSAValue, b: SSAValue, direction: str, compare_type: 
     if ct == "FLOAT":
         return e(arith.CmpfOp(a, b, _FLOAT_PRED[direction]))
     if ct == "TOTALORDER":
+        if isinstance(t, ReducedPrecisionFloatType):  # by the exact f32 values, as the interpreter
+            a, b, t = e(arith.ExtFOp(a, Float32Type())), e(arith.ExtFOp(b, Float32Type())), Float32Type()
         a, b = _total_order_key(e, a, t), _total_order_key(e, b, t)
         ct = "SIGNED"
     pred = _INT_PRED[direction]

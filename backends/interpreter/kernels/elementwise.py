@@ -17,6 +17,7 @@ from minixla.dialects.numpy_types import (
     bfloat16,
     bit_width,
     is_ml_float,
+    is_narrow_float,
     int_of,
     is_bool,
     is_complex,
@@ -351,7 +352,10 @@ def default_compare_type(dt: np.dtype) -> str:
 
 def total_order_key(x: np.ndarray) -> np.ndarray:
     """Signed integers ordered like IEEE totalOrder of the floats in `x`:
-    -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN."""
+    -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN. fp8/fp6/fp4 are ordered by their
+    exact f32 values (an fp6 byte has its sign in bit 5)."""
+    if is_narrow_float(x.dtype):
+        x = x.astype(np.float32)
     s = int_of(x.dtype)
     bits = x.view(np.uint16).view(np.int16) if x.dtype == bfloat16 else x.view(s)
     mask = np.iinfo(bits.dtype).max

@@ -97,6 +97,8 @@ def _float_module(t: str, m: int) -> str:
         out.append(fn(f"{op}_{t}", [v, v], v, f"hlo.{op} %a0, %a1 : {v}"))
     out.append(fn(f"sqrt_{t}", [v], v, f"hlo.sqrt %a0 : {v}"))
     out.append(fn(f"lt_{t}", [v, v], "tensor<256xi1>", f"hlo.compare LT, %a0, %a1 : ({v}, {v}) -> tensor<256xi1>"))
+    out.append(fn(f"total_lt_{t}", [v, v], "tensor<256xi1>",
+                  f"hlo.compare LT, %a0, %a1, TOTALORDER : ({v}, {v}) -> tensor<256xi1>"))
     return "".join(out)
 
 
@@ -127,7 +129,7 @@ def test_float_conversions_and_arithmetic_on_cpu(name):
     a, b = np.repeat(codes, codes.size), np.tile(codes, codes.size)  # every pair, 256 at a time
     for start in range(0, a.size, 256 * 16):
         sa, sb = np.resize(a[start:], 256), np.resize(b[start:], 256)
-        for op in ("add", "multiply", "divide", "subtract", "maximum", "lt"):
+        for op in ("add", "multiply", "divide", "subtract", "maximum", "lt", "total_lt"):
             with np.errstate(all="ignore"):
                 same_bits(cpu[f"{op}_{name}"](sa, sb)[0], ref[f"{op}_{name}"](sa, sb)[0], f"{op} {name}")
     with np.errstate(all="ignore"):

@@ -160,3 +160,27 @@ def test_printing_matches_stablehlo_interpret():
         x = np.array([1.0, 2.0, -3.0, -4.0]).astype(FLOATS[t])
         assert format_tensor(x, f"tensor<4x{t}>") == \
             f"tensor<4x{t}> {{\n  [1.000000e+00, 2.000000e+00, -3.000000e+00, -4.000000e+00]\n}}"
+
+
+@pytest.mark.parametrize("t", ["f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f6E3M2FN", "f4E2M1FN"])
+def test_total_order_compare(t):
+    """TOTALORDER: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN, by value (fp6/fp4 carry their
+    sign in bit 5/3 of the byte, so their bytes do not order as integers)."""
+    import math
+
+    dt = np.dtype(FLOATS[t])
+    codes = np.arange(1 << ml_dtypes.finfo(dt).bits, dtype=np.uint32).astype(np.uint8).view(dt)
+    x, y = np.repeat(codes, codes.size), np.tile(codes, codes.size)
+    ty = f"tensor<{x.size}x{t}>"
+    got = run(f"hlo.compare LT, %a0, %a1, TOTALORDER : ({ty}, {ty}) -> tensor<{x.size}xi1>", [ty, ty],
+              f"tensor<{x.size}xi1>", x, y)
+
+    def key(v) -> tuple:
+        f = float(v)
+        neg = math.copysign(1.0, f) < 0
+        if math.isnan(f):
+            return (-2 if neg else 2, 0.0)
+        return (0, f, 0 if neg else 1) if f == 0 else (0, f, 0)
+
+    want = [key(a) < key(b) for a, b in zip(x, y)]
+    assert list(got) == want
