@@ -175,9 +175,12 @@ def is_complex(dt: np.dtype) -> bool:
 
 
 def bit_width(dt: np.dtype) -> int:
+    """Bits of the element type (4 for int4 and float4_e2m1fn, though numpy uses a byte)."""
     dt = np.dtype(dt)
     if dt in _SUB_BYTE_WIDTH:
         return _SUB_BYTE_WIDTH[dt][0]
+    if dt in _ML_FLOATS:
+        return ml_dtypes.finfo(dt).bits
     return 1 if is_bool(dt) else dt.itemsize * 8
 
 

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from minixla.dialects.numpy_types import is_sub_byte_int
+from minixla.dialects.numpy_types import is_float, is_sub_byte_int
 
 
 def _scalar_text(x) -> str:
@@ -15,9 +15,10 @@ def _scalar_text(x) -> str:
         return "true" if x else "false"
     if isinstance(x, (complex, np.complexfloating)):
         return f"({_scalar_text(x.real)}, {_scalar_text(x.imag)})"
-    if getattr(x, "dtype", None) is not None and is_sub_byte_int(x.dtype):  # ml_dtypes int4: kind "V" too
+    dt = getattr(x, "dtype", None)
+    if dt is not None and is_sub_byte_int(dt):  # ml_dtypes' int4 is no np.integer
         return str(int(x))
-    if isinstance(x, (float, np.floating)) or getattr(x, "dtype", None) is not None and x.dtype.kind == "V":
+    if isinstance(x, (float, np.floating)) or dt is not None and is_float(dt):  # bf16, fp8: no np.floating
         v = float(x)
         if math.isnan(v):
             return "nan"

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ReducedPrecisionFloatType,
     StringAttr,
@@ -117,6 +118,20 @@ class EmulateNarrowFloats(RewritePattern):
         code = encode(o, bits, Format.of(t))
         return _cast(rewriter, o._e(arith.TruncIOp(code, i8)), t)
 
+    @staticmethod
+    def bitcast(rewriter: PatternRewriter, x: SSAValue, dst: Attribute) -> SSAValue:
+        """Same bits, through the byte: an i4/i6 side is truncated from it or zero-extended to it."""
+        byte = x
+        if is_narrow(x.type):
+            byte = _cast(rewriter, x, i8)
+        elif isinstance(x.type, IntegerType) and x.type.width.data < 8:
+            byte = _insert(rewriter, arith.ExtUIOp(x, i8))
+        if is_narrow(dst):
+            return _cast(rewriter, byte, dst)
+        if isinstance(dst, IntegerType) and dst.width.data < 8:
+            return _insert(rewriter, arith.TruncIOp(byte, dst))
+        return byte
+
     def widen(self, rewriter: PatternRewriter, x: SSAValue) -> SSAValue:
         return self.to_f32(rewriter, x) if is_narrow(x.type) else x
 
@@ -144,7 +159,7 @@ class EmulateNarrowFloats(RewritePattern):
             rewriter.insert(c := arith.ConstantOp(IntegerAttr(bits - 256 if bits > 127 else bits, i8)))
             rewriter.replace(op, [], [_cast(rewriter, c.result, res)])
         elif isinstance(op, arith.BitcastOp) and (narrow_in or is_narrow(res)):
-            rewriter.replace(op, [], [_cast(rewriter, op.operands[0], res)])
+            rewriter.replace(op, [], [self.bitcast(rewriter, op.operands[0], res)])
         elif isinstance(op, (arith.ExtFOp, arith.TruncFOp)) and (narrow_in or is_narrow(res)):
             rewriter.replace(op, [], [self.convert_float(rewriter, op.operands[0], res)])
         elif isinstance(op, (arith.SIToFPOp, arith.UIToFPOp)) and is_narrow(res):

@@ -117,6 +117,34 @@ def _pack(re: np.ndarray, im: np.ndarray, dt: np.dtype) -> np.ndarray:
     return out
 
 
+def _bits_of(x: np.ndarray, width: int) -> np.ndarray:
+    """Each element's bit pattern as uint64 (one byte per element for sub-byte types)."""
+    raw = np.array(x, order="C", copy=True)
+    u = raw.view(np.uint8) if raw.dtype.itemsize == 1 else raw.view(f"u{raw.dtype.itemsize}")
+    return u.astype(np.uint64) & np.uint64((1 << width) - 1)
+
+
+def _from_bits(bits: np.ndarray, dt: np.dtype) -> np.ndarray:
+    if dt.itemsize == 1:  # int2/int4 wrap into range; fp8/fp6/fp4 are their byte
+        return bits.astype(np.uint8).view(dt) if not is_int(dt) else bits.astype(np.uint8).astype(dt)
+    return bits.astype(f"u{dt.itemsize}").view(dt)
+
+
+def _bitcast_bits(x: np.ndarray, dt: np.dtype, ws: int, wd: int) -> np.ndarray:
+    """bitcast_convert where a side is narrower than a byte, on explicit bit patterns."""
+    bits = _bits_of(x, ws)
+    if ws == wd:
+        return _from_bits(bits, dt)
+    if ws > wd:
+        shifts = np.arange(ws // wd, dtype=np.uint64) * np.uint64(wd)
+        return _from_bits((bits[..., None] >> shifts) & np.uint64((1 << wd) - 1), dt)
+    ratio = wd // ws
+    if x.ndim == 0 or x.shape[-1] != ratio:
+        raise ValueError(f"bitcast from {x.dtype}{list(x.shape)} to {dt} needs a trailing dimension of {ratio}")
+    shifts = np.arange(ratio, dtype=np.uint64) * np.uint64(ws)
+    return _from_bits(np.bitwise_or.reduce(bits << shifts, axis=-1), dt)
+
+
 def bitcast_convert(x: np.ndarray, dt: np.dtype) -> np.ndarray:
     """Reinterpret bits (little-endian element order, as `bits` in the spec is
     implementation-defined): narrowing adds a trailing dimension holding the
@@ -134,6 +162,8 @@ def bitcast_convert(x: np.ndarray, dt: np.dtype) -> np.ndarray:
         bits = np.unpackbits(raw, bitorder="little").astype(bool)
         return bits.reshape(x.shape + (ratio,))
     src_bits, dst_bits = bit_width(x.dtype), bit_width(dt)
+    if min(src_bits, dst_bits) < 8:
+        return _bitcast_bits(x, dt, src_bits, dst_bits)
     data = np.array(x, order="C", copy=True)
     if src_bits == dst_bits:
         return data.view(dt).copy()

@@ -99,6 +99,14 @@ def _float_module(t: str, m: int) -> str:
     out.append(fn(f"lt_{t}", [v, v], "tensor<256xi1>", f"hlo.compare LT, %a0, %a1 : ({v}, {v}) -> tensor<256xi1>"))
     out.append(fn(f"total_lt_{t}", [v, v], "tensor<256xi1>",
                   f"hlo.compare LT, %a0, %a1, TOTALORDER : ({v}, {v}) -> tensor<256xi1>"))
+    bits = {8: "ui8", 4: "i4"}.get(ml_dtypes.finfo(FLOATS[t]).bits)
+    if bits is not None:  # bitcasts: to the same-width integer and back; 8 bits <-> two fp4
+        w = f"tensor<256x{bits}>"
+        out.append(fn(f"to_bits_{t}", [v], w, f"hlo.bitcast_convert %a0 : ({v}) -> {w}"))
+        out.append(fn(f"from_bits_{t}", [w], v, f"hlo.bitcast_convert %a0 : ({w}) -> {v}"))
+    if bits == "ui8":
+        out.append(fn(f"split_{t}", [v], "tensor<256x2xf4E2M1FN>",
+                      f"hlo.bitcast_convert %a0 : ({v}) -> tensor<256x2xf4E2M1FN>"))
     return "".join(out)
 
 
@@ -134,6 +142,12 @@ def test_float_conversions_and_arithmetic_on_cpu(name):
                 same_bits(cpu[f"{op}_{name}"](sa, sb)[0], ref[f"{op}_{name}"](sa, sb)[0], f"{op} {name}")
     with np.errstate(all="ignore"):
         same_bits(cpu[f"sqrt_{name}"](x)[0], ref[f"sqrt_{name}"](x)[0], f"sqrt {name}")
+    for fname in ("to_bits", "split"):
+        if f"{fname}_{name}" in cpu:
+            same_bits(cpu[f"{fname}_{name}"](x)[0], ref[f"{fname}_{name}"](x)[0], f"{fname} {name}")
+    if f"from_bits_{name}" in cpu:
+        b = ref[f"to_bits_{name}"](x)[0]
+        same_bits(cpu[f"from_bits_{name}"](b)[0], x, f"from_bits {name}")
 
 
 INT_BINARY = ("add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",

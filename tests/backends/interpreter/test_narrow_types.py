@@ -184,3 +184,19 @@ def test_total_order_compare(t):
 
     want = [key(a) < key(b) for a, b in zip(x, y)]
     assert list(got) == want
+
+
+def test_bitcast_convert_narrow_types():
+    """fp8 <-> ui8 is the byte; fp4 <-> i4 the nibble; an fp8 splits into two fp4, low nibble first."""
+    x = np.array([0x00, 0x01, 0x7F, 0x80, 0xA5, 0xFF], np.uint8)
+    f8 = x.view(ml_dtypes.float8_e4m3fn)
+    t8, tu = "tensor<6xf8E4M3FN>", "tensor<6xui8>"
+    np.testing.assert_array_equal(run(f"hlo.bitcast_convert %a0 : ({t8}) -> {tu}", [t8], tu, f8), x)
+    halves = run(f"hlo.bitcast_convert %a0 : ({t8}) -> tensor<6x2xf4E2M1FN>", [t8], "tensor<6x2xf4E2M1FN>", f8)
+    np.testing.assert_array_equal(halves.view(np.uint8), np.stack([x & 0xF, x >> 4], axis=-1))
+    back = run(f"hlo.bitcast_convert %a0 : (tensor<6x2xf4E2M1FN>) -> {t8}", ["tensor<6x2xf4E2M1FN>"], t8, halves)
+    np.testing.assert_array_equal(back.view(np.uint8), x)
+    nibbles = (x & 0xF).view(ml_dtypes.float4_e2m1fn)
+    t4 = "tensor<6xf4E2M1FN>"
+    ints = run(f"hlo.bitcast_convert %a0 : ({t4}) -> tensor<6xi4>", [t4], "tensor<6xi4>", nibbles)
+    assert [int(v) for v in ints] == [_wrap(int(v), 4, True) for v in x & 0xF]
