@@ -188,3 +188,66 @@ def test_sub_byte_integers_on_cpu(t):
     for other, x in wide.items():
         same_bits(cpu[f"to_{other}_{t}"](a)[0], ref[f"to_{other}_{t}"](a)[0], f"{t} -> {other}")
         same_bits(cpu[f"from_{other}_{t}"](x)[0], ref[f"from_{other}_{t}"](x)[0], f"{other} -> {t}")
+
+
+def _structural_module(t: str) -> str:
+    v, fl = f"tensor<4x8x{t}>", t.startswith("f")
+    out = f"""
+func.func @reduce(%a: {v}) -> tensor<4x{t}> {{
+  %z = hlo.constant dense<{"0.0" if fl else "0"}> : tensor<{t}>
+  %r = hlo.reduce(%a init: %z) applies hlo.add across dimensions = [1] : ({v}, tensor<{t}>) -> tensor<4x{t}>
+  func.return %r : tensor<4x{t}>
+}}
+func.func @iota() -> {v} {{
+  %r = hlo.iota dim = 1 : {v}
+  func.return %r : {v}
+}}
+func.func @dot(%a: {v}, %b: tensor<8x3x{t}>) -> tensor<4x3x{t}> {{
+  %r = hlo.dot_general %a, %b, contracting_dims = [1] x [0] : ({v}, tensor<8x3x{t}>) -> tensor<4x3x{t}>
+  func.return %r : tensor<4x3x{t}>
+}}
+func.func @chain(%a: {v}, %b: {v}) -> {v} {{
+  %0 = hlo.multiply %a, %b : {v}
+  %1 = hlo.{"maximum" if fl else "add"} %0, %a : {v}
+  %2 = hlo.subtract %1, %b : {v}
+  func.return %2 : {v}
+}}
+"""
+    if fl:
+        out += f"""
+func.func @sort(%a: {v}) -> {v} {{
+  %r = "hlo.sort"(%a) ({{
+  ^bb0(%x: tensor<{t}>, %y: tensor<{t}>):
+    %c = hlo.compare LT, %x, %y, TOTALORDER : (tensor<{t}>, tensor<{t}>) -> tensor<i1>
+    hlo.return %c : tensor<i1>
+  }}) {{dimension = 1 : i64, is_stable = true}} : ({v}) -> {v}
+  func.return %r : {v}
+}}
+func.func @exp(%a: {v}) -> {v} {{
+  %r = hlo.exponential %a : {v}
+  func.return %r : {v}
+}}
+"""
+    return out
+
+
+@pytest.mark.parametrize("t", ["f8E5M2FNUZ", *(pytest.param(t, marks=pytest.mark.slow)
+                                             for t in ("f8E4M3FN", "f4E2M1FN", "i4", "ui4"))])
+def test_reduce_dot_sort_iota_and_fused_chains(t):
+    """Reductions and dot_general (accumulated in f32 for narrow floats, rounded once, as the
+    interpreter), iota, a sort with a TOTALORDER comparator and an elementwise chain."""
+    cpu, ref = compile_both(_structural_module(t))
+    rng = np.random.default_rng(4)
+    dt = FLOATS.get(t) or INTS[t]
+
+    def gen(shape):
+        if t in FLOATS:
+            return (rng.standard_normal(shape) * 2).astype(np.float32).astype(dt)
+        return rng.integers(-8, 16, shape).astype(dt)
+
+    a, b, c = gen((4, 8)), gen((4, 8)), gen((8, 3))
+    for name, args in [("reduce", [a]), ("iota", []), ("dot", [a, c]), ("chain", [a, b]), ("sort", [a]),
+                       ("exp", [a])]:
+        if name in cpu:
+            with np.errstate(all="ignore"):
+                same_bits(cpu[name](*args)[0].reshape(-1), ref[name](*args)[0].reshape(-1), f"{name} {t}")
