@@ -198,7 +198,21 @@ SCALAR_OPS: dict[str, dict[str, Scalar]] = {
 
 def scalar_op(mnemonic: str, t: Attribute) -> Scalar | None:
     """The builder for `hlo.<mnemonic>` on element type `t` (None: unsupported)."""
-    return SCALAR_OPS.get(mnemonic, {}).get(kind(t))
+    build = SCALAR_OPS.get(mnemonic, {}).get(kind(t))
+    if build is None or not isinstance(t, ReducedPrecisionFloatType):
+        return build
+    return _in_f32(build)
+
+
+def _in_f32(build: Scalar) -> Scalar:
+    """fp8/fp6/fp4: the op computed in f32 and rounded once, as ml_dtypes computes (and with
+    f32 constants: 0, 1 or inf may not exist in the format)."""
+
+    def wrapped(e: Emitter, a: Sequence[SSAValue], t: Attribute) -> SSAValue:
+        r = build(e, [e(arith.ExtFOp(x, Float32Type())) for x in a], Float32Type())
+        return e(arith.TruncFOp(r, t))
+
+    return wrapped
 
 
 # -- compare -------------------------------------------------------------------
