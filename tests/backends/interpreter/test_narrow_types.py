@@ -200,3 +200,17 @@ def test_bitcast_convert_narrow_types():
     t4 = "tensor<6xf4E2M1FN>"
     ints = run(f"hlo.bitcast_convert %a0 : ({t4}) -> tensor<6xi4>", [t4], "tensor<6xi4>", nibbles)
     assert [int(v) for v in ints] == [_wrap(int(v), 4, True) for v in x & 0xF]
+
+
+def test_expect_close_counts_ulps_of_narrow_formats():
+    """check.expect_close on fp6/fp4 (sign in bit 5/3) and E8M0 (no sign bit): -1.0 and -1.25
+    are one f6E2M3FN step apart (three mantissa bits), 1.0 and 4.0 two E8M0 steps."""
+    from minixla.backends.interpreter.ops_check import close
+
+    f6 = np.dtype(ml_dtypes.float6_e2m3fn)
+    a, b = np.array([-1.0, 2.0], np.float32).astype(f6), np.array([-1.125, 2.5], np.float32).astype(f6)
+    assert close(a, b, max_ulp=1).tolist() == [True, False]
+    assert close(a, b, max_ulp=2).tolist() == [True, True]
+    e8 = np.dtype(ml_dtypes.float8_e8m0fnu)
+    x, y = np.array([1.0, 1.0], np.float32).astype(e8), np.array([2.0, 4.0], np.float32).astype(e8)
+    assert close(x, y, max_ulp=1).tolist() == [True, False]
