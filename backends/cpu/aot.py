@@ -97,14 +97,17 @@ def element_name(t: Attribute) -> str:
     if isinstance(t, builtin.IndexType):
         return "index"
     text = str(t)
-    if text in ("f16", "bf16", "f32", "f64"):
+    if text in ("f16", "bf16", "f32", "f64") or isinstance(t, builtin.ReducedPrecisionFloatType):
         return text
     raise AotError(f"element type {t} has no C type for an AOT entry point")
 
 
 def c_type(element: str) -> str:
+    """i2/i4/ui2/ui4 and fp8/fp6/fp4 are bytes (`uint8_t`): the bits in the low part, zero above."""
     if element in _C_TYPES:
         return _C_TYPES[element]
+    if element.startswith(("f8", "f6", "f4")) or element in ("i2", "i4", "ui2", "ui4"):
+        return "uint8_t"
     if element.startswith(("i", "ui")):
         bits = element.lstrip("ui")
         if bits in ("8", "16", "32", "64"):
@@ -400,6 +403,10 @@ def _hlo_entry(name: str, hlo_type: builtin.FunctionType, sig, prefix: str, hlo_
 
 
 def _numpy_element(dtype) -> str:
+    from minixla.dialects.numpy_types import element_type, is_ml_float, is_sub_byte_int
+
+    if is_sub_byte_int(dtype) or is_ml_float(dtype) and dtype.name != "bfloat16":
+        return element_name(element_type(dtype))
     kind, bits = dtype.kind, dtype.itemsize * 8
     if kind == "b":
         return "i1"

@@ -282,3 +282,32 @@ def test_every_elementwise_op_on_cpu(t):
             nan = np.isnan(got.astype(np.float32)) & np.isnan(want.astype(np.float32))
             got, want = np.where(nan, 0, got.view(np.uint8)), np.where(nan, 0, want.view(np.uint8))
         same_bits(got, want, f"{op} {t}")
+
+
+@pytest.mark.slow
+def test_aot_library_with_narrow_types(tmp_path):
+    """A shared library (self-contained: the f32 tables are private globals) takes fp8 and i4
+    arrays as uint8_t pointers and computes what the interpreter computes."""
+    import ctypes
+
+    from minixla.backends.cpu.aot import AotError, compile_aot, find_c_compiler
+
+    try:
+        find_c_compiler()
+    except AotError:
+        pytest.skip("no C compiler")
+    text = ("func.func @f(%a: tensor<4xf8E4M3FN>, %b: tensor<4xi4>) -> (tensor<4xf8E4M3FN>, tensor<4xi4>) {\n"
+            "  %0 = hlo.multiply %a, %a : tensor<4xf8E4M3FN>\n  %1 = hlo.multiply %b, %b : tensor<4xi4>\n"
+            "  func.return %0, %1 : tensor<4xf8E4M3FN>, tensor<4xi4>\n}\n")
+    compiled = compile_aot(text)
+    assert "void minixla_f(const uint8_t *arg0, const uint8_t *arg1, uint8_t *result0, uint8_t *result1);" \
+        in compiled.header()
+    lib = ctypes.CDLL(compiled.write_shared_library(str(tmp_path / "libn.so")))
+    a = np.array([1.5, -0.5, 300.0, 20.0], np.float32).astype(ml_dtypes.float8_e4m3fn)
+    b = np.array([3, -2, 7, -8]).astype(ml_dtypes.int4)
+    ra, rb = np.empty(4, a.dtype), np.empty(4, b.dtype)
+    lib.minixla_f(*(ctypes.c_void_p(x.ctypes.data) for x in (a, b, ra, rb)))
+    _, ref = compile_both(text)
+    want_a, want_b = ref["f"](a, b)
+    same_bits(ra, want_a, "f8E4M3FN")
+    same_bits(rb, want_b, "i4")
