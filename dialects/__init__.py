@@ -18,10 +18,11 @@ def load_all(ctx: Context | None = None) -> Context:
     from minixla.dialects.check import CHECK
     from minixla.dialects.hlo import HLO
     from minixla.dialects.interpreter import INTERPRETER
+    from minixla.dialects.quant import QUANT
     from minixla.dialects.stablehlo import STABLEHLO
 
     ctx = ctx or Context()
-    for dialect in (HLO, STABLEHLO, CHECK, INTERPRETER):
+    for dialect in (HLO, STABLEHLO, CHECK, INTERPRETER, QUANT):
         if dialect.name not in ctx.registered_dialect_names:
             ctx.load_dialect(dialect)
     # the `tf` graph dialect holds the TF ops registered so far (the frontend registers its table)

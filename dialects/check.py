@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType, f64, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, StringAttr, TensorType, f64, i64
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def
 from xdsl.parser import Parser
@@ -217,4 +217,45 @@ class ExpectCloseOp(IRDLOperation):
         _float_or_complex(a, "operands")
 
 
-CHECK = Dialect("check", [ExpectEqOp, ExpectEqConstOp, ExpectAlmostEqOp, ExpectAlmostEqConstOp, ExpectCloseOp])
+@irdl_op_definition
+class ExpectSerializedEqOp(IRDLOperation):
+    """`check.expect_serialized_eq %x, probe_id = "id"[, iter = n] : T`: %x equals, bit for bit, the value
+    the n-th execution (default 0) of `interpreter.probe ..., probe_id = "id"` recorded."""
+
+    name = "check.expect_serialized_eq"
+    expected = operand_def(TensorType)
+    probe_id = prop_def(StringAttr)
+    iter = opt_prop_def(IntegerAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        x = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("probe_id")
+        parser.parse_punctuation("=")
+        props: dict[str, Attribute] = {"probe_id": StringAttr(parser.parse_str_literal())}
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("iter")
+            parser.parse_punctuation("=")
+            props["iter"] = IntegerAttr(parser.parse_integer(allow_negative=False), i64)
+        attrs = parser.parse_optional_attr_dict()
+        t = _parse_tail_type(parser)
+        return cls.create(operands=[parser.resolve_operand(x, t)], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.expected)
+        printer.print_string(", probe_id = ")
+        printer.print_string_literal(self.probe_id.data)
+        if self.iter is not None:
+            printer.print_string(f", iter = {self.iter.value.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.expected.type)
+
+    def verify_(self) -> None:
+        tensor(self.expected.type, "operand")
+
+
+CHECK = Dialect("check", [ExpectEqOp, ExpectEqConstOp, ExpectAlmostEqOp, ExpectAlmostEqConstOp, ExpectCloseOp,
+                          ExpectSerializedEqOp])

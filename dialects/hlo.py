@@ -27,9 +27,11 @@ from minixla.dialects.hlo_ops.elementwise import (
     RoundNearestAfzOp, RoundNearestEvenOp, RsqrtOp, SelectOp, ShiftLeftOp, ShiftRightArithmeticOp,
     ShiftRightLogicalOp, SignOp, SineOp, SqrtOp, SubtractOp, TanOp, TanhOp, XorOp,
 )
+from minixla.dialects.hlo_ops.fft import FftOp
 from minixla.dialects.hlo_ops.indexing import (
     GatherOp, ScatterOp,
 )
+from minixla.dialects.hlo_ops.linalg import CholeskyOp, TriangularSolveOp
 from minixla.dialects.hlo_ops.reduction import (
     ReduceOp, ReduceWindowOp, SelectAndScatterOp, SortOp,
 )
@@ -37,6 +39,11 @@ from minixla.dialects.hlo_ops.shape import (
     BroadcastInDimOp, ConcatenateOp, ConstantOp, DynamicSliceOp, DynamicUpdateSliceOp, IotaOp, PadOp,
     ReshapeOp, ReverseOp, SliceOp, TransposeOp,
 )
+from minixla.dialects.hlo_ops.structural import (
+    CompositeOp, DynamicBroadcastInDimOp, DynamicConvOp, DynamicGatherOp, DynamicIotaOp, DynamicPadOp,
+    DynamicReshapeOp, GetDimensionSizeOp, GetTupleElementOp, MapOp, TupleOp,
+)
+from minixla.dialects.hlo_ops.quantization import UniformDequantizeOp, UniformQuantizeOp
 from minixla.dialects.hlo_ops import canonicalization  # noqa: F401  (registers the ops' canonicalization patterns)
 from minixla.dialects.hlo_ops.fusion import FusionOp  # hlo.fusion: an extra op without a stablehlo twin
 
@@ -58,6 +65,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "BroadcastInDimOp",
            "CaseOp",
            "CeilOp",
+           "CholeskyOp",
            "ClampOp",
            "CollectiveBroadcastOp",
            "CollectivePermuteOp",
@@ -73,6 +81,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "DynamicSliceOp",
            "DynamicUpdateSliceOp",
            "ExpOp",
+           "FftOp",
            "Expm1Op",
            "FloorOp",
            "GatherOp",
@@ -121,6 +130,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "SubtractOp",
            "TanhOp",
            "TransposeOp",
+           "TriangularSolveOp",
            "WhileOp",
            "CbrtOp",
            "CountLeadingZerosOp",
@@ -129,4 +139,17 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "RoundNearestAfzOp",
            "TanOp",
            "XorOp",
+           "CompositeOp",
+           "DynamicBroadcastInDimOp",
+           "DynamicConvOp",
+           "DynamicGatherOp",
+           "DynamicIotaOp",
+           "DynamicPadOp",
+           "DynamicReshapeOp",
+           "GetDimensionSizeOp",
+           "GetTupleElementOp",
+           "MapOp",
+           "TupleOp",
+           "UniformDequantizeOp",
+           "UniformQuantizeOp",
            ]

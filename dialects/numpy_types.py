@@ -95,6 +95,10 @@ def numpy_dtype(t: Attribute) -> np.dtype:
             return np.dtype(np.complex64)
         if isinstance(inner, Float64Type):
             return np.dtype(np.complex128)
+    from minixla.dialects.quant import UniformQuantizedType  # held as its storage integers
+
+    if isinstance(t, UniformQuantizedType):
+        return numpy_dtype(t.storage_type)
     raise TypeError(f"no numpy dtype for element type {t}")
 
 

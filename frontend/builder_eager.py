@@ -12,6 +12,7 @@ import numpy as np
 from minixla.backends.interpreter.kernels import contraction as ct
 from minixla.backends.interpreter.kernels import conversions as cv
 from minixla.backends.interpreter.kernels import elementwise as ew
+from minixla.backends.interpreter.kernels import linalg as la
 from minixla.backends.interpreter.kernels import reduction as rd
 from minixla.backends.interpreter.kernels import structural as st
 from minixla.backends.interpreter.kernels.rng import rng_bit_generator
@@ -159,6 +160,8 @@ KERNELS = {
     "if": _if,
     "case": _case,
     "rng_bit_generator": lambda a, at, r, b: list(rng_bit_generator(at["algorithm"], a[0], r[1].shape, r[1].dtype)),
+    "cholesky": lambda a, at, r, b: la.cholesky(a[0], at["lower"]),
+    "triangular_solve": lambda a, at, r, b: la.triangular_solve(a[0], a[1], **at),
 }
 for _name, _k in UNARY_KERNELS.items():
     KERNELS.setdefault(_name, (lambda k: lambda a, at, r, b: k(a[0]))(_k))

@@ -191,6 +191,25 @@ def case(self, index, operands: Sequence, branch_fns: Sequence[Callable]) -> lis
 
 
 
+def cholesky(self, a, lower: bool = True):
+    """`hlo.cholesky` of a batch of matrices [..., n, n] (the other triangle of the result is zero)."""
+    if len(a.shape) < 2 or a.shape[-1] != a.shape[-2]:
+        raise ShapeError("cholesky", "needs a batch of square matrices", [a])
+    return self._one("cholesky", [a], {"lower": bool(lower)}, Spec(tuple(a.shape), np.dtype(a.dtype)))
+
+
+def triangular_solve(self, a, b, left_side: bool = True, lower: bool = True, unit_diagonal: bool = False,
+                     transpose_a: str = "NO_TRANSPOSE"):
+    """`hlo.triangular_solve`: x with op(a) x = b (left_side) or x op(a) = b; equal batch dims."""
+    n = a.shape[-1] if len(a.shape) >= 2 else -1
+    if (len(a.shape) < 2 or a.shape[-2] != n or len(b.shape) != len(a.shape) or tuple(b.shape[:-2]) != tuple(a.shape[:-2])
+            or b.shape[-2 if left_side else -1] != n or np.dtype(a.dtype) != np.dtype(b.dtype)):
+        raise ShapeError("triangular_solve", "needs square matrices a matching b's batch and solved dimension", [a, b])
+    return self._one("triangular_solve", [a, b], {"left_side": bool(left_side), "lower": bool(lower),
+                                                  "unit_diagonal": bool(unit_diagonal), "transpose_a": transpose_a},
+                     Spec(tuple(b.shape), np.dtype(b.dtype)))
+
+
 class StructuredOps:
     """The structured ops as methods; `Builder` (frontend/builder.py) inherits them."""
 
@@ -203,3 +222,5 @@ class StructuredOps:
     conditional = conditional
     rng_bit_generator = rng_bit_generator
     case = case
+    cholesky = cholesky
+    triangular_solve = triangular_solve

@@ -14,7 +14,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from minixla.dialects.numpy_types import element_type, numpy_dtype, numpy_to_dense_attr
 from minixla.dialects import hlo
-from minixla.dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType, RngAlgorithm
+from minixla.dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType, RngAlgorithm, Transpose
 from minixla.dialects.hlo_ops.syntax import i64_array
 
 from minixla.frontend.builder import Builder, Spec
@@ -118,6 +118,11 @@ def _structured_props(op: str, attrs: dict) -> dict:
         return {"dimension": _i64(attrs["dimension"]), "is_stable": BoolAttr.from_bool(True)}
     if op == "rng_bit_generator":
         return {"rng_algorithm": HLO_ATTRS.rng_algorithm(RngAlgorithm(attrs["algorithm"]))}
+    if op == "cholesky":
+        return {"lower": BoolAttr.from_bool(attrs["lower"])}
+    if op == "triangular_solve":
+        return {**{k: BoolAttr.from_bool(attrs[k]) for k in ("left_side", "lower", "unit_diagonal")},
+                "transpose_a": HLO_ATTRS.transpose(Transpose(attrs["transpose_a"]))}
     return {}
 
 

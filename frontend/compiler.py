@@ -36,6 +36,7 @@ from minixla.passes.pipeline import verify_each_pass
 from minixla.passes import trace_events
 from minixla.passes.trace_events import span
 
+from minixla.frontend import compile_reuse
 from minixla.frontend.legalize import legalize_module
 
 STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialized", "optimized_hlo_dot")
@@ -150,13 +151,23 @@ class Compiled:
 
     name: str
     hlo: ModuleOp
-    optimized: ModuleOp
+    #: None when the executable came from the persistent cache (optimized on demand, for stage text)
+    _optimized: ModuleOp | None
     executable: object = None
     backend: str = ""
     fallback_reason: str = ""
     kept_args: list[int] = field(default_factory=list)
     #: set when --xla_dump_to is: continues the per-pass dump in the backend compile
     dumper: PassDumper | None = None
+    #: the persistent-cache key of `hlo` before hlo-optimize (compile_reuse.py), when the cache is on
+    reuse_key: str | None = None
+
+    @property
+    def optimized(self) -> ModuleOp:
+        if self._optimized is None:
+            self._optimized = self.hlo.clone()
+            _optimize(self._optimized, None, False)
+        return self._optimized
 
     def __call__(self, *arrays):
         return self.executable(*arrays)
@@ -181,8 +192,16 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
     if verify:
         mod.verify()
     dump("tf-legalize-to-hlo", name, mod)
-    optimized = mod.clone()
+    n_args = len(next(op for op in module.ops if isinstance(op, func.FuncOp)).body.block.args)
+    kept_args = [i for i in range(n_args) if i not in const_values]
     directory = _dump_dir()
+    reuse_key = None if directory else compile_reuse.reuse_key(mod, OPTIMIZE_PIPELINE)
+    if reuse_key is not None:
+        hit = compile_reuse.load(reuse_key, mod)
+        if hit is not None:
+            executable, backend = hit
+            return Compiled(name, mod, None, executable, backend, kept_args=kept_args, reuse_key=reuse_key)
+    optimized = mod.clone()
     dumper = PassDumper(directory, _dump_counter[0], name) if directory else None
     try:
         with span("hlo-optimize", "compile", function=name):
@@ -194,9 +213,7 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
         warnings.warn(f"minixla: hlo-optimize failed on {name!r} ({type(err).__name__}: {err}); "
                       "compiling it unoptimized (unfused)", RuntimeWarning, stacklevel=2)
         optimized = mod.clone()
-    n_args = len(next(op for op in module.ops if isinstance(op, func.FuncOp)).body.block.args)
-    return Compiled(name, mod, optimized, kept_args=[i for i in range(n_args) if i not in const_values],
-                    dumper=dumper)
+    return Compiled(name, mod, optimized, kept_args=kept_args, dumper=dumper, reuse_key=reuse_key)
 
 
 def pick_backend(compiled: Compiled) -> None:
@@ -226,7 +243,7 @@ def _compile_first(compiled: Compiled, order: list[str], reasons: list[str]) -> 
     for name in order:
         try:
             # backends that rewrite their input clone it themselves (cpu, gpu)
-            compiled.executable = get_backend(name).compile(compiled.optimized)
+            compiled.executable = compile_reuse.compile_on(get_backend(name), compiled.optimized, compiled.reuse_key)
             compiled.backend = name
             compiled.fallback_reason = "; ".join(reasons)
             return

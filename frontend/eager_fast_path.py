@@ -12,7 +12,11 @@ import numpy as np
 
 from minixla.backends.interpreter.ops_elementwise import BINARY, UNARY
 from minixla.frontend.ops.math_ops import SIMPLE_BINARY, SIMPLE_UNARY
-from minixla.frontend.tensor import Tensor
+from minixla.frontend import tensor as _tensor_module
+from minixla.frontend.autodiff import tape as _tape
+from minixla.frontend.graph import _STACK
+from minixla.frontend.tensor import Spec, Tensor
+from minixla.passes import trace_events as _trace_events
 
 BINARY_KERNELS = {op: BINARY[SIMPLE_BINARY[op]] for op in ("AddV2", "Sub", "Mul", "Maximum", "Minimum", "RealDiv")}
 #: float-only unary ops that are one hlo op each (their hlo op from math_ops' table)
@@ -39,15 +43,44 @@ def _operand(x, dtype: np.dtype):
     return None
 
 
+def _ignoring_errors():
+    """numpy's floating-point error state set to "ignore" (TF never warns on inf/NaN), made the cheap way:
+    `np.errstate` costs ~3x the op itself on small arrays; numpy 2 keeps the state in a context variable,
+    which we set directly when it is there (a private API: the errstate path stays as the fallback)."""
+    try:
+        from numpy._core import _ufunc_config as config
+
+        var, ignore = config._extobj_contextvar, config._make_extobj(all="ignore")
+    except (ImportError, AttributeError, TypeError):
+        return None
+
+    def call(kernel, *args):
+        token = var.set(ignore)
+        try:
+            return kernel(*args)
+        finally:
+            var.reset(token)
+    return call
+
+
+_QUIET = _ignoring_errors()
+
+
+def quietly(kernel, *args):
+    if _QUIET is not None:
+        return _QUIET(kernel, *args)
+    with np.errstate(all="ignore"):
+        return kernel(*args)
+
+
 def run(name: str, inputs) -> Tensor | None:
     """The op's result, or None when the general path must take it."""
     if name in UNARY_KERNELS:
         (x,) = inputs
         if type(x) is not Tensor or x._value is None or x._value.dtype.kind != "f":
             return None
-        with np.errstate(all="ignore"):
-            out = UNARY_KERNELS[name](x._value)
-        return Tensor(np.asarray(out, x._value.dtype))
+        out = quietly(UNARY_KERNELS[name], x._value)
+        return _wrap(np.asarray(out, x._value.dtype))
     return binary(name, inputs)
 
 
@@ -62,6 +95,78 @@ def binary(name: str, inputs) -> Tensor | None:
     x, y = _operand(a, dtype), _operand(b, dtype)
     if x is None or y is None or (x.shape != y.shape and x.ndim and y.ndim):
         return None
-    with np.errstate(all="ignore"):
-        out = KERNELS[name](x, y)
-    return Tensor(np.asarray(out, dtype))
+    return _wrap(np.asarray(quietly(KERNELS[name], x, y), dtype))
+
+
+def _wrap(value: np.ndarray) -> Tensor:
+    """An eager Tensor around a fresh kernel result (what Tensor(value) makes, without its checks: the
+    result is a new, writeable array)."""
+    t = _new(Tensor)
+    t._value = t._const = value
+    t._graph = t._ssa = None
+    t._spec = Spec(value.shape, value.dtype)
+    t._name = ""
+    return t
+
+
+_new = object.__new__
+
+
+#: numpy 2 converts a Python scalar to the array's dtype before the op (NEP 50), exactly what `_operand`
+#: does by hand; numpy 1's value-based casting might compute a 0-d float32 op in float64
+_WEAK_SCALARS = int(np.__version__.split(".")[0]) >= 2
+#: the ufuncs the interpreter's kernels call for these ops on every dtype the fast path takes
+#: (they differ only for bool and bfloat16, which it never takes)
+_UFUNCS = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply}
+
+
+def _scalar(x, dtype: np.dtype):
+    if not _WEAK_SCALARS:
+        return _operand(x, dtype)
+    if type(x) is float:
+        return x if dtype.kind == "f" and dtype.itemsize >= 4 and (abs(x) <= 3.0e38 or x != x) else None
+    if type(x) is int:
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            return x if info.min <= x <= info.max else None
+        return x if dtype.kind == "f" and dtype.itemsize >= 4 and abs(x) < 2 ** 24 else None
+    return None
+
+
+def dunder(name: str, a, b) -> Tensor | None:
+    """`a + b` etc. on eager tensors straight from Tensor's operator (skipping the API function and
+    `execute`), under the same conditions as `execute`'s fast path (no tape, trace or graph) and with
+    the same numbers (`binary`'s rules, the same ufuncs)."""
+    if _tape.ACTIVE or _STACK or _trace_events.ACTIVE is not None:
+        return None
+    if type(a) is Tensor:
+        x = a._value
+        if x is None:
+            return None
+        dtype = x.dtype
+        if type(b) is Tensor:
+            y = b._value
+            if y is None or y.dtype != dtype or (y.shape != x.shape and x.ndim and y.ndim):
+                return None
+        else:
+            y = _scalar(b, dtype)
+    elif type(b) is Tensor:
+        y = b._value
+        if y is None:
+            return None
+        dtype = y.dtype
+        x = _scalar(a, dtype)
+    else:
+        return None
+    kind = dtype.kind
+    if x is None or y is None or kind not in _NUMERIC or (name == "RealDiv" and kind != "f"):
+        return None
+    ufunc = _UFUNCS.get(name)
+    if ufunc is None:  # the interpreter's kernel (RealDiv's special cases) wants arrays
+        ufunc = KERNELS[name]
+        x, y = np.asarray(x, dtype), np.asarray(y, dtype)
+    out = quietly(ufunc, x, y)
+    return _wrap(out if type(out) is np.ndarray and out.dtype == dtype else np.asarray(out, dtype))
+
+
+_tensor_module.OPERATOR_FAST_PATH[0] = dunder

@@ -61,6 +61,16 @@ def _describe(key) -> str:
     return f"Python value {key[1]!r}"
 
 
+def _renumber_leaves(struct, renumber: dict):
+    """`struct` (nest.flatten's) with leaf i renumbered to renumber[i], or made the Python value None."""
+    if isinstance(struct, tuple) and len(struct) == 2 and struct[0] == "leaf" and isinstance(struct[1], int):
+        j = renumber[struct[1]]
+        return ("python", None) if j is None else ("leaf", j)
+    if isinstance(struct, tuple):
+        return tuple(_renumber_leaves(s, renumber) for s in struct)
+    return struct
+
+
 @dataclass
 class ConcreteFunction:
     """One trace: the graph, its `tf` module, and (jit) the compiled entry."""
@@ -76,6 +86,8 @@ class ConcreteFunction:
     const_leaves: dict[int, np.ndarray] = field(default_factory=dict)
     tensor_leaves: list[int] = field(default_factory=list)
     compiled: Compiled | None = None
+    #: without jit_compile: the autoclustered graph (autoclustering.py), False when it is off, None before a call
+    clustered: Any = None
 
     def lower(self) -> Compiled:
         if self.compiled is None:
@@ -96,7 +108,13 @@ class ConcreteFunction:
     def run(self, leaf_values: list[np.ndarray], jit: bool) -> list[np.ndarray]:
         args = list(leaf_values) + [v._value for v in self.captures]
         if not jit:
-            results = run_graph(self.graph, args, self.outputs + [self.graph.updates[v] for v in self.updates])
+            wanted = self.outputs + [self.graph.updates[v] for v in self.updates]
+            if self.clustered is None:  # decided at the first call, as TF decides when it builds the graph
+                from minixla.frontend import autoclustering
+
+                self.clustered = autoclustering.ClusteredGraph(self.graph, wanted, self.name) \
+                    if autoclustering.enabled() else False
+            results = self.clustered.run(args, wanted) if self.clustered else run_graph(self.graph, args, wanted)
         else:
             compiled = self.lower()
             if compiled.executable is None:
@@ -133,6 +151,7 @@ class Function:
         self._last_key: Any = None
         self._last_leaf_keys: tuple = ()
         self._why = "not called yet"
+        self._clusters_text = ""
         self._arg_names: list[str] = []
         self._plans: dict[tuple, Any] = {}  # call key -> plan (call_plan.py)
         self._forms: dict[Any, Any] = {}  # call form -> normalizer of its arguments
@@ -215,11 +234,16 @@ class Function:
             result = self._python_function(*args, **kwargs)
         out_leaves: list = []
         out_struct = flatten(result, out_leaves)
+        # a None output (a function ending in an assignment or tf.print) is part of the structure, not a
+        # result the compiled program would have to produce
+        renumber = {}
+        for i, v in enumerate(out_leaves):
+            renumber[i] = None if v is None else len(renumber) - sum(1 for j in renumber.values() if j is None)
+        out_struct = _renumber_leaves(out_struct, renumber)
         with tracing(graph):
             from minixla.frontend.api.core import convert_to_tensor
 
-            # a None output (e.g. a function ending in tf.print) stays a placeholder value, as before
-            outputs = [convert_to_tensor(np.array(None, dtype=object) if v is None else v) for v in out_leaves]
+            outputs = [convert_to_tensor(v) for v in out_leaves if v is not None]
         for c in graph.captures.values():
             c._arg_index = None
         updates = list(graph.updates)
@@ -303,6 +327,7 @@ class Function:
                 values.append(t._value if isinstance(t, Tensor) else np.asarray(t))
             with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile), first_call=True):
                 results = cf.run(values, self._jit_compile)
+            self._clusters_text = cf.clustered.describe(self._name) if cf.clustered else ""
         if key is not None:
             self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
         return rebuild(cf.structure, [Tensor(r) for r in results])
@@ -330,8 +355,20 @@ class Function:
         return self._tracing_count
 
     def why(self) -> str:
-        """Why the last call retraced/recompiled ("cache hit" when it did not)."""
-        return self._why
+        """Why the last call retraced/recompiled ("cache hit" when it did not); under autoclustering,
+        also which clusters formed and which ops stayed outside (and why)."""
+        return self._why + (f"\n{self._clusters_text}" if self._clusters_text else "")
+
+    def experimental_get_clusters(self, *args, **kwargs) -> str:
+        """The autoclustering of this function's graph for these arguments (minixla's; TF dumps it with
+        --tf_xla_clustering_debug), built now if no call has built it."""
+        from minixla.frontend import autoclustering
+
+        cf = self.get_concrete_function(*args, **kwargs)
+        if not cf.clustered:
+            wanted = cf.outputs + [cf.graph.updates[v] for v in cf.updates]
+            cf.clustered = autoclustering.ClusteredGraph(cf.graph, wanted, cf.name)
+        return cf.clustered.describe(self._name)
 
     @property
     def compile_count(self) -> int:

@@ -210,6 +210,9 @@ def _infer_unknown(opdef: OpDef, spec_args: list, attrs: dict):
     def scalar(x):
         return Spec((), x.dtype) if isinstance(x, Spec) and x.shape is None else x
 
+    if opdef.name == "EnsureShape" and attrs.get("shape") is not None:  # TF's shape function: the checked shape
+        dims = [int(d) for d in attrs["shape"]]
+        return (Spec(tuple(dims) if all(d >= 0 for d in dims) else None, np.dtype(spec_args[0].dtype)),)
     stand_in = [[scalar(x) for x in a] if isinstance(a, list) else scalar(a) for a in spec_args]
     try:
         out = opdef.rule(SpecBuilder(), *stand_in, **attrs)

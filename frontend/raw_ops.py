@@ -11,6 +11,7 @@ compile it (a gap of ours) or not (strings, I/O, resources: XLA cannot either).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
@@ -51,6 +52,12 @@ def _parse_default(text: str | None) -> Any:
     return text
 
 
+#: raw ops on resource handles and variants (variables, TensorArray, TensorList, Stack): called with the
+#: keywords; they unwrap the state, run the registered op on its tensors and write the result back
+#: (frontend/api/raw_state*.py fill this)
+STATE_CALLS: dict[str, Callable] = {}
+
+
 class RawOp:
     """One raw op: keyword-only call with TF's argument names."""
 
@@ -83,6 +90,8 @@ class RawOp:
         missing = [n for n in self.inputs if n not in kwargs]
         if missing:
             raise TypeError(f"tf.raw_ops.{name} is missing required arguments {missing}")
+        if name in STATE_CALLS:  # resource / variant handles in, state updated
+            return STATE_CALLS[name](**kwargs)
         inputs = [kwargs[n] for n in self.inputs]
         attrs = {}
         for attr, default in self.attrs.items():

@@ -249,8 +249,20 @@ def eager_tensor(value: np.ndarray, spec: Spec) -> Tensor:
 _new_tensor = object.__new__
 
 
+#: eager_fast_path.dunder once that module is imported: `t * 2.0` on eager tensors goes straight to the kernel
+OPERATOR_FAST_PATH: list = [None]
+_FAST_OPS = {"add": "AddV2", "subtract": "Sub", "multiply": "Mul", "truediv": "RealDiv"}
+
+
 def _binary(api_name: str, reverse: bool = False):
+    op = _FAST_OPS.get(api_name)
+
     def method(self, other):
+        fast = OPERATOR_FAST_PATH[0]
+        if op is not None and fast is not None:
+            out = fast(op, other, self) if reverse else fast(op, self, other)
+            if out is not None:
+                return out
         api = API[0]
         fn = getattr(api, api_name)
         return fn(other, self) if reverse else fn(self, other)

@@ -141,3 +141,9 @@ from minixla.frontend.api import random_samplers as _random_samplers  # noqa: E4
 _random_samplers.install(_sys.modules[__name__])  # tf.random's candidate samplers and index shuffles
 from minixla.frontend.api import sparse_ops as _sparse_ops, ragged_ops as _ragged_ops  # noqa: E402
 _sparse_ops.install(_sys.modules[__name__]); _ragged_ops.install(_sys.modules[__name__])  # noqa: E702
+from minixla.frontend.api import raw_state_variables as _raw_state_variables  # noqa: E402
+_raw_state_variables.install(_sys.modules[__name__])  # tf.raw_ops on tf.Variable.handle (ReadVariableOp, ResourceApply*)
+from minixla.frontend.api import raw_state_containers as _raw_state_containers  # noqa: E402
+from minixla.frontend.api import raw_state_lists as _raw_state_lists  # noqa: E402
+_raw_state_containers.install(_sys.modules[__name__])  # tf.raw_ops' TensorArray*V3 and Stack*V2 on handles
+_raw_state_lists.install(_sys.modules[__name__])  # tf.raw_ops' TensorList* on variants

@@ -77,6 +77,13 @@ class Variable:
         return TensorShape(self._value.shape)
 
     @property
+    def handle(self):
+        """TF's resource handle, what tf.raw_ops' variable ops take (frontend/api/raw_state_variables.py)."""
+        from minixla.frontend.api.raw_state_variables import ResourceHandle
+
+        return ResourceHandle(self)
+
+    @property
     def dtype(self) -> dtypes.DType:
         return self._dtype
 

@@ -42,6 +42,8 @@ register("lower-thread-dispatch", ".lower_to_llvm.threads:LowerThreadDispatch")
 register("hlo-algebraic-simplifier", ".hlo_opt.simplify:HloAlgebraicSimplifier")
 register("hlo-constant-fold", ".hlo_opt.constant_fold:HloConstantFold")
 register("hlo-fusion", ".hlo_opt.fusion:HloFusion")
+register("hlo-legalize-structural", ".hlo_opt.legalize_structural:HloLegalizeStructural")
+register("hlo-legalize-quant", ".hlo_opt.legalize_quant:HloLegalizeQuant")
 
 # named pipelines, usable wherever a pass name is (`-p hlo-to-cpu`)
 register_pipeline("hlo-to-cpu", ".pipelines:hlo_to_cpu")

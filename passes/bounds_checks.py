@@ -43,8 +43,7 @@ from xdsl.rewriter import Rewriter
 
 from minixla.passes.locations import describe
 
-SITE, DIM, INDEX, TABLE = ("__minixla_bounds_site", "__minixla_bounds_dim", "__minixla_bounds_index",
-                           "__minixla_bounds_sites")
+from minixla.passes.bounds_symbols import DIM, INDEX, SITE, TABLE  # noqa: E402,F401 -- re-exported
 SCALAR = MemRefType(i64, [])
 
 

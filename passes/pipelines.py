@@ -25,7 +25,10 @@ PASSES: dict[str, type[ModulePass]] = {
 }
 
 #: hlo on tensors -> scf/memref/arith/math loops over static memrefs
-HLO_TO_LOOPS = ",".join(["inline", ConvertHloToLinalg.name, Bufferize.name, ConvertLinalgToLoops.name, "canonicalize", "cse"])
+#: (tuples, map, composite, dynamic and quantized ops first become ops the lowering knows)
+HLO_LEGALIZE = "hlo-legalize-structural,hlo-legalize-quant"
+HLO_TO_LOOPS = ",".join([HLO_LEGALIZE, "inline", ConvertHloToLinalg.name, Bufferize.name, ConvertLinalgToLoops.name,
+                         "canonicalize", "cse"])
 
 
 #: XLA-style hlo optimizations (docs/fusion.md): exact simplifications, folding,
@@ -59,7 +62,7 @@ def hlo_to_cpu(optimize: bool = False, blas: bool = False, check_bounds: bool = 
         # threads: outline big parallel loops before scf->cf, call the pool after llvm lowering
         lowered = (f"{loops},{ConvertParallelLoopsToThreads.name},{LOWER_TO_LLVM_PIPELINE},"
                    f"{LowerThreadDispatch.name}")
-    return f"{HLO_OPTIMIZE},{lowered}" if optimize else lowered
+    return f"{HLO_LEGALIZE},{HLO_OPTIMIZE},{lowered}" if optimize else lowered
 
 
 def hlo_to_cpu_blas() -> str:

@@ -3,8 +3,9 @@
 A chunk of a test file is *in scope* when every op it uses is one of
 func.func/return/call, a `check.*` op or `stablehlo.X` for an op X that the
 hlo dialect defines, and every tensor element type is one of i1, i2, i4,
-i8..i64, ui2, ui4, ui8..ui64, the fp8/fp6/fp4 types, f16, bf16, f32, f64 (no
-complex, tokens, tuples or quantized types). The scan is textual, so it also classifies
+i8..i64, ui2, ui4, ui8..ui64, the fp8/fp6/fp4 types, f16, bf16, f32, f64, or
+`!quant.uniform` of those (no complex, tokens; quantized types only through
+uniform_quantize/uniform_dequantize/bitcast_convert and elementwise ops). The scan is textual, so it also classifies
 chunks that do not parse.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from minixla.dialects.diagnostics import split_input
@@ -33,8 +35,8 @@ _DIMS = re.compile(r"^(?:(?:\d+|\?)x)*")
 
 
 #: what only the reference interpreter runs: the simulated process grid (`interpreter.run_parallel`) and
-#: tokens; compiled backends run collectives one process per replica under MPI instead (docs/distributed.md)
-INTERPRETER_ONLY_OPS = frozenset({"interpreter.run_parallel", "interpreter.print"})
+#: tokens (print and probe run on compiled backends through check outlining); compiled backends run collectives one process per replica under MPI instead (docs/distributed.md)
+INTERPRETER_ONLY_OPS = frozenset({"interpreter.run_parallel"})
 
 
 def allowed_ops(backend: str = "interpreter") -> frozenset[str]:
@@ -78,15 +80,34 @@ def element_types(text: str) -> set[str]:
     return found
 
 
+#: ops that take or give `!quant.uniform` tensors: quantize/dequantize/bitcast_convert and the unary
+#: and binary elementwise ops (dequantize-op-quantize); others on quantized types are not supported
+@cache
+def _quantized_ops() -> frozenset[str]:
+    from minixla.dialects.hlo_ops.elementwise import BINARY_OPS, UNARY_OPS
+
+    names = {"uniform_quantize", "uniform_dequantize", "bitcast_convert", *UNARY_OPS, *BINARY_OPS}
+    return frozenset({f"{p}.{n}" for p in ("hlo", "stablehlo") for n in names} | BASE_OPS)
+_QUANT = re.compile(r"^!quant\.uniform<(\w+)(?:<[-\d:]+>)?:(\w+)[:,]")
+
+
+def _supported_quantized(t: str) -> bool:
+    m = _QUANT.match(t)
+    return m is not None and m.group(1) in ELEMENT_TYPES and m.group(2) in ELEMENT_TYPES
+
+
 def scope_reasons(text: str, ops: frozenset[str] | None = None, backend: str = "interpreter") -> list[str]:
     """Why the chunk is out of scope on `backend` (empty list: in scope), ops first."""
     ops = allowed_ops(backend) if ops is None else ops
     reasons = [f"op {name}" for name in sorted(ops_used(text) - ops)]
     for t in sorted(element_types(text) - ELEMENT_TYPES):
+        if _supported_quantized(t):
+            continue
         reasons.append("complex element type" if t.startswith("complex") else f"element type {t}")
     code = _strip_comments(text)
-    if re.search(r"\btuple<", code):
-        reasons.append("tuple type")
+    for line in code.splitlines():
+        if "!quant." in line:
+            reasons += [f"quantized {name}" for name in sorted(ops_used(line) - _quantized_ops())]
     if "!stablehlo.token" in code and backend != "interpreter":
         reasons.append("token type")
     return reasons

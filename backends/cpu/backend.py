@@ -16,31 +16,33 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 
-from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
-
 from minixla.passes.trace_events import span
 
-from minixla.backends.cpu.compile_cache import active_cache, load_lowered, module_key, store_lowered
-from minixla.backends.cpu.compiler import (
-    AFTER_PASS,
-    SYMBOL_PREFIX,
-    CompiledModule,
-    compile_lowered,
-    lower,
-    prefix_symbols,
-    public_functions,
+from minixla.backends.cpu.compile_cache import (
+    active_cache,
+    load_lowered,
+    module_key,
+    store_lowered,
+    store_lowered_parts,
 )
+from minixla.backends.cpu.hooks import AFTER_PASS
 from minixla.backends.cpu.jit import jit_compile
-from minixla.backends.cpu.collectives import compile_with_collectives, has_collectives
-from minixla.backends.cpu.runtime import CompiledFunction
+from minixla.backends.cpu.runtime import SYMBOL_PREFIX, CompiledFunction, CompiledModule
+
+# The pass pipeline (compiler.py, collectives.py) is imported on the first real compile only: a
+# process whose compiles all come from the disk cache never pays for importing it (~0.1 s).
 
 _HIGH_LEVEL = ("hlo.", "stablehlo.", "tensor.", "linalg.", "bufferization.")
+#: ops that may become gemm calls (convert-linalg-to-blas)
+_GEMM_OPS = frozenset({"hlo.dot_general", "hlo.dot", "hlo.convolution", "hlo.fusion", "linalg.matmul",
+                       "linalg.batch_matmul", "linalg.generic"})
 
 
 def _entry_name(module: ModuleOp, entry: str | None) -> str:
     if entry is not None:
         return entry
-    names = [fn.sym_name.data for fn in public_functions(module)]
+    names = [op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks
+             and (op.sym_visibility is None or op.sym_visibility.data == "public")]
     if "main" in names:
         return "main"
     if len(names) == 1:
@@ -65,7 +67,29 @@ class CpuBackend:
     def __init__(self, opt_level: int = 3):
         self.opt_level = opt_level
 
-    def compile(self, module: ModuleOp, entry: str | None = None) -> CompiledFunction:
+    def load_reusable(self, reuse_key: str, module: ModuleOp, entry: str | None = None):
+        """The function an earlier `compile(..., reuse_key=reuse_key)` stored on disk, or None. The
+        frontend keys by its module before `hlo-optimize`, so a hit skips that too (`module` is only
+        read for the entry's signature)."""
+        disk = active_cache() if AFTER_PASS.get() is None else None
+        if disk is None:
+            return None
+        with span("compile-cache-lookup", "compile"):
+            stored = load_lowered(disk, reuse_key)
+        if stored is None:
+            return None
+        name = _entry_name(module, entry)
+        fn = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name), None)
+        return None if fn is None else _from_stored(stored, name, fn.function_type, self.opt_level)
+
+    def compile(self, module: ModuleOp, entry: str | None = None, reuse_key: str | None = None) -> CompiledFunction:
+        """With `reuse_key` (and the disk cache on), the result is also stored under that key for
+        `load_reusable`."""
+        from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
+
+        from minixla.backends.cpu.collectives import compile_with_collectives, has_collectives
+        from minixla.backends.cpu.compiler import compile_lowered, lower, prefix_symbols
+
         module = module.clone()
         name = _entry_name(module, entry)
         fn = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name), None)
@@ -87,10 +111,13 @@ class CpuBackend:
                 key = module_key(module, name, self.opt_level, pipelines)
                 stored = load_lowered(disk, key)
             if stored is not None:  # the Python passes and translation are skipped
-                llvm_ir, signatures, by_object = stored
-                cached = CompiledModule(jit_compile(llvm_ir, self.opt_level), signatures, by_object)
-                compiled = with_bounds_report(cached[name], cached.jit)
-                return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
+                if reuse_key is not None:
+                    store_lowered_parts(disk, reuse_key, stored)
+                return _from_stored(stored, name, hlo_type, self.opt_level, high_level)
+        if high_level and any(op.name in _GEMM_OPS for op in module.walk()):
+            from minixla.backends.cpu.blas import prefetch
+
+            prefetch()  # the gemm kernel builds while the passes run
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
         prefix_symbols(module)
         signatures: dict = {}
@@ -101,8 +128,20 @@ class CpuBackend:
         compiled_module = compile_lowered(module, signatures, self.opt_level)
         if key is not None:
             store_lowered(disk, key, compiled_module)
+            if reuse_key is not None:
+                store_lowered(disk, reuse_key, compiled_module)
         compiled = with_bounds_report(compiled_module[name], compiled_module.jit)
         return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
+
+
+def _from_stored(stored, name: str, hlo_type: FunctionType, opt_level: int, high_level: bool = True):
+    """The callable for a lowered module from the disk cache: only LLVM parsing and object loading left."""
+    llvm_ir, signatures, by_object = stored
+    cached = CompiledModule(jit_compile(llvm_ir, opt_level), signatures, by_object)
+    if name not in cached.functions and len(cached.functions) == 1:  # stored under another trace's name
+        name = next(iter(cached.functions))
+    compiled = with_bounds_report(cached[name], cached.jit)
+    return _with_unsigned_views(compiled, hlo_type) if high_level else compiled
 
 
 def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):

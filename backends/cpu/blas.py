@@ -184,6 +184,30 @@ def ensure_registered() -> None:
             _STATE["registered"] = (sgemm, dgemm)
 
 
+def prefetch() -> None:
+    """Start building the generated gemm on a background thread, if it will be needed and is not built:
+    LLVM's code generation (~0.1 s) runs without the GIL, so on a machine with a spare core it overlaps
+    the Python passes of the compile that asked for it (`ensure_registered` then waits for it)."""
+    try:
+        if gemm_kind() != "generated" or _PREFETCH:
+            return
+    except BlasUnavailableError:
+        return
+    thread = threading.Thread(target=_build_quietly, name="minixla-gemm-build", daemon=True)
+    _PREFETCH.append(thread)
+    thread.start()
+
+
+_PREFETCH: list[threading.Thread] = []
+
+
+def _build_quietly() -> None:
+    try:
+        generated_gemm()
+    except Exception:  # noqa: BLE001 -- the compile that needs it calls generated_gemm again and reports
+        pass
+
+
 def library_gemm() -> tuple[int, int]:
     """Addresses of (sgemm, dgemm) over `library()`: for OpenBLAS the wrappers of
     gemm_threads.py (split over our threads), else the library's own symbols."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ctypes
 
-from minixla.passes.bounds_checks import DIM, INDEX, SITE, TABLE
+from minixla.passes.bounds_symbols import DIM, INDEX, SITE, TABLE
 
 
 class BoundsError(RuntimeError):

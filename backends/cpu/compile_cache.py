@@ -221,10 +221,14 @@ def module_key(module, entry: str, opt_level: int, pipelines: str) -> str:
 
 def store_lowered(disk: DiskCache, key: str, compiled_module) -> None:
     """Keep what a later process needs to skip lowering: the LLVM IR, the signatures, the entry kind."""
+    store_lowered_parts(disk, key, (compiled_module.llvm_ir, compiled_module.signatures, compiled_module.by_object))
+
+
+def store_lowered_parts(disk: DiskCache, key: str, parts: tuple) -> None:
+    """`store_lowered` from the (llvm_ir, signatures, by_object) that `load_lowered` returns."""
     import pickle
 
-    disk.put(key, pickle.dumps((compiled_module.llvm_ir, compiled_module.signatures,
-                                compiled_module.by_object), protocol=pickle.HIGHEST_PROTOCOL))
+    disk.put(key, pickle.dumps(tuple(parts), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def load_lowered(disk: DiskCache, key: str):
@@ -240,3 +244,16 @@ def load_lowered(disk: DiskCache, key: str):
         disk.corrupt += 1
         return None
     return llvm_ir, signatures, by_object
+
+
+def cache_object_code(engine, text: str) -> None:
+    """The object code of a runtime kernel compiled from fixed IR `text` (the gemm, the thread pool) comes
+    from (or goes to) the persistent compile cache, as a JIT-compiled module's does: the gemm's code
+    generation is ~0.1 s of every new process's first gemm-using compile."""
+    disk = active_cache()
+    if disk is None:
+        return
+    key = object_key(text, 0)
+    cached = disk.get(key)
+    engine.set_object_cache(None if cached is not None else (lambda _m, data: disk.put(key, bytes(data))),
+                            lambda _m: cached)

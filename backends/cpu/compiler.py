@@ -9,8 +9,7 @@ more than the translation a cache keyed by it would save).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from contextvars import ContextVar
+from collections.abc import Mapping
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -21,13 +20,18 @@ from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
 from minixla.passes.pipeline import verify_each_pass
 from minixla.passes.trace_events import span, traced_pipeline_callback
 
-from minixla.backends.cpu.jit import JitModule, jit_compile
-from minixla.backends.cpu.runtime import PY_PREFIX, CompiledFunction, Signature, add_python_entry
+from minixla.backends.cpu.hooks import AFTER_PASS  # noqa: F401 -- re-exported
+from minixla.backends.cpu.jit import jit_compile
+from minixla.backends.cpu.runtime import (  # noqa: F401 -- CompiledModule, SYMBOL_PREFIX: re-exported
+    PY_PREFIX,
+    SYMBOL_PREFIX,
+    CompiledFunction,
+    CompiledModule,
+    Signature,
+    add_python_entry,
+)
 from minixla.backends.cpu.translate import translate_module
 
-#: `after(pass_name, module)` called after every pass of `lower` while set (frontend's --xla_dump_to);
-#: unset by default, so normal compiles pay one lookup per `lower` call
-AFTER_PASS: ContextVar[Callable[[str, ModuleOp], None] | None] = ContextVar("AFTER_PASS", default=None)
 
 
 def _context() -> Context:
@@ -90,27 +94,6 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
     return signatures
 
 
-class CompiledModule:
-    """Native functions of one module; holds the JIT engine alive."""
-
-    def __init__(self, jit: JitModule, signatures: dict[str, Signature], by_object: bool):
-        self.jit = jit
-        self.llvm_ir = jit.llvm_ir
-        self.signatures, self.by_object = signatures, by_object
-        self.functions: dict[str, CompiledFunction] = {}
-        for name, sig in signatures.items():
-            entry = PY_PREFIX + name if by_object else "_mlir_ciface_" + name
-            self.functions[name.removeprefix(SYMBOL_PREFIX)] = CompiledFunction(
-                self, sig, jit.address(entry), by_object)
-
-    def __getitem__(self, name: str) -> CompiledFunction:
-        try:
-            return self.functions[name]
-        except KeyError:
-            raise KeyError(f"no public function @{name}; have {sorted(self.functions)}") from None
-
-
-SYMBOL_PREFIX = "__mx_"
 
 
 def prefix_symbols(module: ModuleOp) -> None:
@@ -129,6 +112,8 @@ def prefix_symbols(module: ModuleOp) -> None:
             op.callee = SymbolRefAttr(renamed[op.callee.root_reference.data])
         elif isinstance(op, memref.GetGlobalOp) and op.name_.root_reference.data in renamed:
             op.name_ = SymbolRefAttr(renamed[op.name_.root_reference.data])
+        elif (ref := op.properties.get("decomposition")) is not None and ref.root_reference.data in renamed:
+            op.properties["decomposition"] = SymbolRefAttr(renamed[ref.root_reference.data])  # hlo.composite
 
 
 def compile_module(module: ModuleOp, *, num_outputs: Mapping[str, int] | None = None,

@@ -431,6 +431,7 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     dispatchers that leave small and skinny products to it."""
     import llvmlite.binding as llvm
 
+    from minixla.backends.cpu.compile_cache import cache_object_code
     from minixla.backends.cpu.target import create_machine, host_target
     from minixla.backends.cpu.threadpool import ensure_registered
 
@@ -445,6 +446,7 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     module.triple = host.triple
     module.verify()
     engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+    cache_object_code(engine, "; minixla generated gemm\n" + text)
     engine.finalize_object()
     entry = "minixla_dispatch_" if fallback is not None else "minixla_gen_"
     return engine, engine.get_function_address(entry + "sgemm"), engine.get_function_address(entry + "dgemm")

@@ -18,6 +18,7 @@ import ctypes
 import functools
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 import llvmlite.ir as ir
 import numpy as np
@@ -29,8 +30,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from minixla.dialects.numpy_types import numpy_dtype as element_dtype
-from minixla.passes.lower_to_llvm.common import static_layout
-from minixla.passes.lower_to_llvm.func_to_llvm import CIFACE_PREFIX
+
+if TYPE_CHECKING:
+    from minixla.backends.cpu.jit import JitModule
+
 
 PY_PREFIX = "_minixla_py_"
 ALIGN = 64
@@ -66,6 +69,8 @@ class ArgSpec:
     def of(name: str, t: Attribute) -> ArgSpec:
         if isinstance(t, MemRefType):
             dtype = numpy_dtype(t.element_type)
+            from minixla.passes.lower_to_llvm.common import static_layout
+
             strides, offset = static_layout(t)
             return ArgSpec(name, tuple(t.get_shape()), dtype, tuple(s * dtype.itemsize for s in strides), offset)
         return ArgSpec(name, (), numpy_dtype(t), (), 0)
@@ -150,6 +155,8 @@ def add_python_entry(module: ir.Module, sig: Signature) -> bool:
     save = extern("PyEval_SaveThread", ptr, [])
     restore = extern("PyEval_RestoreThread", ir.VoidType(), [ptr])
     incref = extern("Py_IncRef", ir.VoidType(), [ptr])
+    from minixla.passes.lower_to_llvm.func_to_llvm import CIFACE_PREFIX
+
     target = module.get_global(CIFACE_PREFIX + sig.name)
     fn = ir.Function(module, ir.FunctionType(ptr, [ptr, ptr, i64]), name=PY_PREFIX + sig.name)
     b = ir.IRBuilder(fn.append_basic_block("entry"))
@@ -284,3 +291,27 @@ class CompiledFunction:
         if all(s == t or d == 1 for s, t, d in zip(a.strides, spec.strides, spec.shape)) and a.flags.aligned:
             return a
         raise ArgumentError(f"{where}: needs strides {spec.strides} (bytes) for its layout, got {a.strides}")
+
+
+class CompiledModule:
+    """Native functions of one module; holds the JIT engine alive."""
+
+    def __init__(self, jit: JitModule, signatures: dict[str, Signature], by_object: bool):
+        self.jit = jit
+        self.llvm_ir = jit.llvm_ir
+        self.signatures, self.by_object = signatures, by_object
+        self.functions: dict[str, CompiledFunction] = {}
+        for name, sig in signatures.items():
+            entry = PY_PREFIX + name if by_object else "_mlir_ciface_" + name
+            self.functions[name.removeprefix(SYMBOL_PREFIX)] = CompiledFunction(
+                self, sig, jit.address(entry), by_object)
+
+    def __getitem__(self, name: str) -> CompiledFunction:
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise KeyError(f"no public function @{name}; have {sorted(self.functions)}") from None
+
+
+#: prefix of every symbol the JIT defines (compiler.prefix_symbols)
+SYMBOL_PREFIX = "__mx_"

@@ -235,6 +235,9 @@ def ensure_registered() -> None:
         module.triple = host.triple
         module.verify()
         engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+        from minixla.backends.cpu.compile_cache import cache_object_code
+
+        cache_object_code(engine, "; minixla thread pool\n" + POOL_IR + _JIT_COUNT_IR)  # ~30 ms per new process
         engine.finalize_object()
         llvm.add_symbol(SYMBOL, engine.get_function_address(SYMBOL))
         count = ctypes.c_int64.from_address(engine.get_global_value_address("minixla_num_threads"))

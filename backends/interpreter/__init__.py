@@ -18,7 +18,8 @@ from xdsl.dialects.builtin import ModuleOp
 from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
 from minixla.backends.interpreter.errors import CheckFailure, InterpreterError, UnsupportedOpError
 from minixla.backends.interpreter import (  # noqa: F401  (each ops module fills the op table)
-    ops_check, ops_collective, ops_control, ops_elementwise, ops_fusion, ops_reduction, ops_shape)
+    ops_check, ops_collective, ops_control, ops_elementwise, ops_fft, ops_fusion, ops_linalg, ops_reduction,
+    ops_shape, ops_structural)
 from minixla.backends.interpreter.evaluator import Interpreter
 from minixla.backends.interpreter.op_table import OP_IMPLS, impl
 
@@ -72,7 +73,7 @@ class InterpreterExecutable:
         arr = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=dt)
         if arr.dtype != dt:
             raise TypeError(f"argument #{i} of @{self.entry}: expected dtype {dt}, got {arr.dtype}")
-        if arr.shape != shape:
+        if len(arr.shape) != len(shape) or any(d >= 0 and d != n for d, n in zip(shape, arr.shape)):  # `?` matches all
             raise ValueError(f"argument #{i} of @{self.entry}: expected shape {list(shape)}, got {list(arr.shape)}")
         return arr
 

@@ -119,6 +119,9 @@ class Interpreter:
         if len(out) != len(results):
             raise InterpreterError(f"{op.name} produced {len(out)} values for {len(results)} results")
         for res, value in zip(results, out):
+            if isinstance(value, tuple):  # a tuple-typed value (hlo.tuple) stays a Python tuple
+                frame.values[res] = value
+                continue
             arr = np.asarray(value)
             want = _expected_dtype(res)
             if want is not None and arr.dtype != want:

@@ -150,3 +150,40 @@ def _expect_close(op, args, interp):
     lo = 0 if lo is None else int(lo.value.data)
     _report(op.name, close(args[0], args[1], hi, lo), args[0], args[1],
             f"are not within [{lo}, {hi}] ULP")
+
+
+# -- probes: interpreter.probe records, check.expect_serialized_eq compares bit for bit --------
+
+
+def probes(interp) -> dict[str, list[np.ndarray]]:
+    """probe_id -> the values recorded so far, in execution order (kept on the interpreter)."""
+    return interp.__dict__.setdefault("probes", {})
+
+
+@impl("interpreter.probe")
+def _probe(op, args, interp):
+    probes(interp).setdefault(prop(op, "probe_id").data, []).append(np.array(args[0], copy=True))
+    return args[0]
+
+
+def same_bits(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    if actual.dtype != expected.dtype:
+        return np.zeros(actual.shape, bool)
+    if actual.shape != expected.shape:
+        return np.zeros((), bool)
+    a, e = (np.ascontiguousarray(x).reshape(-1).view(np.uint8).reshape(*x.shape, x.itemsize) for x in (actual, expected))
+    return (a == e).all(axis=-1)
+
+
+@impl("check.expect_serialized_eq")
+def _expect_serialized_eq(op, args, interp):
+    """args: (expected,) on the interpreter; (expected, recorded, count) for an outlined check."""
+    probe_id, n = prop(op, "probe_id").data, int(prop(op, "iter").value.data) if prop(op, "iter") else 0
+    if len(args) == 3:
+        recorded, count = args[1], int(args[2])
+    else:
+        seen = probes(interp).get(probe_id, [])
+        recorded, count = (seen[n] if n < len(seen) else None), len(seen)
+    if n >= count:
+        raise CheckFailure(op.name, f"probe '{probe_id}' recorded {count} values, no iteration {n}")
+    _report(op.name, same_bits(recorded, args[0]), recorded, args[0], f"differ from probe '{probe_id}' (iter {n})")

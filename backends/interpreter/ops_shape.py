@@ -75,11 +75,6 @@ def _reverse(op, args, interp):
     return st.reverse(args[0], ints(prop(op, "dimensions")))
 
 
-@impl("hlo.get_dimension_size")
-def _get_dimension_size(op, args, interp):
-    return np.asarray(args[0].shape[int_value(prop(op, "dimension"))], dtype=_out(op)[1])
-
-
 @impl("hlo.gather")
 def _gather(op, args, interp):
     dn = prop(op, "dimension_numbers")

@@ -50,6 +50,22 @@ class RngAlgorithm(StrEnum):
     PHILOX = "PHILOX"
 
 
+class FftType(StrEnum):
+    FFT = "FFT"
+    IFFT = "IFFT"
+    RFFT = "RFFT"
+    IRFFT = "IRFFT"
+
+
+class Transpose(StrEnum):
+    """triangular_solve's `transpose_a`: op(a) is a, a^T or a^H."""
+
+    TRANSPOSE_INVALID = "TRANSPOSE_INVALID"
+    NO_TRANSPOSE = "NO_TRANSPOSE"
+    TRANSPOSE = "TRANSPOSE"
+    ADJOINT = "ADJOINT"
+
+
 # ---------------------------------------------------------------------------
 # Base classes (prefix independent): isinstance() checks use these.
 # ---------------------------------------------------------------------------
@@ -77,6 +93,18 @@ class RngAlgorithmAttrBase(Attribute):
     """Marker base of `RngAlgorithm` enum attributes; `.data` is a `RngAlgorithm`."""
 
     enum_type = RngAlgorithm
+
+
+class FftTypeAttrBase(Attribute):
+    """Marker base of `FftType` enum attributes; `.data` is a `FftType`."""
+
+    enum_type = FftType
+
+
+class TransposeAttrBase(Attribute):
+    """Marker base of `Transpose` enum attributes; `.data` is a `Transpose`."""
+
+    enum_type = Transpose
 
 
 class StructAttr(Data[tuple]):
@@ -294,6 +322,8 @@ ATTR_BASES = {
     "comparison_type": ComparisonTypeAttrBase,
     "precision": PrecisionAttrBase,
     "rng_algorithm": RngAlgorithmAttrBase,
+    "fft_type": FftTypeAttrBase,
+    "transpose": TransposeAttrBase,
     "gather": GatherDimensionNumbersBase,
     "scatter": ScatterDimensionNumbersBase,
     "dot": DotDimensionNumbersBase,

@@ -18,13 +18,23 @@ from minixla.dialects.hlo_ops.attrs import ComparisonDirectionAttrBase, Comparis
 from minixla.dialects.hlo_ops.base import HloCanonicalization
 from minixla.dialects.hlo_ops.base import ELEMENT_CLASS_TEXT, ELEMENT_CLASSES, hlo_op, is_bool, is_complex, is_float, is_unsigned, require, shape, tensor
 from minixla.dialects.hlo_ops.pretty import PrettyOp
+from minixla.dialects.quant import expressed_view, is_quantized
 
 
 
 
-def _check_element_class(t: TensorType, cls_name: str, what: str) -> None:
+def _check_element_class(t: TensorType, cls_name: str, what: str, shown: Attribute | None = None) -> None:
+    """`shown`: the type as written, when `t` is its expressed (dequantized) view."""
     require(ELEMENT_CLASSES[cls_name](t.element_type),
-            f"{what} must have {ELEMENT_CLASS_TEXT[cls_name]}, got {t}")
+            f"{what} must have {ELEMENT_CLASS_TEXT[cls_name]}, got {shown or t}")
+
+
+def _same_quantization(types) -> None:
+    """Quantized operands and results (StableHLO's dequantize-op-quantize semantics, checked on the
+    expressed types) must all be quantized; scales and zero points may differ."""
+    quantized = [isinstance(t, TensorType) and is_quantized(t.element_type) for t in types]
+    require(all(quantized) or not any(quantized),
+            f"operands and result must all be quantized or none, got {', '.join(map(str, types))}")
 
 
 class UnaryElementwiseOp(PrettyOp):
@@ -39,9 +49,10 @@ class UnaryElementwiseOp(PrettyOp):
         super().__init__(operands=[operand], result_types=[result_type or operand.type])
 
     def verify_(self) -> None:
-        x = tensor(self.operand.type, "operand")
-        r = tensor(self.result.type, "result")
-        _check_element_class(x, self.ELEMENT_CLASS, "operand")
+        _same_quantization([self.operand.type, self.result.type])
+        x = tensor(expressed_view(self.operand.type), "operand")
+        r = tensor(expressed_view(self.result.type), "result")
+        _check_element_class(x, self.ELEMENT_CLASS, "operand", self.operand.type)
         expected = x
         if self.name.endswith(".abs") and is_complex(x.element_type):
             assert isinstance(x.element_type, ComplexType)
@@ -62,10 +73,11 @@ class BinaryElementwiseOp(PrettyOp):
         super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
 
     def verify_(self) -> None:
-        a = tensor(self.lhs.type, "lhs")
-        b = tensor(self.rhs.type, "rhs")
-        r = tensor(self.result.type, "result")
-        _check_element_class(a, self.ELEMENT_CLASS, "operands")
+        _same_quantization([self.lhs.type, self.rhs.type, self.result.type])
+        a = tensor(expressed_view(self.lhs.type), "lhs")
+        b = tensor(expressed_view(self.rhs.type), "rhs")
+        r = tensor(expressed_view(self.result.type), "result")
+        _check_element_class(a, self.ELEMENT_CLASS, "operands", self.lhs.type)
         require(a == b == r, f"operand types {a}, {b} and result type {r} must be equal")
 
 
@@ -523,8 +535,10 @@ class BitcastConvertOp(PrettyOp):
     traits = traits_def(Pure(), HloCanonicalization())
 
     def verify_(self) -> None:
-        x = tensor(self.operand.type, "operand")
-        r = tensor(self.result.type, "result")
+        from minixla.dialects.quant import storage_view  # quantized values are their storage integers
+
+        x = tensor(storage_view(self.operand.type), "operand")
+        r = tensor(storage_view(self.result.type), "result")
         wx, wr = bit_width(x.element_type), bit_width(r.element_type)
         sx, sr = shape(x), shape(r)
         if wx == wr:

@@ -11,6 +11,7 @@ kept and read back as TF does.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
 import warnings
@@ -22,7 +23,9 @@ from minixla.frontend.errors import InvalidArgumentError
 PhysicalDevice = namedtuple("PhysicalDevice", ["name", "device_type"])
 LogicalDevice = namedtuple("LogicalDevice", ["name", "device_type"])
 
-_STATE = SimpleNamespace(run_eagerly=False, intra_op=0, inter_op=0, visible=None, soft_placement=True)
+#: jit: None (TF_XLA_FLAGS decides), True (autoclustering) or False, from tf.config.optimizer.set_jit
+_STATE = SimpleNamespace(run_eagerly=False, intra_op=0, inter_op=0, visible=None, soft_placement=True, jit=None,
+                         experimental_options={})
 _DEVICE = re.compile(r"^(/job:\w+)?(/replica:\d+)?(/task:\d+)?(/device:|/)?((?P<type>[A-Za-z_]+):(?P<index>\d+|\*))?$")
 _local = threading.local()
 
@@ -91,7 +94,60 @@ experimental = SimpleNamespace(set_memory_growth=_set_memory_growth, get_memory_
                                list_physical_devices=list_physical_devices,
                                set_visible_devices=set_visible_devices, get_visible_devices=get_visible_devices)
 
-config = SimpleNamespace(list_physical_devices=list_physical_devices, list_logical_devices=list_logical_devices,
+def set_jit(enabled) -> None:
+    """`tf.config.optimizer.set_jit`: True or "autoclustering" clusters the compilable parts of every
+    `tf.function` traced from now on (frontend/autoclustering.py); False turns it off."""
+    if isinstance(enabled, str):
+        if enabled not in ("autoclustering", ""):
+            raise ValueError(f"Invalid value for 'enabled' for set_jit: {enabled!r}; expected True, False or "
+                             "'autoclustering'")
+        enabled = enabled == "autoclustering"
+    _STATE.jit = bool(enabled)
+
+
+def get_jit() -> str:
+    """"autoclustering" when it is on (by set_jit or TF_XLA_FLAGS=--tf_xla_auto_jit), else "" (as TF)."""
+    return "autoclustering" if autoclustering_enabled() else ""
+
+
+#: TF's default --tf_xla_min_cluster_size
+DEFAULT_MIN_CLUSTER_SIZE = 4
+
+
+def auto_jit_flag(name: str) -> str | None:
+    """The value of TF_XLA_FLAGS' `--name=value` (a bare `--name` reads "true"), or None."""
+    m = re.search(rf"--{name}(?:=(\S*))?", os.environ.get("TF_XLA_FLAGS", ""))
+    return None if m is None else (m.group(1) if m.group(1) is not None else "true")
+
+
+def autoclustering_enabled() -> bool:
+    """`tf.config.optimizer.set_jit(True | 'autoclustering')`, or `TF_XLA_FLAGS=--tf_xla_auto_jit=1|2`
+    (also TF's `single-gpu(2)` spelling); `set_jit(False)` turns the environment's setting off."""
+    if _STATE.jit is not None:
+        return _STATE.jit
+    level = auto_jit_flag("tf_xla_auto_jit")
+    return level is not None and (level in ("1", "2") or level.startswith("single-gpu"))
+
+
+def min_cluster_size() -> int:
+    value = auto_jit_flag("tf_xla_min_cluster_size")
+    try:
+        return DEFAULT_MIN_CLUSTER_SIZE if value is None else max(1, int(value))
+    except ValueError:
+        raise ValueError(f"--tf_xla_min_cluster_size must be an integer, got {value!r}") from None
+
+
+
+
+def _set_experimental_options(options: dict) -> None:
+    _STATE.experimental_options.update(options)
+
+
+optimizer = SimpleNamespace(set_jit=set_jit, get_jit=get_jit,
+                            set_experimental_options=_set_experimental_options,
+                            get_experimental_options=lambda: dict(_STATE.experimental_options))
+
+config = SimpleNamespace(optimizer=optimizer, list_physical_devices=list_physical_devices, list_logical_devices=list_logical_devices,
                          get_visible_devices=get_visible_devices, set_visible_devices=set_visible_devices,
                          set_soft_device_placement=set_soft_device_placement,
                          get_soft_device_placement=get_soft_device_placement,

@@ -3,7 +3,7 @@ each is a `tf.while_loop` over rows or columns (or Jacobi rotations) of masked w
 updates, so one definition runs eagerly, in `tf.function` and under `jit_compile=True`, and is
 differentiable through the loop (Cholesky's gradient is symmetrized as TF's is).
 
-* Cholesky (Cholesky-Banachiewicz by columns), triangular solves (forward/back substitution),
+* Cholesky and triangular solves: one hlo op each (`tf.raw_ops.Cholesky`, `MatrixTriangularSolve`),
 * LU with partial pivoting (LAPACK getrf's pivots; `tf.linalg.lu`'s packed result), and on it
   solve, inv, det, slogdet, lu_solve, lu_reconstruct, lu_matrix_inverse,
 * QR by Householder reflections with LAPACK's signs (R[j, j] = -sign(a) * norm),
@@ -49,57 +49,20 @@ def _square(a, what):
 
 # -- Cholesky and triangular solves ------------------------------------------------------------
 
-def _cholesky_loop(a):
-    n = a.shape[-1]
-
-    def body(j, lower):
-        col = _col(a, j) - tf.linalg.matvec(lower, _row(lower, j))  # A[:, j] - L L[j, :]^T
-        pivot = tf.sqrt(tf.gather(col, j, axis=-1))
-        below = tf.cast(tf.range(n) >= j, a.dtype)
-        return (lower + (col / pivot[..., None] * below)[..., :, None] * tf.one_hot(j, n, dtype=a.dtype),)
-
-    return _loop(n, body, [tf.zeros_like(a)])[0]
-
-
 def cholesky(input, name=None):  # noqa: A002 -- TF's argument name
-    a = _square(input, "Cholesky")
-
-    @tf.custom_gradient
-    def chol(x):
-        lower = tf.identity(_cholesky_loop(x))
-
-        def grad(upstream):
-            with tf.GradientTape() as tape:
-                tape.watch(x)
-                again = _cholesky_loop(x)
-            g = tape.gradient(again, x, output_gradients=upstream)
-            return 0.5 * (g + tf.linalg.matrix_transpose(g))  # TF's gradient is symmetric
-
-        return lower, grad
-
-    return chol(a)
+    """One `hlo.cholesky` (the Cholesky raw op, with TF's symmetrized gradient)."""
+    return tf.raw_ops.Cholesky(input=_square(input, "Cholesky"))
 
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
-    """X with op(matrix) X = rhs, op = identity or transpose (real matrices)."""
+    """X with op(matrix) X = rhs, op = identity or adjoint: one `hlo.triangular_solve` (the
+    MatrixTriangularSolve raw op, batch dims broadcast)."""
     matrix, rhs = _square(matrix, "MatrixTriangularSolve"), tf.convert_to_tensor(rhs)
-    if adjoint:
-        matrix, lower = tf.linalg.matrix_transpose(matrix), not lower
     n = matrix.shape[-1]
-    if rhs.shape[-2] != n:
+    if rhs.shape.rank < 2 or rhs.shape[-2] != n:
         raise tf.errors.InvalidArgumentError(None, None, f"MatrixTriangularSolve: rhs has {rhs.shape[-2]} rows, "
                                                          f"the matrix is {n}x{n}")
-    matrix = tf.linalg.band_part(matrix, -1, 0) if lower else tf.linalg.band_part(matrix, 0, -1)
-    shape = tf.broadcast_static_shape(matrix.shape[:-2], rhs.shape[:-2]).as_list() + rhs.shape.as_list()[-2:]
-    rhs = tf.broadcast_to(rhs, shape)
-
-    def body(k, x):
-        i = k if lower else n - 1 - k
-        row = _row(matrix, i)
-        value = (_row(rhs, i) - tf.linalg.matvec(tf.linalg.matrix_transpose(x), row)) / tf.gather(row, i, axis=-1)[..., None]
-        return (x + tf.one_hot(i, n, dtype=x.dtype)[:, None] * value[..., None, :],)
-
-    return _loop(n, body, [tf.zeros_like(rhs)])[0]
+    return tf.raw_ops.MatrixTriangularSolve(matrix=matrix, rhs=rhs, lower=lower, adjoint=adjoint)
 
 
 def cholesky_solve(chol, rhs, name=None):

@@ -134,9 +134,12 @@ def ensure_shape(x, shape, name=None):
     want = TensorShape(None) if shape is None else shape
     if not isinstance(want, TensorShape):
         want = list(want)
-    got = _dims(x)
     dims = None if isinstance(want, TensorShape) and want.rank is None else (
         want.as_list() if isinstance(want, TensorShape) else want)
+    if x._spec.shape is None:  # a py_function result: the check runs with the value, the shape is known after
+        return execute("EnsureShape", [x], {"shape": None if dims is None else
+                                            [-1 if d is None else int(d) for d in dims]})
+    got = _dims(x)
     if dims is not None and (len(dims) != len(got) or any(d is not None and d != -1 and int(d) != g
                                                           for d, g in zip(dims, got))):
         exp = "[" + ",".join("?" if d is None or d == -1 else str(d) for d in dims) + "]"

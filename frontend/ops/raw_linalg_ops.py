@@ -1,8 +1,10 @@
-"""Linear-algebra raw ops (Cholesky, MatrixTriangularSolve, MatrixInverse, MatrixSolve, TridiagonalSolve):
-the textbook algorithms (column-by-column Cholesky, substitution, Gauss-Jordan with partial pivoting, the
-Thomas algorithm) unrolled over the static matrix size with batched slices and broadcasts, so they
-compile to straight-line hlo and differentiate through their decompositions; Cholesky registers TF's
-symmetrized gradient (its decomposition reads only the lower triangle). Eagerly, a matrix that is not
+"""Linear-algebra raw ops (Cholesky, MatrixTriangularSolve, MatrixInverse, MatrixSolve, TridiagonalSolve).
+Cholesky and MatrixTriangularSolve are one `hlo.cholesky` / `hlo.triangular_solve` each (blocked gemm
+code on the CPU), differentiated by those ops' VJP rules (frontend/autodiff/vjp_linalg.py: TF's
+gradients, Cholesky's symmetrized since it reads only the lower triangle). The others are textbook
+algorithms (Gauss-Jordan with partial pivoting, the Thomas algorithm) unrolled over the static matrix
+size with batched slices and broadcasts, so they compile to straight-line hlo and differentiate through
+their decompositions. Eagerly, a matrix that is not
 positive definite / invertible raises TF's error; compiled, it gives NaN or inf as XLA does.
 """
 
@@ -10,23 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.frontend.ops.registry import broadcast_shape, op_error, register, register_gradient, shape_text
-
-
-def _col(b, x, j):
-    """x[..., :, j] as [..., n]."""
-    r = len(x.shape)
-    start, limit = [0] * r, list(x.shape)
-    start[-1], limit[-1] = j, j + 1
-    return b.reshape(b.slice(x, start, limit), list(x.shape[:-1]))
-
-
-def _entry(b, v, j):
-    """v[..., j] broadcast back over v's last axis."""
-    r = len(v.shape)
-    start, limit = [0] * r, list(v.shape)
-    start[-1], limit[-1] = j, j + 1
-    return b.broadcast_in_dim(b.reshape(b.slice(v, start, limit), list(v.shape[:-1])), v.shape, list(range(r - 1)))
+from minixla.frontend.ops.registry import broadcast_shape, op_error, register, shape_text
 
 
 def cholesky(b, input):
@@ -34,21 +20,15 @@ def cholesky(b, input):
     if len(a.shape) < 2 or a.shape[-1] != a.shape[-2]:
         raise op_error("Cholesky", f"Input matrix must be square. {shape_text(a.shape)}" if len(a.shape) >= 2
                        else f"Input tensor must have rank >= 2, got {shape_text(a.shape)}")
-    n = a.shape[-1]
-    rank = len(a.shape)
-    vec = list(a.shape[:-1])
-    rows = b.iota(vec, rank - 2, np.int32)
-    cols = []
-    for j in range(n):
-        v = _col(b, a, j)
-        for ck in cols:
-            v = b.subtract(v, b.multiply(ck, _entry(b, ck, j)))
-        pivot = _entry(b, v, j)
-        if isinstance(pivot, np.ndarray) and not np.all(pivot > 0):
-            raise op_error("Cholesky", "Cholesky decomposition was not successful. The input might not be valid.")
-        below = b.compare(rows, b.full(vec, j, np.int32), "GE")
-        cols.append(b.select(below, b.divide(v, b.sqrt(pivot)), b.full(vec, 0, a.dtype)))
-    return b.concatenate([b.reshape(c, vec + [1]) for c in cols], rank - 1)
+    low = b.cholesky(a, lower=True)
+    if isinstance(low, np.ndarray) and not np.all(np.diagonal(low, 0, -2, -1) > 0):
+        raise op_error("Cholesky", "Cholesky decomposition was not successful. The input might not be valid.")
+    return low
+
+
+def _broadcast_pair(b, m, r):
+    batch = list(broadcast_shape("MatrixTriangularSolve", m.shape[:-2], r.shape[:-2]))
+    return b.broadcast_to(m, batch + list(m.shape[-2:])), b.broadcast_to(r, batch + list(r.shape[-2:]))
 
 
 def matrix_triangular_solve(b, matrix, rhs, lower=True, adjoint=False):
@@ -56,64 +36,13 @@ def matrix_triangular_solve(b, matrix, rhs, lower=True, adjoint=False):
     if len(m.shape) < 2 or m.shape[-1] != m.shape[-2] or len(r.shape) < 2 or r.shape[-2] != m.shape[-1]:
         raise op_error("MatrixTriangularSolve", f"Input matrix must be square and match rhs: {shape_text(m.shape)}, "
                                                 f"{shape_text(r.shape)}")
-    batch = broadcast_shape("MatrixTriangularSolve", m.shape[:-2], r.shape[:-2])
-    n, k = m.shape[-1], r.shape[-1]
-    m = b.broadcast_to(m, list(batch) + [n, n])
-    r = b.broadcast_to(r, list(batch) + [n, k])
-    nb = len(batch)
-    if adjoint:  # real matrices: the transpose, whose triangle is the other one
-        m = b.transpose(m, list(range(nb)) + [nb + 1, nb])
-        lower = not lower
-
-    def entry(i, j):  # m[..., i, j] as [..., k] (broadcast along the rhs columns)
-        start, limit = [0] * (nb + 2), list(m.shape)
-        start[nb:], limit[nb:] = [i, j], [i + 1, j + 1]
-        return b.broadcast_in_dim(b.reshape(b.slice(m, start, limit), list(batch)), list(batch) + [k],
-                                  list(range(nb)))
-
-    def row(x, i):
-        start, limit = [0] * (nb + 2), list(x.shape)
-        start[nb], limit[nb] = i, i + 1
-        return b.reshape(b.slice(x, start, limit), list(batch) + [k])
-
-    order = range(n) if lower else range(n - 1, -1, -1)
-    xs: dict[int, object] = {}
-    for i in order:
-        v = row(r, i)
-        for j, xj in xs.items():
-            v = b.subtract(v, b.multiply(entry(i, j), xj))
-        xs[i] = b.divide(v, entry(i, i))
-    return b.concatenate([b.reshape(xs[i], list(batch) + [1, k]) for i in range(n)], nb)
+    m, r = _broadcast_pair(b, m, r)
+    return b.triangular_solve(m, r, left_side=True, lower=bool(lower), unit_diagonal=False,
+                              transpose_a="ADJOINT" if adjoint else "NO_TRANSPOSE")
 
 
 register("Cholesky", ("input",), cholesky)
 register("MatrixTriangularSolve", ("matrix", "rhs"), matrix_triangular_solve, attrs={"lower": True, "adjoint": False})
-
-
-@register_gradient("Cholesky")
-def _cholesky_grad(b, op, grad):
-    """TF's _CholeskyGrad: L^-H Phi(L^H dL) L^-1, symmetrized (Phi: the lower triangle, half the diagonal)."""
-    chol = op.outputs[0]
-    n = chol.shape[-1]
-    nb = len(chol.shape) - 2
-    batch = list(chol.shape[:-2])
-    eye = b.broadcast_in_dim(b.constant(np.eye(n), chol.dtype), batch + [n, n], [nb, nb + 1])
-    l_inv = matrix_triangular_solve(b, chol, eye)
-    bd = list(range(nb))
-
-    def mm(x, y, tx=False):
-        return b.dot_general(x, y, ([nb] if tx else [nb + 1], [nb]), (bd, bd))
-
-    def t(x):
-        return b.transpose(x, bd + [nb + 1, nb])
-
-    middle = mm(chol, grad, tx=True)
-    i, j = b.iota([n, n], 0, np.int32), b.iota([n, n], 1, np.int32)
-    weight = b.select(b.compare(i, j, "GT"), b.full([n, n], 1, chol.dtype),
-                      b.select(b.compare(i, j, "EQ"), b.full([n, n], 0.5, chol.dtype), b.full([n, n], 0, chol.dtype)))
-    middle = b.multiply(middle, b.broadcast_in_dim(weight, middle.shape, [nb, nb + 1]))
-    grad_a = mm(mm(l_inv, middle, tx=True), l_inv)
-    return [b.multiply(b.add(grad_a, t(grad_a)), b.full(grad_a.shape, 0.5, grad_a.dtype))]
 
 
 # -- inverse and general solve: Gauss-Jordan with partial pivoting on [A | B] ------------------------------

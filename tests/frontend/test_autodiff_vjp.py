@@ -118,6 +118,16 @@ CASES = {
                                                                 [(0, 0), (0, 0)]), [u(4, 4), u(2, 2)]),
     "sort": (lambda b, x, y: b.sort([x, y], 1, key=0)[1], [u(3, 5), u(3, 5)]),
     "sort_descending": (lambda b, x: b.sort([x], 0, descending=True)[0], [u(4, 3)]),
+    # linear algebra (vjp_linalg.py): well-conditioned triangles; cholesky of x x^T + 2 (symmetric, as its
+    # gradient is: TF's symmetrized rule is the gradient for symmetric perturbations)
+    "triangular_solve": (lambda b, a, r: b.triangular_solve(a, r), [u(3, 3) + 4 * np.eye(3), u(3, 2)]),
+    "triangular_solve_right_upper_unit_transposed": (
+        lambda b, a, r: b.triangular_solve(a, r, left_side=False, lower=False, unit_diagonal=True,
+                                           transpose_a="TRANSPOSE"), [u(2, 3, 3), u(2, 4, 3)]),
+    "cholesky": (lambda b, x: b.cholesky(b.add(b.dot_general(x, x, ([1], [1])), b.constant(2 * np.eye(3)))),
+                 [u(3, 3)]),
+    "cholesky_upper": (lambda b, x: b.cholesky(b.add(b.dot_general(x, x, ([1], [1])), b.constant(2 * np.eye(3))),
+                                               lower=False), [u(3, 3)]),
     # control flow
     "while": (_loop, [u(3, 4)]),
     "if": (_if, [u(3, 4), u(3, 4)]),

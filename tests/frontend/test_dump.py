@@ -51,7 +51,9 @@ def test_dump_after_every_pass(tmp_path, monkeypatch):
 
 
 def test_no_flag_prints_nothing(tmp_path, monkeypatch):
+    """Without the flag (and the disk cache, whose key is the printed module) no IR is printed."""
     monkeypatch.delenv("XLA_FLAGS", raising=False)
+    monkeypatch.setenv("MINIXLA_CACHE_DIR", "off")
 
     def no_print(module):
         raise AssertionError("IR printed without --xla_dump_to")

@@ -65,13 +65,26 @@ def test_unary_fast_path_equals_general_path(op, dtype):
 
 
 def test_fast_path_is_taken_for_tensors_and_python_scalars(monkeypatch):
-    calls = []
+    calls, operator_calls = [], []
     real = eager_fast_path.run
     monkeypatch.setattr(eager_fast_path, "run", lambda name, inputs: calls.append(name) or real(name, inputs))
+    from minixla.frontend import tensor as tensor_module
+
+    real_dunder = tensor_module.OPERATOR_FAST_PATH[0]
+    monkeypatch.setattr(tensor_module, "OPERATOR_FAST_PATH",
+                        [lambda name, a, b: operator_calls.append(name) or real_dunder(name, a, b)])
     x = tf.constant(np.arange(4, dtype=np.float32))
-    y = (x * 2.0 + 1) - x
+    y = (x * 2.0 + 1) - x  # operators: straight from Tensor's dunders
     np.testing.assert_array_equal(y.numpy(), np.arange(4, dtype=np.float32) + 1)
+    assert operator_calls == ["Mul", "AddV2", "Sub"] and calls == []
+    z = tf.subtract(tf.add(tf.multiply(x, 2.0), 1), x)  # the API functions: through execute's fast path
+    np.testing.assert_array_equal(z.numpy(), y.numpy())
     assert calls == ["Mul", "AddV2", "Sub"]
+    np.testing.assert_array_equal((1.0 - x / 2).numpy(), 1 - np.arange(4, dtype=np.float32) / 2)  # reversed
+    assert operator_calls[-2:] == ["RealDiv", "Sub"]
+    h = tf.constant(np.array([1.0, 4.0], np.float16))
+    for got, want in (((2.0 / (x + 1)), 2 / (np.arange(4, dtype=np.float32) + 1)), ((3 / (h * 2)), 3 / (2 * h.numpy()))):
+        np.testing.assert_array_equal(got.numpy(), want)  # a scalar on the left of a division
     tf.exp(y)
     assert calls[-1] == "Exp"
     n = tf.constant(np.array([250], np.uint8))

@@ -239,3 +239,27 @@ def test_record_goldens_without_tensorflow():
         import tensorflow  # noqa: F401
     except ImportError:
         assert proc.returncode == 2 and "tensorflow is not installed" in proc.stderr
+
+
+def test_jit_function_returning_none_updates_its_variable():
+    """A compiled step that only assigns (returns None, or None inside a structure) compiles; the None
+    stays a Python None in the result, not a value of the program."""
+    v = tf.Variable(np.ones(3, np.float32))
+
+    @tf.function(jit_compile=True)
+    def add(g):
+        v.assign_add(g)
+
+    assert add(tf.constant([1.0, 2.0, 3.0])) is None
+    np.testing.assert_array_equal(v.numpy(), [2.0, 3.0, 4.0])
+
+    @tf.function(jit_compile=True)
+    def sub(g):
+        v.assign_sub(g)
+        return None, g * 2, {"a": None, "b": g}
+
+    for want in ([1.0, 1.0, 1.0], [0.0, -1.0, -2.0]):  # the second call replays the cached plan
+        none, doubled, d = sub(tf.constant([1.0, 2.0, 3.0]))
+        assert none is None and d["a"] is None
+        np.testing.assert_array_equal(doubled.numpy(), [2.0, 4.0, 6.0])
+        np.testing.assert_array_equal(v.numpy(), want)

@@ -46,3 +46,20 @@ def test_jit_reports_the_host_op():
     f = tf.function(lambda x: tf.py_function(_double, [x], tf.float32) + 1.0, jit_compile=True)
     with pytest.raises(tf.errors.InvalidArgumentError, match="No registered 'EagerPyFunc' OpKernel for XLA_CPU_JIT"):
         f(tf.constant([1.0]))
+
+
+def test_ensure_shape_gives_a_py_function_result_its_shape():
+    """As in TF: the static shape after tf.ensure_shape is the checked one; the check runs with the value."""
+    seen = {}
+
+    @tf.function
+    def f(x):
+        h = tf.ensure_shape(tf.py_function(_double, [x], tf.float32), [2, 3])
+        seen["shape"] = h.shape.as_list()
+        return tf.reduce_sum(h, axis=1)
+
+    x = np.array([[1.0, -2.5, 3.0], [0.5, 4.0, 1.0]], np.float32)
+    np.testing.assert_allclose(f(tf.constant(x)).numpy(), (2 * x).sum(axis=1))
+    assert seen["shape"] == [2, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not compatible with expected shape"):
+        f(tf.constant(np.ones((3, 3), np.float32)))

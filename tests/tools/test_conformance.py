@@ -45,5 +45,7 @@ def test_pass_rate(run):
 
 
 def test_scope_is_not_trivial(run):
-    # the scan must keep finding both kinds of case (guards against a broken classifier)
-    assert len(run.results) >= 250 and len(run.out_of_scope) >= 100
+    # the scan must keep finding both kinds of case (guards against a broken classifier); the
+    # out-of-scope share shrinks as issue 13 lands (71 on the interpreter after the narrow types)
+    assert len(run.results) >= 250 and len(run.out_of_scope) >= 10
+    assert len(run.results) + len(run.out_of_scope) >= 500

@@ -188,7 +188,7 @@ func.func @bad() {
 }
 // -----
 func.func @unparsable() {
-  %0 = stablehlo.fft %x : tensor<2xf32>
+  %0 = stablehlo.frobnicate %x : tensor<2xf32>
   func.return
 }
 """
@@ -202,7 +202,7 @@ def test_run_test_file(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "PASS good"
     assert lines[1].startswith("FAIL bad: check failed")
-    assert lines[2].startswith(f"FAIL unparsable: {src}:14:8: error: custom op 'stablehlo.fft'")
+    assert lines[2].startswith(f"FAIL unparsable: {src}:14:8: error: custom op 'stablehlo.frobnicate'")
     assert lines[-1] == "1 passed, 2 failed"
 
 
@@ -245,15 +245,15 @@ def test_format_result_matches_stablehlo_translate():
 
 def test_scope_ops_and_types():
     text = """func.func @t() {
-  %0 = stablehlo.constant dense<1> : tensor<2xi3>   // stablehlo.fft in a comment is ignored
-  %1 = "stablehlo.fft"(%0) : (tensor<2xi3>) -> tensor<2xcomplex<f32>>
+  %0 = stablehlo.constant dense<1> : tensor<2xi3>   // stablehlo.frobnicate in a comment is ignored
+  %1 = "stablehlo.frobnicate"(%0) : (tensor<2xi3>) -> tensor<2xcomplex<f32>>
   %2 = stablehlo.compare LT, %0, %0, #stablehlo<comparison_type SIGNED> : (tensor<2xi3>, tensor<2xi3>) -> tensor<2xi1>
   func.return
 }"""
-    assert conformance.ops_used(text) == {"func.func", "stablehlo.constant", "stablehlo.fft",
+    assert conformance.ops_used(text) == {"func.func", "stablehlo.constant", "stablehlo.frobnicate",
                                           "stablehlo.compare", "func.return"}
     assert conformance.element_types(text) == {"i3", "complex<f32>", "i1"}
-    assert conformance.scope_reasons(text) == ["op stablehlo.fft", "complex element type", "element type i3"]
+    assert conformance.scope_reasons(text) == ["op stablehlo.frobnicate", "complex element type", "element type i3"]
     assert conformance.case_names(text) == ["t"]
 
 
@@ -291,7 +291,8 @@ def test_named_pipeline_expands():
     from minixla.passes.pipeline import expand_spec
 
     spec = expand_spec("stablehlo-legalize-to-hlo,hlo-to-cpu")
-    assert spec.startswith("stablehlo-legalize-to-hlo,inline,convert-hlo-to-linalg,")
+    assert spec.startswith("stablehlo-legalize-to-hlo,hlo-legalize-structural,hlo-legalize-quant,inline,"
+                           "convert-hlo-to-linalg,")
     assert expand_spec("a{x=1,2},b") == "a{x=1,2},b"
 
 

@@ -3,9 +3,11 @@ hit, hit in a new process, corrupted entries rebuilt, LRU eviction under the
 size bound, concurrent processes; every result checked against numpy."""
 
 import os
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from minixla.backends.cpu import compile_cache, jit
@@ -30,8 +32,9 @@ print(got.tobytes().hex(), "from_disk", int(any(m.from_disk_cache for m in jit._
 """
 
 
-def _run_script(cache_dir, full: bool = False, log: list | None = None) -> str:
-    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), MINIXLA_CACHE_DIR=str(cache_dir), MINIXLA_LOG_COMPILE="1")
+def _run_script(cache_dir, full: bool = False, log: list | None = None, env: dict | None = None) -> str:
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), MINIXLA_CACHE_DIR=str(cache_dir), MINIXLA_LOG_COMPILE="1",
+               **(env or {}))
     env.pop("MINIXLA_DISABLE_CACHE", None)
     out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=REPO_ROOT, env=env, capture_output=True,
                          text=True, timeout=300)
@@ -136,8 +139,39 @@ def test_hit_in_a_new_process_skips_the_cpu_passes_and_llvm(tmp_path):
     logs: list[str] = []
     assert _run_script(tmp_path, log=logs) == "0"
     assert _run_script(tmp_path, log=logs) == "1"
-    assert "cpu-pass" in logs[0] and "llvm-optimize" in logs[0]
+    assert "cpu-pass" in logs[0] and "llvm-optimize" in logs[0] and "hlo-optimize" in logs[0]
     assert "cpu-pass" not in logs[1] and "llvm-optimize" not in logs[1] and "load-cached-object" in logs[1]
+    # keyed before hlo-optimize (frontend/compile_reuse.py), so the hit skips it and its imports too
+    assert "hlo-optimize" not in logs[1]
+
+
+def test_changed_settings_miss_the_frontend_key(tmp_path):
+    """A setting that steers compilation (here bounds checking) keys a different whole compile."""
+    logs: list[str] = []
+    _run_script(tmp_path, log=logs)
+    env = {"MINIXLA_CHECK_BOUNDS": "1"}
+    _run_script(tmp_path, log=logs, env=env)
+    assert "hlo-optimize" in logs[1] and "insert-bounds-checks" in logs[1]
+    _run_script(tmp_path, log=logs, env=env)
+    assert "hlo-optimize" not in logs[2]
+
+
+def test_optimized_stage_of_a_cache_hit_is_built_on_demand(tmp_path, monkeypatch):
+    """A hit has no optimized module; asking for that stage's text runs hlo-optimize then."""
+    from minixla.frontend import tf
+
+    monkeypatch.setenv("MINIXLA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("MINIXLA_DISABLE_CACHE", raising=False)
+    x = tf.constant([[1.0, -2.0], [3.0, 4.0]])
+    texts, hits = [], []
+    for _ in range(2):  # a fresh tf.function each time: the second compile comes from the disk cache
+        f = tf.function(lambda v: tf.reduce_sum(tf.exp(v) * 2.0), jit_compile=True, name="same_body")
+        assert abs(float(f(x)) - float(2 * np.exp(x.numpy()).sum())) < 1e-4
+        hits.append(f._cache[next(iter(f._cache))].compiled._optimized is None)
+        texts.append(f.experimental_get_compiler_ir(x)(stage="optimized_hlo"))
+    assert hits == [False, True]  # the second trace's name differs (a trace counter): no part of the key
+    texts = [re.sub(r"same_body_\d+", "same_body", t) for t in texts]
+    assert texts[0] == texts[1] and "hlo." in texts[0]
 
 
 def test_lowered_entry_with_foreign_content_is_rebuilt(tmp_path):
@@ -146,8 +180,9 @@ def test_lowered_entry_with_foreign_content_is_rebuilt(tmp_path):
     cache = DiskCache(tmp_path)
     lowered = [p.name.removesuffix(".o.mx") for _, _, p in cache.entries()
                if cache.get(p.name.removesuffix(".o.mx")).startswith(b"\x80")]  # pickles, not ELF objects
-    assert len(lowered) == 1
-    cache.put(lowered[0], b"not a pickle")
+    assert len(lowered) == 2  # keyed by the optimized module (backend) and before optimizing (frontend)
+    for key in lowered:
+        cache.put(key, b"not a pickle")
     logs: list[str] = []
     _run_script(tmp_path, log=logs)  # lowered again (its result checked against numpy in the script)
     assert "cpu-pass" in logs[0]

@@ -48,7 +48,8 @@ INTS = SINTS + UINTS
 ALL = ["i1", *INTS, *FLOATS]
 NP = {"i1": np.dtype(bool), **{t: np.dtype(f"int{t[1:]}") for t in SINTS},
       **{t: np.dtype(f"uint{t[2:]}") for t in UINTS}, "f16": np.dtype(np.float16),
-      "bf16": np.dtype(ml_dtypes.bfloat16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
+      "bf16": np.dtype(ml_dtypes.bfloat16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
+      "complex<f32>": np.dtype(np.complex64), "complex<f64>": np.dtype(np.complex128)}
 WIDTH = {"i1": 1, "f16": 16, "bf16": 16, "f32": 32, "f64": 64, **{t: int(t.lstrip("ui")) for t in INTS}}
 
 
@@ -132,13 +133,17 @@ class Case:
     ulps: int = 0  # allowed float difference in units in the last place
     name: str = ""
     nondeterministic: bool = False
+    helper: str = ""  # module-level text after the function; `@FN` in body and helper is the function's name
+    #: > 0: compare |cpu - interpreter| <= norm_tol * max|interpreter| instead of ulps (different
+    #: algorithms in the same precision, e.g. the FFT kernel vs pocketfft)
+    norm_tol: float = 0.0
 
     def text(self, fname: str) -> str:
         params = ", ".join(f"%a{i}: {tensor(a.shape, a.ty)}" for i, a in enumerate(self.args))
         rtypes = ", ".join(t for _, t in self.results)
         rets = ", ".join(v for v, _ in self.results)
         return (f"func.func @{fname}({params}) -> ({rtypes}) {{\n{self.body}\n"
-                f"  func.return {rets} : {rtypes}\n}}")
+                f"  func.return {rets} : {rtypes}\n}}" + self.helper).replace("@FN", f"@{fname}")
 
 
 _COMPILED: dict[str, tuple[dict, dict]] = {}
@@ -211,6 +216,14 @@ def assert_same(got: np.ndarray, want: np.ndarray, ulps: int, where: str) -> Non
                              f"vs interpreter {rf[tuple(bad.T)]}")
 
 
+def assert_close(got: np.ndarray, want: np.ndarray, tol: float, where: str) -> None:
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape and got.dtype == want.dtype, f"{where}: {got.dtype}{got.shape} != {want.dtype}{want.shape}"
+    if want.size:
+        err = np.abs(got.astype(np.complex128) - want).max() / max(np.abs(want).max(), 1e-300)
+        assert err <= tol, f"{where}: error {err:.2e} relative to the largest magnitude > {tol:.0e}"
+
+
 def run_cases(cases: list[Case], seed: int, draws: int = 2) -> None:
     cpu, ref = compile_both(cases)
     rng = np.random.default_rng(seed)
@@ -223,7 +236,10 @@ def run_cases(cases: list[Case], seed: int, draws: int = 2) -> None:
             for k, (gv, wv) in enumerate(zip(got, want)):
                 where = f"{case.name or 'case'} f{i} result #{k} ({case.results[k][1]}) on {[a.shape for a in args]}"
                 try:
-                    assert_same(gv, wv, case.ulps, where)
+                    if case.norm_tol:
+                        assert_close(gv, wv, case.norm_tol, where)
+                    else:
+                        assert_same(gv, wv, case.ulps, where)
                 except AssertionError as err:
                     inputs = "\n".join(f"  arg{j} = {a!r}" for j, a in enumerate(args))
                     raise AssertionError(f"{err}\n{case.text('f')}\ninputs:\n{inputs}") from None
@@ -880,6 +896,30 @@ def _rng_bit_generator(draw) -> list[Case]:
     return out
 
 
+def _fft(draw) -> list[Case]:
+    """Every kind over 1-3 trailing dims (powers of two and Bluestein lengths), finite normal inputs."""
+    out = []
+    for kind in ("FFT", "IFFT", "RFFT", "IRFFT"):
+        fty = draw(st.sampled_from(["f32", "f64"]))
+        length = draw(st.lists(st.sampled_from([1, 2, 3, 4, 5, 8]), min_size=1, max_size=3))
+        batch = draw(st.lists(st.integers(0, 3), max_size=1))
+        cplx, out_shape = f"complex<{fty}>", batch + length
+        in_shape = batch + length[:-1] + [length[-1] // 2 + 1] if kind == "IRFFT" else out_shape
+        if kind == "RFFT":
+            out_shape = batch + length[:-1] + [length[-1] // 2 + 1]
+        in_t = tensor(in_shape, fty if kind == "RFFT" else cplx)
+        out_t = tensor(out_shape, fty if kind == "IRFFT" else cplx)
+
+        def gen(rng, shape=tuple(in_shape), real=kind == "RFFT"):
+            x = rng.standard_normal(shape)
+            return x if real else x + 1j * rng.standard_normal(shape)
+
+        out.append(Case([Arg(tuple(in_shape), fty if kind == "RFFT" else cplx, gen=gen)],
+                        f"  %r = hlo.fft %a0, type = {kind}, length = {length} : ({in_t}) -> {out_t}",
+                        [("%r", out_t)], name=f"fft {kind} {fty}", norm_tol=2e-6 if fty == "f32" else 1e-14))
+    return out
+
+
 # -- contractions ----------------------------------------------------------------------
 
 def _dot_general(draw) -> list[Case]:
@@ -925,6 +965,252 @@ def _convolution(draw) -> list[Case]:
     return out
 
 
+# -- structural, dynamic-shape and quantization ops (constant shape operands on CPU) ----
+
+def _i64_const(name: str, values) -> str:
+    return f"  {name} = hlo.constant dense<[{', '.join(map(str, values))}]> : tensor<{len(values)}xi64>\n"
+
+
+def _tuple(draw) -> list[Case]:
+    out = []
+    for _ in range(2):
+        ta, tb = _types(draw, 2)
+        sa, sb = draw(shapes()), draw(shapes())
+        a, b = tensor(sa, ta), tensor(sb, tb)
+        inner, outer = f"tuple<{b}>", f"tuple<{a}, tuple<{b}>>"
+        out.append(Case([Arg(sa, ta), Arg(sb, tb)],
+                        f"  %i = hlo.tuple %a1 : {inner}\n  %t = hlo.tuple %a0, %i : {outer}\n"
+                        f"  %r0 = hlo.get_tuple_element %t[0] : ({outer}) -> {a}\n"
+                        f"  %t1 = hlo.get_tuple_element %t[1] : ({outer}) -> {inner}\n"
+                        f"  %r1 = hlo.get_tuple_element %t1[0] : ({inner}) -> {b}", [("%r0", a), ("%r1", b)], 0,
+                        f"tuple {ta} {tb}"))
+    return out
+
+
+def _map(draw) -> list[Case]:
+    out = []
+    for ty in _types(draw, 3):
+        shape = draw(shapes())
+        op1, op2 = draw(st.sampled_from(["add", "multiply", "maximum"])), draw(st.sampled_from(["minimum", "add"]))
+        t, s = tensor(shape, ty), tensor((), ty)
+        out.append(Case([Arg(shape, ty), Arg(shape, ty), Arg((), ty)],
+                        f'  %r = "hlo.map"(%a0, %a1) <{{dimensions = {_arr(range(len(shape)))}}}> ({{\n'
+                        f"  ^bb0(%x: {s}, %y: {s}):\n    %c = hlo.constant dense<1> : {s}\n"
+                        f"    %0 = hlo.{op1} %x, %y : {s}\n    %1 = hlo.{op2} %0, %c : {s}\n"
+                        f"    %2 = hlo.{op2} %1, %a2 : {s}\n    hlo.return %2 : {s}\n"
+                        f"  }}) : ({t}, {t}) -> {t}", [("%r", t)], 0, f"map {op1} {op2} {ty}"))
+    return out
+
+
+def _composite(draw) -> list[Case]:
+    ty = draw(st.sampled_from(ALL))
+    shape = draw(shapes())
+    t = tensor(shape, ty)
+    return [Case([Arg(shape, ty), Arg(shape, ty)],
+                 f'  %r = hlo.composite "my.max" %a0, %a1 {{decomposition = @FN_impl, composite_attributes = '
+                 f"{{k = 1 : i64}}}} : ({t}, {t}) -> {t}", [("%r", t)], 0, f"composite {ty}",
+                 helper=f"\nfunc.func private @FN_impl(%x: {t}, %y: {t}) -> {t} {{\n"
+                        f"  %m = hlo.maximum %x, %y : {t}\n  func.return %m : {t}\n}}")]
+
+
+def _get_dimension_size(draw) -> list[Case]:
+    shape = draw(shapes(min_rank=1))
+    dim = draw(st.integers(0, len(shape) - 1))
+    s = tensor(shape, "f32")
+    return [Case([Arg(shape, "f32")], f"  %r = hlo.get_dimension_size %a0, dim = {dim} : ({s}) -> tensor<i32>",
+                 [("%r", "tensor<i32>")], 0, "get_dimension_size")]
+
+
+def _dynamic_iota(draw) -> list[Case]:
+    ty = draw(st.sampled_from(INTS + FLOATS))
+    shape = draw(shapes(min_rank=1, dim=st.integers(0, 6)))
+    t = tensor(shape, ty)
+    return [Case([], _i64_const("%s", shape) + f"  %r = hlo.dynamic_iota %s, dim = {draw(st.integers(0, len(shape) - 1))}"
+                 f" : (tensor<{len(shape)}xi64>) -> {t}", [("%r", t)], 0, f"dynamic_iota {ty}")]
+
+
+def _dynamic_reshape(draw) -> list[Case]:
+    ty = draw(st.sampled_from(ALL))
+    a, b = draw(st.integers(0, 4)), draw(st.integers(1, 4))
+    src, dst = (a, b), (b, a) if draw(st.booleans()) else (a * b,)
+    return [Case([Arg(src, ty)], _i64_const("%s", dst) + f"  %r = hlo.dynamic_reshape %a0, %s : ({tensor(src, ty)}, "
+                 f"tensor<{len(dst)}xi64>) -> {tensor(dst, ty)}", [("%r", tensor(dst, ty))], 0, f"dynamic_reshape {ty}")]
+
+
+def _dynamic_broadcast_in_dim(draw) -> list[Case]:
+    ty = draw(st.sampled_from(ALL))
+    rshape = draw(shapes(min_rank=1))
+    dims = sorted(draw(st.sets(st.integers(0, len(rshape) - 1))))
+    oshape = tuple(rshape[d] if draw(st.booleans()) else 1 for d in dims)
+    t = tensor(rshape, ty)
+    return [Case([Arg(oshape, ty)], _i64_const("%s", rshape) + f"  %r = hlo.dynamic_broadcast_in_dim %a0, %s, "
+                 f"dims = [{', '.join(map(str, dims))}] : ({tensor(oshape, ty)}, tensor<{len(rshape)}xi64>) -> {t}",
+                 [("%r", t)], 0, f"dynamic_broadcast_in_dim {ty}")]
+
+
+def _dynamic_pad(draw) -> list[Case]:
+    ty = draw(st.sampled_from(ALL))
+    shape = draw(shapes(min_rank=1))
+    lo, hi, inner, res = [], [], [], []
+    for d in shape:
+        i = draw(st.integers(0, 2))
+        full = d + max(d - 1, 0) * i
+        lo_ = draw(st.integers(-min(full, 2), 2))
+        hi_ = max(draw(st.integers(-2, 2)), -(full + lo_))
+        lo.append(lo_), hi.append(hi_), inner.append(i), res.append(full + lo_ + hi_)
+    n, t = len(shape), tensor(res, ty)
+    v = f"tensor<{n}xi64>"
+    return [Case([Arg(shape, ty), Arg((), ty)],
+                 _i64_const("%lo", lo) + _i64_const("%hi", hi) + _i64_const("%in", inner)
+                 + f"  %r = hlo.dynamic_pad %a0, %a1, %lo, %hi, %in : ({tensor(shape, ty)}, {tensor((), ty)}, {v}, {v}, "
+                 f"{v}) -> {t}", [("%r", t)], 0, f"dynamic_pad {ty}")]
+
+
+def _dynamic_gather(draw) -> list[Case]:
+    ty = draw(st.sampled_from(ALL))
+    rows, cols, n = draw(st.integers(1, 5)), draw(st.integers(0, 4)), draw(st.integers(0, 5))
+    k = draw(st.integers(0, cols))
+    t = tensor((n, k), ty)
+    return [Case([Arg((rows, cols), ty), Arg((n, 1), "i32", lambda rng, n=n, rows=rows: rng.integers(-2, rows + 2, (n, 1)))],
+                 _i64_const("%ss", (1, k)) + '  %r = "hlo.dynamic_gather"(%a0, %a1, %ss) <{dimension_numbers = '
+                 "#hlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], "
+                 f"index_vector_dim = 1>}}> : ({tensor((rows, cols), ty)}, {tensor((n, 1), 'i32')}, tensor<2xi64>) "
+                 f"-> {t}", [("%r", t)], 0, f"dynamic_gather {ty}")]
+
+
+def _dynamic_conv(draw) -> list[Case]:
+    ty = draw(st.sampled_from(["i32", "f32", "f64"]))
+    w, kw, lo, hi, stride = (draw(st.integers(1, 6)), draw(st.integers(1, 3)), draw(st.integers(0, 2)),
+                             draw(st.integers(0, 2)), draw(st.integers(1, 2)))
+    ow = max(0, (w + lo + hi - kw) // stride + 1) if w + lo + hi >= kw else 0
+    la, lb, res = (1, w, 2), (kw, 2, 3), (1, ow, 3)
+    t = tensor(res, ty)
+    return [Case([Arg(la, ty, small_ints=True), Arg(lb, ty, small_ints=True)],
+                 f"  %p = hlo.constant dense<[[{lo}, {hi}]]> : tensor<1x2xi64>\n"
+                 f'  %r = "hlo.dynamic_conv"(%a0, %a1, %p) <{{window_strides = array<i64: {stride}>, '
+                 "dimension_numbers = #hlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, "
+                 f"batch_group_count = 1 : i64}}> : ({tensor(la, ty)}, {tensor(lb, ty)}, tensor<1x2xi64>) -> {t}",
+                 [("%r", t)], 0, f"dynamic_conv {ty}")]
+
+
+def _quant_type(draw, shape) -> str:
+    storage = draw(st.sampled_from(["i8", "ui8", "i16"]))
+    lo, hi = (0, 255) if storage == "ui8" else (-128, 127) if storage == "i8" else (-1000, 1000)
+    rng_text = f"<{lo}:{hi}>" if storage == "i16" else ""
+
+    def pair() -> str:
+        return f"{draw(st.sampled_from([0.1, 0.5, 0.25, 3.0, 0.037]))}:{draw(st.integers(lo // 4, hi // 4))}"
+
+    if shape and draw(st.booleans()):
+        axis = draw(st.integers(0, len(shape) - 1))
+        return f"!quant.uniform<{storage}{rng_text}:f32:{axis}, {{{', '.join(pair() for _ in range(shape[axis]))}}}>"
+    return f"!quant.uniform<{storage}{rng_text}:f32, {pair()}>"
+
+
+def _uniform_quantize(draw) -> list[Case]:
+    out = []
+    for _ in range(2):
+        shape = draw(shapes(dim=st.integers(1, 4)))
+        q1, q2 = _quant_type(draw, shape), _quant_type(draw, shape)
+        f, t1, t2 = tensor(shape, "f32"), f"tensor<{''.join(f'{d}x' for d in shape)}{q1}>", \
+            f"tensor<{''.join(f'{d}x' for d in shape)}{q2}>"
+        s1, s2 = tensor(shape, q1.split("<")[1].split(":")[0]), tensor(shape, q2.split("<")[1].split(":")[0])
+        op = draw(st.sampled_from(["add", "multiply", "maximum", "subtract"]))
+        out.append(Case([Arg(shape, "f32", lambda rng, shape=shape: rng.normal(0, 20, shape))],
+                        f"  %q = hlo.uniform_quantize %a0 : ({f}) -> {t1}\n"
+                        f"  %q2 = hlo.uniform_quantize %q : ({t1}) -> {t2}\n"
+                        f"  %q3 = hlo.{op} %q, %q2 : ({t1}, {t2}) -> {t2}\n"
+                        f"  %r1 = hlo.bitcast_convert %q : ({t1}) -> {s1}\n"
+                        f"  %r2 = hlo.bitcast_convert %q3 : ({t2}) -> {s2}", [("%r1", s1), ("%r2", s2)], 0,
+                        f"uniform_quantize {q1} {q2} {op}"))
+    return out
+
+
+def _uniform_dequantize(draw) -> list[Case]:
+    shape = draw(shapes(dim=st.integers(1, 4)))
+    q = _quant_type(draw, shape)
+    storage = q.split("<")[1].split(":")[0]
+    s, t, f = tensor(shape, storage), f"tensor<{''.join(f'{d}x' for d in shape)}{q}>", tensor(shape, "f32")
+    return [Case([Arg(shape, storage)], f"  %q = hlo.bitcast_convert %a0 : ({s}) -> {t}\n"
+                 f"  %r = hlo.uniform_dequantize %q : ({t}) -> {f}", [("%r", f)], 0, f"uniform_dequantize {q}")]
+
+
+STRUCTURAL_CASES: dict[str, CaseFn] = {
+    "tuple": _tuple, "get_tuple_element": _tuple, "map": _map, "composite": _composite,
+    "get_dimension_size": _get_dimension_size, "dynamic_iota": _dynamic_iota, "dynamic_reshape": _dynamic_reshape,
+    "dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim, "dynamic_pad": _dynamic_pad,
+    "dynamic_gather": _dynamic_gather, "dynamic_conv": _dynamic_conv, "uniform_quantize": _uniform_quantize,
+    "uniform_dequantize": _uniform_dequantize,
+}
+
+
+# -- linear algebra: integer-valued triangular factors, so both backends are exact ---------
+
+def _triangular(rng, shape, lower: bool, unit: bool) -> np.ndarray:
+    """Triangular matrices with entries in [-2, 2] and diagonal +-1 or +-2 (1 with `unit`):
+    substitution and Cholesky on them stay in small integers and halves, exact in every float type."""
+    *batch, n, _ = shape
+    m = rng.integers(-2, 3, shape).astype(np.float64)
+    diag = np.ones((*batch, n)) if unit else rng.choice([-2.0, -1.0, 1.0, 2.0], (*batch, n))
+    m = np.tril(m, -1) if lower else np.triu(m, 1)
+    return m + diag[..., None] * np.eye(n)
+
+
+def _transpose_last(v: str, shape, ty: str, name: str) -> tuple[str, str]:
+    r = len(shape)
+    perm = [*range(r - 2), r - 1, r - 2]
+    t = tensor((*shape[:-2], shape[-1], shape[-2]), ty)
+    return f"  {name} = hlo.transpose {v}, dims = {perm} : ({tensor(shape, ty)}) -> {t}\n", t
+
+
+def _triangular_solve(draw) -> list[Case]:
+    """b = op(a) x (or x op(a)) computed in the program, then solved for x again."""
+    out = []
+    for _ in range(3):
+        ty = draw(st.sampled_from(FLOATS))
+        batch = draw(shapes(max_rank=1, dim=st.integers(1, 2)))
+        n, m = draw(st.integers(1, 5)), draw(st.integers(1, 3))
+        left, lower, unit = draw(st.booleans()), draw(st.booleans()), draw(st.booleans())
+        trans = draw(st.sampled_from(["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"]))
+        sa, sx = (*batch, n, n), ((*batch, n, m) if left else (*batch, m, n))
+        ta, tx = tensor(sa, ty), tensor(sx, ty)
+        body, op_a = "", "%a0"
+        if trans != "NO_TRANSPOSE":
+            body, _ = _transpose_last("%a0", sa, ty, "%t")
+            op_a = "%t"
+        k = len(batch)
+        dims = f"batching_dims = [{', '.join(map(str, range(k)))}] x [{', '.join(map(str, range(k)))}], " if k else ""
+        lhs, rhs = (op_a, "%a1") if left else ("%a1", op_a)
+        tl, tr = (ta, tx) if left else (tx, ta)
+        body += (f"  %b = hlo.dot_general {lhs}, {rhs}, {dims}contracting_dims = [{k + 1}] x [{k}] : ({tl}, {tr}) -> {tx}\n"
+                 f'  %r = "hlo.triangular_solve"(%a0, %b) <{{left_side = {str(left).lower()}, lower = {str(lower).lower()}, '
+                 f"unit_diagonal = {str(unit).lower()}, transpose_a = #hlo<transpose {trans}>}}> : ({ta}, {tx}) -> {tx}")
+        out.append(Case([Arg(sa, ty, lambda rng, sa=sa, lower=lower, unit=unit: _triangular(rng, sa, lower, unit)),
+                         Arg(sx, ty, small_ints=True)], body, [("%r", tx)], 0,
+                        f"triangular_solve left={left} lower={lower} unit={unit} {trans} {ty}"))
+    return out
+
+
+def _cholesky(draw) -> list[Case]:
+    """a = l l^T from an integer-valued l with positive diagonal, factored again."""
+    out = []
+    for _ in range(2):
+        ty = draw(st.sampled_from(FLOATS))
+        batch = draw(shapes(max_rank=1, dim=st.integers(1, 2)))
+        n, lower = draw(st.integers(1, 5)), draw(st.booleans())
+        sa = (*batch, n, n)
+        t = tensor(sa, ty)
+
+        def spd(rng, sa=sa):
+            f = np.abs(_triangular(rng, sa, True, False)) * np.sign(_triangular(rng, sa, True, True))
+            f = np.tril(f, -1) + np.abs(np.diagonal(f, 0, -2, -1))[..., None] * np.eye(sa[-1])
+            return f @ np.swapaxes(f, -1, -2)
+
+        out.append(Case([Arg(sa, ty, spd)], f'  %r = "hlo.cholesky"(%a0) <{{lower = {str(lower).lower()}}}> : ({t}) -> {t}',
+                        [("%r", t)], 0, f"cholesky lower={lower} {ty}"))
+    return out
+
+
 # -- the table -------------------------------------------------------------------------
 
 OP_CASES: dict[str, CaseFn] = {
@@ -940,13 +1226,16 @@ OP_CASES: dict[str, CaseFn] = {
     "while": _while, "if": _if, "case": _case, "return": _if,  # hlo.return ends every region
     "gather": _gather, "scatter": _scatter, "sort": _sort, "select_and_scatter": _select_and_scatter,
     "rng_bit_generator": _rng_bit_generator, "dot_general": _dot_general, "convolution": _convolution,
+    **STRUCTURAL_CASES,
+    "fft": _fft,
+    "triangular_solve": _triangular_solve, "cholesky": _cholesky,
 }
 
 #: op -> reason, for ops whose cpu lowering is known to differ (strict xfails)
 XFAIL: dict[str, str] = {}
 
 #: examples per op (each example: one module, one compile, two input draws)
-EXAMPLES = {"default": 2, "convert": 3, "compare": 1}
+EXAMPLES = {"default": 2, "convert": 3, "compare": 1, **{op: 1 for op in STRUCTURAL_CASES}}
 SLOW_FACTOR = 8
 
 
