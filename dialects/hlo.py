@@ -14,6 +14,7 @@ from minixla.dialects.hlo_ops.collective import (
     AfterAllOp, AllGatherOp, AllReduceOp, AllToAllOp, CollectiveBroadcastOp, CollectivePermuteOp,
     CollectiveReduceOp, InfeedOp, OutfeedOp, PartitionIdOp, RecvOp, ReduceScatterOp, ReplicaIdOp, SendOp,
 )
+from minixla.dialects.hlo_ops.complex_parts import ComplexOp, ImagOp, RealOp
 from minixla.dialects.hlo_ops.contraction import (
     ConvolutionOp, DotGeneralOp,
 )
@@ -26,6 +27,7 @@ from minixla.dialects.hlo_ops.elementwise import (
     NegateOp, NotOp, OrOp, PowerOp, RemainderOp, RoundNearestEvenOp, RsqrtOp, SelectOp, ShiftLeftOp,
     ShiftRightArithmeticOp, ShiftRightLogicalOp, SignOp, SineOp, SqrtOp, SubtractOp, TanhOp, XorOp,
 )
+from minixla.dialects.hlo_ops.fft import FftOp
 from minixla.dialects.hlo_ops.indexing import (
     GatherOp, ScatterOp,
 )
@@ -62,6 +64,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "CollectivePermuteOp",
            "CollectiveReduceOp",
            "CompareOp",
+           "ComplexOp",
            "ConcatenateOp",
            "ConstantOp",
            "ConvertOp",
@@ -72,10 +75,12 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "DynamicSliceOp",
            "DynamicUpdateSliceOp",
            "ExpOp",
+           "FftOp",
            "Expm1Op",
            "FloorOp",
            "GatherOp",
            "IfOp",
+           "ImagOp",
            "InfeedOp",
            "IotaOp",
            "IsFiniteOp",
@@ -93,6 +98,7 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "PadOp",
            "PartitionIdOp",
            "PowerOp",
+           "RealOp",
            "RecvOp",
            "ReduceOp",
            "ReduceScatterOp",

@@ -3,7 +3,7 @@
 A chunk of a test file is *in scope* when every op it uses is one of
 func.func/return/call, a `check.*` op or `stablehlo.X` for an op X that the
 hlo dialect defines, and every tensor element type is one of i1, i8..i64,
-ui8..ui64, f16, bf16, f32, f64 (no complex, sub-byte ints, f8, tokens,
+ui8..ui64, f16, bf16, f32, f64, complex<f32|f64> (no sub-byte ints, f8, tokens,
 tuples or quantized types). The scan is textual, so it also classifies
 chunks that do not parse.
 """
@@ -22,6 +22,7 @@ REFERENCE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "referen
 
 ELEMENT_TYPES = frozenset({"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
                            "f16", "bf16", "f32", "f64"})
+ELEMENT_TYPES |= {"complex<f32>", "complex<f64>"}  # complex64/complex128 (passes/complex_to_real.py on CPU)
 BASE_OPS = frozenset({"func.func", "func.return", "func.call"})
 
 _OP_AT_STATEMENT = re.compile(r"(?:^|=|[{}:])[ \t]*([a-z_][\w]*\.[a-z_][\w.]*)(?=[\s(<{\"%@:]|$)", re.MULTILINE)

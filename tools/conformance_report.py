@@ -24,7 +24,7 @@ def render(runs: list[ConformanceRun]) -> str:
         "interpreter or a backend change. Source: `../shared/reference/stablehlo-interpret/*.mlir`;",
         "a case is a public function without arguments. In scope: only func/check ops and",
         "`stablehlo.X` for ops the hlo dialect defines, and element types i1, i8..i64,",
-        "ui8..ui64, f16, bf16, f32, f64 (see `tools/conformance.py`). `tests/tools/test_conformance.py`",
+        "ui8..ui64, f16, bf16, f32, f64, complex<f32>, complex<f64> (see `tools/conformance.py`). `tests/tools/test_conformance.py`",
         "enforces the floors in `tests/conformance_floor.json` and a 95% pass rate.",
         "",
         "| backend | in scope | passed | failed | pass rate | out of scope |",

@@ -85,7 +85,7 @@ class EntryPoint:
 
 
 _C_TYPES = {"f32": "float", "f64": "double", "f16": "uint16_t", "bf16": "uint16_t", "i1": "bool",
-            "index": "int64_t"}
+            "index": "int64_t", "complex<f32>": "float _Complex", "complex<f64>": "double _Complex"}
 
 
 def element_name(t: Attribute) -> str:
@@ -97,7 +97,7 @@ def element_name(t: Attribute) -> str:
     if isinstance(t, builtin.IndexType):
         return "index"
     text = str(t)
-    if text in ("f16", "bf16", "f32", "f64"):
+    if text in ("f16", "bf16", "f32", "f64", "complex<f32>", "complex<f64>"):  # complex: (re, im) interleaved
         return text
     raise AotError(f"element type {t} has no C type for an AOT entry point")
 
@@ -147,6 +147,13 @@ class AotModule:
         calls_pool = _declares(module, "minixla_parallel_for")
         if self.blas is not None and (_declares(module, "minixla_sgemm") or _declares(module, "minixla_dgemm")):
             calls_pool |= self._link_blas(module)
+        from minixla.backends.cpu.fft import SYMBOLS as FFT_SYMBOLS
+
+        if any(_declares(module, name) for name in FFT_SYMBOLS):  # hlo.fft: the kernel is linked in as IR
+            from minixla.backends.cpu.fft_driver import fft_ir
+
+            module.link_in(_parse(fft_ir(), "FFT kernel", module.triple, module.data_layout))
+            calls_pool = True  # its lines are split over the pool
         helpers = (POOL_IR if calls_pool else "") + AOT_COUNT_IR
         module.link_in(_parse(helpers, "thread pool", module.triple, module.data_layout))
         for fn in module.functions:
@@ -405,7 +412,7 @@ def _numpy_element(dtype) -> str:
         return "i1"
     if dtype.name == "bfloat16":
         return "bf16"
-    return {"f": f"f{bits}", "i": f"i{bits}", "u": f"ui{bits}"}[kind]
+    return {"f": f"f{bits}", "i": f"i{bits}", "u": f"ui{bits}", "c": f"complex<f{bits // 2}>"}[kind]
 
 
 def _llvm_entry(fn: llvm_dialect.FuncOp, prefix: str) -> EntryPoint:

@@ -72,6 +72,10 @@ class JitModule:
             from minixla.backends.cpu.blas import ensure_registered as ensure_blas
 
             ensure_blas()
+        if any(f"minixla_{p}fft_c" in llvm_ir for p in ("", "r", "ir")):  # hlo.fft (passes/bufferize/fft.py)
+            from minixla.backends.cpu.fft import ensure_registered as ensure_fft
+
+            ensure_fft()
         from minixla.backends.cpu.compile_cache import active_cache, object_key
 
         disk = active_cache()

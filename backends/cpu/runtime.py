@@ -26,6 +26,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -59,6 +60,8 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         return np.dtype(ml_dtypes.bfloat16)
     if isinstance(t, IndexType):
         return np.dtype(np.int64)
+    if isinstance(t, ComplexType) and isinstance(t.element_type, (Float32Type, Float64Type)):
+        return np.dtype(np.complex64 if isinstance(t.element_type, Float32Type) else np.complex128)
     if isinstance(t, IntegerType):
         width = t.width.data
         if width == 1:

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
 from minixla.backends.interpreter.errors import CheckFailure, InterpreterError, UnsupportedOpError
 from minixla.backends.interpreter import (  # noqa: F401  (each ops module fills the op table)
-    ops_check, ops_collective, ops_control, ops_elementwise, ops_fusion, ops_reduction, ops_shape)
+    ops_check, ops_collective, ops_control, ops_elementwise, ops_fft, ops_fusion, ops_reduction, ops_shape)
 from minixla.backends.interpreter.evaluator import Interpreter
 from minixla.backends.interpreter.op_table import OP_IMPLS, impl
 

@@ -50,6 +50,13 @@ class RngAlgorithm(StrEnum):
     PHILOX = "PHILOX"
 
 
+class FftType(StrEnum):
+    FFT = "FFT"
+    IFFT = "IFFT"
+    RFFT = "RFFT"
+    IRFFT = "IRFFT"
+
+
 # ---------------------------------------------------------------------------
 # Base classes (prefix independent): isinstance() checks use these.
 # ---------------------------------------------------------------------------
@@ -77,6 +84,12 @@ class RngAlgorithmAttrBase(Attribute):
     """Marker base of `RngAlgorithm` enum attributes; `.data` is a `RngAlgorithm`."""
 
     enum_type = RngAlgorithm
+
+
+class FftTypeAttrBase(Attribute):
+    """Marker base of `FftType` enum attributes; `.data` is a `FftType`."""
+
+    enum_type = FftType
 
 
 class StructAttr(Data[tuple]):
@@ -294,6 +307,7 @@ ATTR_BASES = {
     "comparison_type": ComparisonTypeAttrBase,
     "precision": PrecisionAttrBase,
     "rng_algorithm": RngAlgorithmAttrBase,
+    "fft_type": FftTypeAttrBase,
     "gather": GatherDimensionNumbersBase,
     "scatter": ScatterDimensionNumbersBase,
     "dot": DotDimensionNumbersBase,

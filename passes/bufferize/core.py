@@ -343,6 +343,12 @@ class Bufferizer:
         for r, buf in zip(op.results, outs):
             self.bind(r, buf)
 
+    def op_hlo_fft(self, op: Operation) -> None:
+        """No linalg form: kernel calls on the buffers (passes/bufferize/fft.py)."""
+        from minixla.passes.bufferize.fft import bufferize_fft
+
+        bufferize_fft(self, op)
+
     # -- control flow ---------------------------------------------------------
     def _carried(self, inits: Sequence[SSAValue], loop: Operation) -> list[SSAValue]:
         """One buffer per loop-carried value: the init's own buffer if it is dead

@@ -14,7 +14,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from minixla.passes.hlo_to_linalg import contraction, control, elementwise, indexing, reduction, rng, shape, sort  # noqa: F401  (register lowerings)
+from minixla.passes.hlo_to_linalg import contraction, control, elementwise, fft, indexing, reduction, rng, shape, sort  # noqa: F401  (register lowerings)
 from minixla.passes.hlo_to_linalg import fusion  # noqa: F401,E402  (hlo.fusion -> one linalg.generic)
 from minixla.passes.hlo_to_linalg.common import LoweringError
 from minixla.passes.hlo_to_linalg.translate import LOWERINGS, convert_module

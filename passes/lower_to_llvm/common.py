@@ -16,6 +16,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -214,4 +215,6 @@ def byte_size(elem: Attribute) -> int:
         return 8
     if isinstance(elem, VectorType):
         return byte_size(elem.element_type) * elem.element_count()
+    if isinstance(elem, ComplexType):  # numpy's layout: (re, im) interleaved
+        return 2 * byte_size(elem.element_type)
     raise LoweringError(f"unsupported element type in memory: {elem}")

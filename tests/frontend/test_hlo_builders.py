@@ -41,8 +41,8 @@ def _block(*types):
 
 # -- the dialect ----------------------------------------------------------------
 
-def test_dialect_has_77_ops_with_stablehlo_twins():
-    assert len(HLO_OPS) == 77  # 64 core ops + 13 collective/communication ops (dialects/hlo_ops/collective.py)
+def test_dialect_has_81_ops_with_stablehlo_twins():
+    assert len(HLO_OPS) == 81  # 68 core ops (complex/real/imag and fft included) + 13 collective/communication ops (collective.py)
     assert set(HLO_OPS) == set(RAW_OPS)
     assert hlo.OPS["add"] is hlo.AddOp
     names = {op.name for op in hlo.HLO.operations}

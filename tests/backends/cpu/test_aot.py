@@ -144,7 +144,15 @@ def _register(text: str) -> str:
     return text
 
 
-for _text in (ELEMENTWISE, RUNNING, DOT, WHILE, THREADED):
+FFT = """
+func.func @spectrum(%x: tensor<3x12xf32>) -> (tensor<3x7xcomplex<f32>>, tensor<3x12xf32>) {
+  %r = hlo.fft %x, type = RFFT, length = [3, 12] : (tensor<3x12xf32>) -> tensor<3x7xcomplex<f32>>
+  %b = hlo.fft %r, type = IRFFT, length = [3, 12] : (tensor<3x7xcomplex<f32>>) -> tensor<3x12xf32>
+  return %r, %b : tensor<3x7xcomplex<f32>>, tensor<3x12xf32>
+}
+"""
+
+for _text in (ELEMENTWISE, RUNNING, DOT, WHILE, THREADED, FFT):
     _register(_text)
 
 rng = np.random.default_rng(0)
@@ -267,6 +275,18 @@ def test_dot_general_with_openblas(tmp_path):
     assert lib.symbols[0] in undefined
     assert os.path.dirname(lib.path) in subprocess.run(["readelf", "-d", path], capture_output=True,
                                                        text=True, check=True).stdout  # rpath
+
+
+@needs_cc
+@needs_nm
+def test_fft_links_the_kernel_in(tmp_path):
+    compiled, path = _build(FFT, tmp_path, "fft")
+    assert "minixla_rfft_c64" in compiled.llvm_ir
+    x = rng.standard_normal((3, 12)).astype(np.float32)
+    got = _call(path, compiled, "spectrum", x)
+    for g, w in zip(got, _reference("spectrum", x)):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5 * np.abs(w).max())
+    _check_self_contained(path, compiled)
 
 
 @needs_cc

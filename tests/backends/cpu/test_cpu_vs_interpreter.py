@@ -48,7 +48,8 @@ INTS = SINTS + UINTS
 ALL = ["i1", *INTS, *FLOATS]
 NP = {"i1": np.dtype(bool), **{t: np.dtype(f"int{t[1:]}") for t in SINTS},
       **{t: np.dtype(f"uint{t[2:]}") for t in UINTS}, "f16": np.dtype(np.float16),
-      "bf16": np.dtype(ml_dtypes.bfloat16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
+      "bf16": np.dtype(ml_dtypes.bfloat16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
+      "complex<f32>": np.dtype(np.complex64), "complex<f64>": np.dtype(np.complex128)}
 WIDTH = {"i1": 1, "f16": 16, "bf16": 16, "f32": 32, "f64": 64, **{t: int(t.lstrip("ui")) for t in INTS}}
 
 
@@ -132,6 +133,9 @@ class Case:
     ulps: int = 0  # allowed float difference in units in the last place
     name: str = ""
     nondeterministic: bool = False
+    #: > 0: compare |cpu - interpreter| <= norm_tol * max|interpreter| instead of ulps (different
+    #: algorithms in the same precision, e.g. the FFT kernel vs pocketfft)
+    norm_tol: float = 0.0
 
     def text(self, fname: str) -> str:
         params = ", ".join(f"%a{i}: {tensor(a.shape, a.ty)}" for i, a in enumerate(self.args))
@@ -211,6 +215,14 @@ def assert_same(got: np.ndarray, want: np.ndarray, ulps: int, where: str) -> Non
                              f"vs interpreter {rf[tuple(bad.T)]}")
 
 
+def assert_close(got: np.ndarray, want: np.ndarray, tol: float, where: str) -> None:
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape and got.dtype == want.dtype, f"{where}: {got.dtype}{got.shape} != {want.dtype}{want.shape}"
+    if want.size:
+        err = np.abs(got.astype(np.complex128) - want).max() / max(np.abs(want).max(), 1e-300)
+        assert err <= tol, f"{where}: error {err:.2e} relative to the largest magnitude > {tol:.0e}"
+
+
 def run_cases(cases: list[Case], seed: int, draws: int = 2) -> None:
     cpu, ref = compile_both(cases)
     rng = np.random.default_rng(seed)
@@ -223,7 +235,10 @@ def run_cases(cases: list[Case], seed: int, draws: int = 2) -> None:
             for k, (gv, wv) in enumerate(zip(got, want)):
                 where = f"{case.name or 'case'} f{i} result #{k} ({case.results[k][1]}) on {[a.shape for a in args]}"
                 try:
-                    assert_same(gv, wv, case.ulps, where)
+                    if case.norm_tol:
+                        assert_close(gv, wv, case.norm_tol, where)
+                    else:
+                        assert_same(gv, wv, case.ulps, where)
                 except AssertionError as err:
                     inputs = "\n".join(f"  arg{j} = {a!r}" for j, a in enumerate(args))
                     raise AssertionError(f"{err}\n{case.text('f')}\ninputs:\n{inputs}") from None
@@ -382,6 +397,20 @@ def _is_finite(draw) -> list[Case]:
         shape = draw(shapes())
         out.append(Case([Arg(shape, ty)], f"  %r = hlo.is_finite %a0 : ({tensor(shape, ty)}) -> {tensor(shape, 'i1')}",
                         [("%r", tensor(shape, "i1"))], 0, f"is_finite {ty}"))
+    return out
+
+
+def _complex_parts(draw) -> list[Case]:
+    """hlo.complex then hlo.real/imag (float in, float out; complex math: tests/backends/cpu/test_complex.py),
+    and real/imag of a float operand."""
+    out = []
+    for ty in ("f32", "f64"):
+        shape = draw(shapes())
+        t, c = tensor(shape, ty), tensor(shape, f"complex<{ty}>")
+        body = (f"  %z = hlo.complex %a0, %a1 : {c}\n  %re = hlo.real %z : ({c}) -> {t}\n"
+                f"  %im = hlo.imag %z : ({c}) -> {t}\n  %fr = hlo.real %a0 : {t}\n  %fi = hlo.imag %a1 : {t}")
+        out.append(Case([Arg(shape, ty), Arg(shape, ty)], body, [(v, t) for v in ("%re", "%im", "%fr", "%fi")],
+                        0, f"complex/real/imag {ty}"))
     return out
 
 
@@ -867,6 +896,30 @@ def _rng_bit_generator(draw) -> list[Case]:
     return out
 
 
+def _fft(draw) -> list[Case]:
+    """Every kind over 1-3 trailing dims (powers of two and Bluestein lengths), finite normal inputs."""
+    out = []
+    for kind in ("FFT", "IFFT", "RFFT", "IRFFT"):
+        fty = draw(st.sampled_from(["f32", "f64"]))
+        length = draw(st.lists(st.sampled_from([1, 2, 3, 4, 5, 8]), min_size=1, max_size=3))
+        batch = draw(st.lists(st.integers(0, 3), max_size=1))
+        cplx, out_shape = f"complex<{fty}>", batch + length
+        in_shape = batch + length[:-1] + [length[-1] // 2 + 1] if kind == "IRFFT" else out_shape
+        if kind == "RFFT":
+            out_shape = batch + length[:-1] + [length[-1] // 2 + 1]
+        in_t = tensor(in_shape, fty if kind == "RFFT" else cplx)
+        out_t = tensor(out_shape, fty if kind == "IRFFT" else cplx)
+
+        def gen(rng, shape=tuple(in_shape), real=kind == "RFFT"):
+            x = rng.standard_normal(shape)
+            return x if real else x + 1j * rng.standard_normal(shape)
+
+        out.append(Case([Arg(tuple(in_shape), fty if kind == "RFFT" else cplx, gen=gen)],
+                        f"  %r = hlo.fft %a0, type = {kind}, length = {length} : ({in_t}) -> {out_t}",
+                        [("%r", out_t)], name=f"fft {kind} {fty}", norm_tol=2e-6 if fty == "f32" else 1e-14))
+    return out
+
+
 # -- contractions ----------------------------------------------------------------------
 
 def _dot_general(draw) -> list[Case]:
@@ -919,6 +972,7 @@ OP_CASES: dict[str, CaseFn] = {
     **{op: _binary(op, cls) for op, (_, cls) in BINARY_OPS.items()},
     "compare": _compare, "select": _select, "clamp": _clamp, "convert": _convert, "bitcast_convert": _bitcast,
     "is_finite": _is_finite, "constant": _constant, "iota": _iota,
+    "complex": _complex_parts, "real": _complex_parts, "imag": _complex_parts,
     "broadcast_in_dim": _broadcast, "transpose": _transpose, "reshape": _reshape, "reverse": _reverse,
     "slice": _slice, "pad": _pad, "concatenate": _concatenate, "dynamic_slice": _dynamic_slice,
     "dynamic_update_slice": _dynamic_update_slice,
@@ -927,6 +981,7 @@ OP_CASES: dict[str, CaseFn] = {
     "while": _while, "if": _if, "case": _case, "return": _if,  # hlo.return ends every region
     "gather": _gather, "scatter": _scatter, "sort": _sort, "select_and_scatter": _select_and_scatter,
     "rng_bit_generator": _rng_bit_generator, "dot_general": _dot_general, "convolution": _convolution,
+    "fft": _fft,
 }
 
 #: op -> reason, for ops whose cpu lowering is known to differ (strict xfails)

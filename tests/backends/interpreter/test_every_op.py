@@ -481,10 +481,65 @@ def test_rng_bit_generator_shapes_determinism_and_state():
     assert not np.array_equal(out1, out3)
 
 
+def _dft(x: np.ndarray, axis: int, inverse: bool) -> np.ndarray:
+    """The DFT along one axis as a matrix product in float64 (independent of numpy.fft)."""
+    n = x.shape[axis]
+    k = np.arange(n)
+    w = np.exp((2j if inverse else -2j) * np.pi * np.outer(k, k) / n) / (n if inverse else 1)
+    return np.moveaxis(np.tensordot(w, np.moveaxis(x, axis, 0), axes=1), 0, axis)
+
+
+def _dft_reference(x: np.ndarray, kind: str, length: list[int]) -> np.ndarray:
+    """StableHLO's definition: 1-d transforms along the trailing axes (RFFT/IRFFT: last axis real)."""
+    axes = list(range(x.ndim - len(length), x.ndim))
+    y = x.astype(np.complex128)
+    if kind in ("FFT", "RFFT"):
+        for a in reversed(axes):
+            y = _dft(y, a, False)
+        return y[..., :length[-1] // 2 + 1] if kind == "RFFT" else y
+    for a in axes[:-1] if kind == "IRFFT" else axes:
+        y = _dft(y, a, True)
+    if kind == "IRFFT":  # the last axis: rebuild its Hermitian half, invert, keep the real part
+        n, h = length[-1], x.shape[-1]
+        full = np.zeros(x.shape[:-1] + (n,), np.complex128)
+        full[..., :h] = y
+        full[..., h:] = np.conj(y[..., 1:n - h + 1][..., ::-1])
+        y = _dft(full, x.ndim - 1, True).real
+    return y
+
+
+@pytest.mark.parametrize("fty", ["f32", "f64"])
+@pytest.mark.parametrize("kind,shape,length", [
+    ("FFT", (3, 8), [8]), ("FFT", (2, 3, 5), [3, 5]), ("IFFT", (2, 2, 3, 4), [2, 3, 4]), ("IFFT", (7,), [7]),
+    ("RFFT", (2, 6), [6]), ("RFFT", (3, 5), [3, 5]), ("IRFFT", (2, 4), [6]), ("IRFFT", (3, 4), [3, 7]),
+    ("FFT", (0, 4), [4]), ("RFFT", (2, 0), [0]), ("FFT", (1,), [1])])
+def test_fft_against_a_dft_matrix(fty, kind, shape, length):
+    rng = np.random.default_rng(11)
+    real = np.dtype(FLOATS[fty])
+    cplx = np.dtype(np.complex64 if fty == "f32" else np.complex128)
+    x = rng.standard_normal(shape).astype(real)
+    if kind != "RFFT":
+        x = (x + 1j * rng.standard_normal(shape)).astype(cplx)
+    out_shape = list(shape)
+    if kind == "RFFT":
+        out_shape[-1] = length[-1] // 2 + 1 if length[-1] else 0
+    if kind == "IRFFT":
+        out_shape[-1] = length[-1]
+    out_elt = fty if kind == "IRFFT" else f"complex<{fty}>"
+    in_t, out_t = tensor_type(shape, fty if kind == "RFFT" else f"complex<{fty}>"), tensor_type(out_shape, out_elt)
+    (got,) = run(_program([("x", in_t)], out_t,
+                          f"  %0 = hlo.fft %x, type = {kind}, length = {length} : ({in_t}) -> {out_t}\n"
+                          f"  func.return %0 : {out_t}"), x)
+    assert got.dtype == (real if kind == "IRFFT" else cplx) and got.shape == tuple(out_shape)
+    want = _dft_reference(x, kind, length) if 0 not in shape else np.zeros(out_shape)
+    np.testing.assert_allclose(got, want, rtol=1e-4 if fty == "f32" else 1e-11, atol=1e-4 if fty == "f32" else 1e-11)
+
+
 def test_every_op_has_an_interpreter_test_here():
     """Each hlo op's mnemonic appears in this file's programs (return and fusion are structural;
     the collectives run on a process grid in test_collectives.py)."""
-    text = open(__file__).read() + (Path(__file__).parent / "test_collectives.py").read_text()
+    text = open(__file__).read() + "".join((Path(__file__).parent / f).read_text()
+                                           for f in ("test_collectives.py", "test_complex.py"))
     missing = [m for m in hlo.OPS if m not in ("return", "fusion") and m not in UNARY_REFS and m not in BINARY_REFS
                and f"hlo.{m}" not in text]
     assert not missing, missing
