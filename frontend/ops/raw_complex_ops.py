@@ -1,0 +1,283 @@
+"""Complex numbers and FFTs as raw ops: Complex, Real, Imag, Conj, Angle, ComplexAbs, ConjugateTranspose
+and the FFT family (FFT/IFFT/RFFT/IRFFT in 1-3 d, and the n-d ops over any axes), on `hlo.complex`,
+`hlo.real`, `hlo.imag` and `hlo.fft`.
+
+As tf2xla does, RFFT/IRFFT inputs are zero-padded or sliced to `fft_length` first, so `hlo.fft` always
+sees matching trailing dimensions. Each op carries TF's own gradient (fft_ops.py, math_grad.py), in TF's
+convention for complex values (the conjugate of the Wirtinger derivative): the tape records the op as
+one unit, so no VJP of the hlo primitives is needed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minixla.frontend.ops.registry import broadcast_all, op_error, register, register_gradient
+
+_C = (np.complex64, np.complex128)
+_R = (np.float32, np.float64)
+
+
+def _complex_of(dt) -> np.dtype:
+    return np.dtype(np.complex64 if np.dtype(dt) == np.float32 else np.complex128)
+
+
+def _check(op: str, x, allowed, attr: str = "T"):
+    if np.dtype(x.dtype) not in [np.dtype(a) for a in allowed]:
+        names = ", ".join({"float32": "float", "float64": "double"}.get(np.dtype(a).name, np.dtype(a).name)
+                          for a in allowed)
+        raise op_error(op, f"Value for attr '{attr}' of {np.dtype(x.dtype).name} is not in the list of allowed "
+                           f"values: {names}")
+
+
+def _out_type(op: str, want, given):
+    """A Tout/Treal/Tcomplex attribute, when given, must be the type the inputs imply."""
+    if given is not None and np.dtype(getattr(given, "as_numpy_dtype", given)) != np.dtype(want):
+        raise op_error(op, f"output type {np.dtype(getattr(given, 'as_numpy_dtype', given)).name} does not match "
+                           f"the input's {np.dtype(want).name}")
+
+
+def _unbroadcast(b, g, shape):
+    lead = len(g.shape) - len(shape)
+    dims = list(range(lead)) + [lead + d for d, n in enumerate(shape) if n == 1 and g.shape[lead + d] != 1]
+    return b.reshape(b.reduce(g, b.scalar(0, g.dtype), dims, "add"), shape) if dims else g
+
+
+def _conj(b, x):
+    return b.complex(b.real(x), b.negate(b.imag(x))) if np.dtype(x.dtype).kind == "c" else x
+
+
+def _as_complex(b, x):
+    return b.complex(x, b.full(x.shape, 0, x.dtype))
+
+
+# -- complex parts ----------------------------------------------------------------------------------
+
+def complex_(b, real, imag, Tout=None):
+    _check("Complex", real, _R)
+    if np.dtype(real.dtype) != np.dtype(imag.dtype):
+        raise op_error("Complex", f"real and imag must have the same type, got {np.dtype(real.dtype).name} and "
+                                  f"{np.dtype(imag.dtype).name}")
+    _out_type("Complex", _complex_of(real.dtype), Tout)
+    re, im = broadcast_all(b, "Complex", real, imag)
+    return b.complex(re, im)
+
+
+def _part(op: str, fn):
+    def rule(b, input, Tout=None):
+        _check(op, input, _C)
+        _out_type(op, np.real(np.zeros((), input.dtype)).dtype, Tout)
+        return fn(b, input)
+
+    rule.__name__ = op.lower()
+    return rule
+
+
+def conj(b, input):
+    _check("Conj", input, _C)
+    return _conj(b, input)
+
+
+def angle(b, x):
+    return b.atan2(b.imag(x), b.real(x))
+
+
+def conjugate_transpose(b, x, perm):
+    p = [int(v) for v in np.asarray(perm).reshape(-1)]
+    if sorted(p) != list(range(len(x.shape))):
+        raise op_error("ConjugateTranspose", f"{p} is not a permutation of 0..{len(x.shape) - 1}")
+    return _conj(b, b.transpose(x, p))
+
+
+register("Complex", ("real", "imag"), complex_, attrs={"Tout": None})
+register("Real", ("input",), _part("Real", lambda b, x: b.real(x)), attrs={"Tout": None})
+register("Imag", ("input",), _part("Imag", lambda b, x: b.imag(x)), attrs={"Tout": None})
+register("Angle", ("input",), _part("Angle", angle), attrs={"Tout": None})
+register("ComplexAbs", ("x",), _part("ComplexAbs", lambda b, x: b.abs(x)), attrs={"Tout": None})
+register("Conj", ("input",), conj)
+register("ConjugateTranspose", ("x", "perm"), conjugate_transpose, const_inputs=("perm",))
+
+
+@register_gradient("Complex")
+def _complex_grad(b, op, grad):
+    real, imag = op.inputs
+    return [_unbroadcast(b, b.real(grad), real.shape), _unbroadcast(b, b.imag(grad), imag.shape)]
+
+
+@register_gradient("Real")
+def _real_grad(b, op, grad):
+    return [_as_complex(b, grad)]
+
+
+@register_gradient("Imag")
+def _imag_grad(b, op, grad):
+    return [b.complex(b.full(grad.shape, 0, grad.dtype), grad)]
+
+
+@register_gradient("Conj")
+def _conj_grad(b, op, grad):
+    return [_conj(b, grad)]
+
+
+@register_gradient("ConjugateTranspose")
+def _conjugate_transpose_grad(b, op, grad):
+    inverse = np.argsort([int(v) for v in np.asarray(op.inputs[1]).reshape(-1)])
+    return [_conj(b, b.transpose(grad, inverse)), None]
+
+
+@register_gradient("Angle")
+def _angle_grad(b, op, grad):
+    """TF's: -complex(grad, 0) / complex(imag(x), real(x))."""
+    x = op.inputs[0]
+    z = b.complex(b.imag(x), b.real(x))
+    return [b.negate(b.divide(_as_complex(b, grad), z))]
+
+
+@register_gradient("ComplexAbs")
+def _complex_abs_grad(b, op, grad):
+    """TF's: div_no_nan(complex(grad, 0) * x, complex(|x|, 0))."""
+    x, y = op.inputs[0], op.outputs[0]
+    q = b.divide(b.multiply(_as_complex(b, grad), x), _as_complex(b, y))
+    zero = b.full(y.shape, 0, y.dtype)
+    return [b.select(b.compare(y, zero, "EQ"), b.full(x.shape, 0, x.dtype), q)]
+
+
+# -- FFTs ----------------------------------------------------------------------------------------------
+
+def _fit(b, x, sizes) -> object:
+    """`x` zero-padded or sliced on its trailing dims to `sizes` (tf2xla's RFFT/IRFFT input handling)."""
+    k, shape = len(sizes), tuple(x.shape)
+    lead = shape[:-k] if k else shape
+    keep = [min(n, s) for n, s in zip(shape[-k:], sizes)]
+    x = b.slice(x, [0] * len(shape), list(lead) + keep)
+    high = [0] * len(lead) + [s - n for n, s in zip(keep, sizes)]
+    if any(high):
+        x = b.pad(x, b.scalar(0, x.dtype), [0] * len(shape), high)
+    return x
+
+
+def _lengths(op: str, fft_length, k: int) -> list[int]:
+    n = [int(v) for v in np.asarray(fft_length).reshape(-1)]
+    if len(n) != k:
+        raise op_error(op, f"fft_length must have {k} elements, got {len(n)}")
+    if any(v < 0 for v in n):
+        raise op_error(op, f"fft_length must not be negative, got {n}")
+    return n
+
+
+def _rank(op: str, x, k: int):
+    if len(x.shape) < k:
+        raise op_error(op, f"Input must be at least rank {k} but got: {len(x.shape)}")
+
+
+def _fft_op(op: str, kind: str, k: int):
+    def rule(b, input):
+        _check(op, input, _C, "Tcomplex")
+        _rank(op, input, k)
+        length = list(input.shape[len(input.shape) - k:])
+        if 0 in input.shape:
+            return input
+        return b.fft(input, kind, length)
+
+    rule.__name__ = op.lower()
+    return rule
+
+
+def _rfft_op(op: str, k: int):
+    def rule(b, input, fft_length, Tcomplex=None):
+        _check(op, input, _R, "Treal")
+        _rank(op, input, k)
+        n = _lengths(op, fft_length, k)
+        _out_type(op, _complex_of(input.dtype), Tcomplex)
+        out_shape = tuple(input.shape[:len(input.shape) - k]) + tuple(n[:-1]) + (n[-1] // 2 + 1,)
+        if 0 in out_shape or 0 in n or 0 in input.shape:
+            return b.full(out_shape, 0, _complex_of(input.dtype))
+        return b.fft(_fit(b, input, n), "RFFT", n)
+
+    rule.__name__ = op.lower()
+    return rule
+
+
+def _irfft_op(op: str, k: int):
+    def rule(b, input, fft_length, Treal=None):
+        _check(op, input, _C, "Tcomplex")
+        _rank(op, input, k)
+        n = _lengths(op, fft_length, k)
+        real = np.real(np.zeros((), input.dtype)).dtype
+        _out_type(op, real, Treal)
+        out_shape = tuple(input.shape[:len(input.shape) - k]) + tuple(n)
+        if 0 in out_shape or 0 in input.shape:
+            return b.full(out_shape, 0, real)
+        return b.fft(_fit(b, input, n[:-1] + [n[-1] // 2 + 1]), "IRFFT", n)
+
+    rule.__name__ = op.lower()
+    return rule
+
+
+def _size(shape, k: int) -> int:
+    return int(np.prod(shape[len(shape) - k:], dtype=np.int64))
+
+
+def _scaled(b, x, factor: float):
+    return b.multiply(x, b.full(x.shape, factor, x.dtype))
+
+
+def _fft_grad(kind: str, k: int):
+    """TF's: FFT's gradient is IFFT(grad) * size, IFFT's is FFT(grad) / size."""
+    def rule(b, op, grad):
+        if 0 in grad.shape:
+            return [grad]
+        length = list(grad.shape[len(grad.shape) - k:])
+        size = _size(grad.shape, k)
+        return [_scaled(b, b.fft(grad, kind, length), size if kind == "IFFT" else 1 / size)]
+
+    return rule
+
+
+def _rfft_grad(k: int):
+    """d/dx of RFFT: Re(sum_k g_k e^{+2 pi i k n / N}) = N Re(IFFT(g zero-padded to the full last axis)) --
+    the sum TF's gradient builds from IRFFT plus its DC/Nyquist terms; then back to the input's size."""
+    def rule(b, op, grad):
+        x = op.inputs[0]
+        n = [int(v) for v in np.asarray(op.inputs[1]).reshape(-1)]
+        real = np.dtype(x.dtype)
+        if 0 in grad.shape or 0 in n or 0 in x.shape:
+            return [b.full(x.shape, 0, real), None]
+        full = _fit(b, grad, n)
+        dx = b.real(_scaled(b, b.fft(full, "IFFT", n), float(np.prod(n))))
+        return [_fit(b, dx, list(x.shape[len(x.shape) - k:])), None]
+
+    return rule
+
+
+def _irfft_grad(k: int):
+    """TF's: RFFT(grad) * mask / size, the mask doubling the bins that stand for two (Hermitian pairs)."""
+    def rule(b, op, grad):
+        x = op.inputs[0]
+        n = [int(v) for v in np.asarray(op.inputs[1]).reshape(-1)]
+        if 0 in grad.shape or 0 in x.shape:
+            return [b.full(x.shape, 0, x.dtype), None]
+        last = n[-1] // 2 + 1
+        mask = np.full(last, 2.0)
+        mask[0] = 1.0
+        if n[-1] % 2 == 0:
+            mask[-1] = 1.0
+        mask /= float(np.prod(n))
+        y = b.fft(grad, "RFFT", n)
+        m = b.broadcast_in_dim(b.constant(mask.astype(x.dtype)), y.shape, [len(y.shape) - 1])
+        return [_fit(b, b.multiply(y, m), list(x.shape[len(x.shape) - k:])), None]
+
+    return rule
+
+
+for _k, _suffix in ((1, ""), (2, "2D"), (3, "3D")):
+    register(f"FFT{_suffix}", ("input",), _fft_op(f"FFT{_suffix}", "FFT", _k))
+    register(f"IFFT{_suffix}", ("input",), _fft_op(f"IFFT{_suffix}", "IFFT", _k))
+    register(f"RFFT{_suffix}", ("input", "fft_length"), _rfft_op(f"RFFT{_suffix}", _k), attrs={"Tcomplex": None},
+             const_inputs=("fft_length",))
+    register(f"IRFFT{_suffix}", ("input", "fft_length"), _irfft_op(f"IRFFT{_suffix}", _k), attrs={"Treal": None},
+             const_inputs=("fft_length",))
+    register_gradient(f"FFT{_suffix}")(_fft_grad("IFFT", _k))
+    register_gradient(f"IFFT{_suffix}")(_fft_grad("FFT", _k))
+    register_gradient(f"RFFT{_suffix}")(_rfft_grad(_k))
+    register_gradient(f"IRFFT{_suffix}")(_irfft_grad(_k))
