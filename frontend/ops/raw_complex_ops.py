@@ -281,3 +281,67 @@ for _k, _suffix in ((1, ""), (2, "2D"), (3, "3D")):
     register_gradient(f"IFFT{_suffix}")(_fft_grad("FFT", _k))
     register_gradient(f"RFFT{_suffix}")(_rfft_grad(_k))
     register_gradient(f"IRFFT{_suffix}")(_irfft_grad(_k))
+
+
+# -- n-d transforms over any axes (FFTND, IFFTND, RFFTND, IRFFTND: no XLA kernel in TF 2.21) ---------------
+
+def _over_block(b, x, kinds: list[str], lengths: list[int]):
+    """Transforms over the len(lengths) trailing dims, in groups of at most 3 from the end (kinds[0] for
+    the first group, kinds[1] after): each group is rotated to the front of the block, so after all
+    groups the block is back in its order."""
+    k, rank = len(lengths), len(x.shape)
+    lengths, done, first = list(lengths), 0, True
+    while done < k:
+        m = min(3, k - done)
+        x = b.fft(x, kinds[0] if first else kinds[1], lengths[k - m:])
+        lead = list(range(rank - k))
+        block = list(range(rank - k, rank))
+        x = b.transpose(x, lead + block[k - m:] + block[:k - m])
+        lengths = lengths[k - m:] + lengths[:k - m]
+        done, first = done + m, False
+    return x
+
+
+def _nd_op(op: str, kind: str):
+    def rule(b, input, fft_length, axes, **out_type):
+        _check(op, input, _R if kind == "RFFT" else _C, "Treal" if kind == "RFFT" else "Tcomplex")
+        rank = len(input.shape)
+        ax = [int(a) for a in np.asarray(axes).reshape(-1)]
+        n = _lengths(op, fft_length, len(ax))
+        if not ax or any(not -rank <= a < rank for a in ax) or len({a % rank for a in ax}) != len(ax):
+            raise op_error(op, f"axes {ax} must be distinct dimensions of the rank-{rank} input")
+        ax = [a % rank for a in ax]
+        perm = [d for d in range(rank) if d not in ax] + ax
+        x = b.transpose(input, perm)
+        lead = len(perm) - len(ax)
+        sizes = n[:-1] + [n[-1] // 2 + 1] if kind == "IRFFT" else n
+        out_sizes = n[:-1] + [n[-1] // 2 + 1] if kind == "RFFT" else n
+        out_dtype = (_complex_of(input.dtype) if kind == "RFFT" else
+                     np.real(np.zeros((), input.dtype)).dtype if kind == "IRFFT" else input.dtype)
+        _out_type(op, out_dtype, next(iter(out_type.values()), None))
+        out_shape = tuple(x.shape[:lead]) + tuple(out_sizes)
+        if 0 in out_shape or 0 in input.shape:
+            y = b.full(out_shape, 0, out_dtype)
+        else:
+            x = _fit(b, x, sizes)
+            if kind in ("FFT", "IFFT"):
+                y = _over_block(b, x, [kind, kind], n)
+            elif kind == "RFFT":
+                y = _over_block(b, x, ["RFFT", "FFT"], n)
+            else:  # the complex axes first (IFFT), the real one last (IRFFT)
+                k = len(n)
+                if k > 1:
+                    x = b.transpose(x, list(range(lead)) + [lead + k - 1] + list(range(lead, lead + k - 1)))
+                    x = _over_block(b, x, ["IFFT", "IFFT"], n[:-1])
+                    x = b.transpose(x, list(range(lead)) + list(range(lead + 1, lead + k)) + [lead])
+                y = b.fft(x, "IRFFT", n[-1:])
+        return b.transpose(y, list(np.argsort(perm)))
+
+    rule.__name__ = op.lower()
+    return rule
+
+
+for _op, _kind, _attr in (("FFTND", "FFT", None), ("IFFTND", "IFFT", None), ("RFFTND", "RFFT", "Tcomplex"),
+                          ("IRFFTND", "IRFFT", "Treal")):
+    register(_op, ("input", "fft_length", "axes"), _nd_op(_op, _kind), const_inputs=("fft_length", "axes"),
+             attrs={_attr: None} if _attr else {}, xla_kernel=False)
