@@ -22,11 +22,9 @@ def _t(x):
 def complex(real, imag, name=None):  # noqa: A001 -- TF's name
     """`real + 1j * imag`: both float32 (complex64) or both float64 (complex128)."""
     real, imag = _t(real), _t(imag)
-    if real.dtype != imag.dtype:
-        raise TypeError(f"tf.complex: real and imag must have the same dtype, got {real.dtype.name} and "
-                        f"{imag.dtype.name}")
-    if real.dtype not in (tf.float32, tf.float64):
-        raise TypeError(f"tf.complex: real and imag must be float32 or float64, got {real.dtype.name}")
+    if real.dtype != imag.dtype or real.dtype not in (tf.float32, tf.float64):
+        raise TypeError(f"The `real` and `imag` components have incorrect types: {real.dtype.name} "
+                        f"{imag.dtype.name}. They must be consistent, and one of [tf.float32, tf.float64]")
     out = tf.complex64 if real.dtype == tf.float32 else tf.complex128
     return execute("Complex", [real, imag], {"Tout": out})
 
@@ -55,7 +53,7 @@ def angle(input, name=None):  # noqa: A002
     x = _t(input)
     if x.dtype.is_complex:
         return execute("Angle", [x])
-    return tf.where(x < 0, tf.fill(tf.shape(x), tf.constant(np.pi, x.dtype)), tf.zeros_like(x))
+    return tf.where(x < 0, np.pi * tf.ones_like(x), tf.zeros_like(x))
 
 
 def _complex_abs(real_abs):

@@ -2,8 +2,9 @@
 and the FFT family (FFT/IFFT/RFFT/IRFFT in 1-3 d, and the n-d ops over any axes), on `hlo.complex`,
 `hlo.real`, `hlo.imag` and `hlo.fft`.
 
-As tf2xla does, RFFT/IRFFT inputs are zero-padded or sliced to `fft_length` first, so `hlo.fft` always
-sees matching trailing dimensions. Each op carries TF's own gradient (fft_ops.py, math_grad.py), in TF's
+As TF's kernels and tf2xla do, RFFT/IRFFT inputs longer than `fft_length` are sliced to it first, so
+`hlo.fft` always sees matching trailing dimensions; a shorter one is TF's InvalidArgumentError (the
+tf.signal wrappers zero-pad first, as TF's do). Each op carries TF's own gradient (fft_ops.py, math_grad.py), in TF's
 convention for complex values (the conjugate of the Wirtinger derivative): the tape records the op as
 one unit, so no VJP of the hlo primitives is needed.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.frontend.ops.registry import broadcast_all, op_error, register, register_gradient
+from minixla.frontend.ops.registry import broadcast_all, op_error, register, register_gradient, shape_text
 
 _C = (np.complex64, np.complex128)
 _R = (np.float32, np.float64)
@@ -55,9 +56,6 @@ def _as_complex(b, x):
 
 def complex_(b, real, imag, Tout=None):
     _check("Complex", real, _R)
-    if np.dtype(real.dtype) != np.dtype(imag.dtype):
-        raise op_error("Complex", f"real and imag must have the same type, got {np.dtype(real.dtype).name} and "
-                                  f"{np.dtype(imag.dtype).name}")
     _out_type("Complex", _complex_of(real.dtype), Tout)
     re, im = broadcast_all(b, "Complex", real, imag)
     return b.complex(re, im)
@@ -145,7 +143,7 @@ def _complex_abs_grad(b, op, grad):
 # -- FFTs ----------------------------------------------------------------------------------------------
 
 def _fit(b, x, sizes) -> object:
-    """`x` zero-padded or sliced on its trailing dims to `sizes` (tf2xla's RFFT/IRFFT input handling)."""
+    """`x` sliced (inputs) or zero-padded (gradients, and the n-d ops) on its trailing dims to `sizes`."""
     k, shape = len(sizes), tuple(x.shape)
     lead = shape[:-k] if k else shape
     keep = [min(n, s) for n, s in zip(shape[-k:], sizes)]
@@ -167,7 +165,16 @@ def _lengths(op: str, fft_length, k: int) -> list[int]:
 
 def _rank(op: str, x, k: int):
     if len(x.shape) < k:
-        raise op_error(op, f"Input must be at least rank {k} but got: {len(x.shape)}")
+        raise op_error(op, f"Input must have rank of at least {k} but got: {shape_text(x.shape)}")
+
+
+def _at_least(op: str, x, sizes: list[int]):
+    """TF's kernels (and tf2xla) pad nothing: each transformed input dim must be at least its size."""
+    lead = len(x.shape) - len(sizes)
+    for d, n in enumerate(sizes):
+        if x.shape[lead + d] < n:
+            raise op_error(op, f"Input dimension {lead + d} must have length of at least {n} but got: "
+                               f"{x.shape[lead + d]}")
 
 
 def _fft_op(op: str, kind: str, k: int):
@@ -189,6 +196,7 @@ def _rfft_op(op: str, k: int):
         _rank(op, input, k)
         n = _lengths(op, fft_length, k)
         _out_type(op, _complex_of(input.dtype), Tcomplex)
+        _at_least(op, input, n)
         out_shape = tuple(input.shape[:len(input.shape) - k]) + tuple(n[:-1]) + (n[-1] // 2 + 1,)
         if 0 in out_shape or 0 in n or 0 in input.shape:
             return b.full(out_shape, 0, _complex_of(input.dtype))
@@ -205,6 +213,7 @@ def _irfft_op(op: str, k: int):
         n = _lengths(op, fft_length, k)
         real = np.real(np.zeros((), input.dtype)).dtype
         _out_type(op, real, Treal)
+        _at_least(op, input, n[:-1] + [n[-1] // 2 + 1])
         out_shape = tuple(input.shape[:len(input.shape) - k]) + tuple(n)
         if 0 in out_shape or 0 in input.shape:
             return b.full(out_shape, 0, real)

@@ -1,0 +1,119 @@
+"""Complex tensors and FFTs against real TensorFlow 2.21 (tests/golden/complex/, recorded by
+`record_tf_goldens.py --cases tests/frontend/complex_cases.py --out tests/golden/complex`): every case
+eagerly, in tf.function and under jit_compile=True, forward and gradient (TF's conjugate convention for
+complex values, through real-valued chains), plus the *ND ops (no CPU kernel in TF 2.21) against
+numpy.fft, and TF's errors for bad input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minixla.frontend import tf
+from tests.frontend import golden_replay as replay
+from tests.frontend.complex_cases import CASES
+from tests.frontend.test_goldens import MODES
+from tests.paths import GOLDEN_DIR
+
+GOLDEN = GOLDEN_DIR / "complex"
+TABLE = "tests/frontend/complex_cases.py"
+TOL = 2e-5  # float32 transforms sum in another order than TF's (pocketfft/Eigen, ducc under XLA)
+NAMES = sorted(CASES)
+# one jit compile per case costs ~0.5-1 s on 2 cores: the default run compiles a representative set,
+# `python -m pytest -m slow tests/frontend/test_complex_goldens.py` all of them (and every gradient under jit)
+FAST_JIT = {"raw_complex_broadcast", "raw_angle", "raw_complex_abs", "raw_conjugate_transpose", "raw_fft_odd",
+            "raw_ifft3d", "raw_rfft2d_trunc", "raw_irfft_odd", "raw_irfft3d", "raw_fft_f64", "signal_stft_pad_end",
+            "signal_stft_roundtrip", "math_transcendental", "math_matmul_sum", "spectral_filter"}
+FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n not in FAST_JIT else (n, m)
+                 for n in NAMES for m in MODES]
+
+
+@pytest.mark.parametrize("name, mode", FORWARD_CASES)
+def test_complex_forward_against_tensorflow(name, mode):
+    replay.check_forward(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, TOL)
+
+
+GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
+GRAD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n not in ("spectral_filter", "raw_irfft2d")
+              else (n, m) for n in GRAD_NAMES for m in MODES]
+
+
+@pytest.mark.parametrize("name, mode", GRAD_CASES)
+def test_complex_gradient_against_tensorflow(name, mode):
+    replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, 4 * TOL)
+
+
+def test_every_case_has_a_golden_with_gradients_where_tf_has_them():
+    missing = [n for n in NAMES if not (GOLDEN / f"{n}.npz").exists()]
+    assert not missing, missing
+    assert len(GRAD_NAMES) >= 45  # all but the forward-only truncation cases
+
+
+# -- the n-d transforms over any axes: numpy.fft is the oracle (TF 2.21 has no CPU kernel for them) -----
+
+_R = np.random.default_rng(7)
+_X = _R.standard_normal((3, 2, 2, 5)).astype(np.float32)
+_Z = (_X + 1j * _R.standard_normal(_X.shape)).astype(np.complex64)
+ND = {
+    "fftnd_axes": (lambda: tf.signal.fftnd(_Z, fft_length=[3, 6], axes=[0, 3]),
+                   lambda: np.fft.fftn(_Z, s=[3, 6], axes=[0, 3])),
+    "fftnd_4_axes": (lambda: tf.signal.fftnd(_Z), lambda: np.fft.fftn(_Z, axes=[0, 1, 2, 3])),
+    "ifftnd_ortho": (lambda: tf.signal.ifftnd(_Z, axes=[1, 3], norm="ortho"),
+                     lambda: np.fft.ifftn(_Z, axes=[1, 3], norm="ortho")),
+    "rfftnd_forward": (lambda: tf.signal.rfftnd(_X, fft_length=[4, 2, 5], axes=[3, 1, 0], norm="forward"),
+                       lambda: np.fft.rfftn(_X, s=[4, 2, 5], axes=[3, 1, 0], norm="forward")),
+    "irfftnd": (lambda: tf.signal.irfftnd(_Z, fft_length=[3, 2, 2, 8], axes=[0, 1, 2, 3]),
+                lambda: np.fft.irfftn(_Z, s=[3, 2, 2, 8], axes=[0, 1, 2, 3])),
+    "raw_irfftnd": (lambda: tf.raw_ops.IRFFTND(input=_Z, fft_length=[2, 7], axes=[2, 0]),
+                    lambda: np.fft.irfftn(_Z, s=[2, 7], axes=[2, 0])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ND))
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_nd_transforms_against_numpy(name, mode):
+    fn, want = ND[name]
+    got = fn() if mode == "eager" else tf.function(fn)()
+    np.testing.assert_allclose(got.numpy(), want(), rtol=2e-5, atol=2e-5)
+
+
+def test_nd_transforms_are_not_xla_compilable_as_in_tensorflow():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="No registered 'FFTND' OpKernel for XLA_CPU_JIT"):
+        tf.function(lambda: tf.signal.fftnd(_Z), jit_compile=True)()
+
+
+# -- TF's errors -----------------------------------------------------------------------------------------
+
+def test_rfft_input_shorter_than_fft_length_is_tf_error():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input dimension 1 must have length of at least 10 "
+                                                            "but got: 6"):
+        tf.raw_ops.RFFT(input=tf.zeros([2, 6]), fft_length=[10])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input dimension 1 must have length of at least 4"):
+        tf.function(lambda: tf.raw_ops.IRFFT2D(input=tf.zeros([2, 3, 5], tf.complex64), fft_length=[4, 8]),
+                    jit_compile=True)()
+
+
+def test_fft_of_a_real_tensor_names_the_attribute():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'Tcomplex' of float32 is not in the "
+                                                            "list of allowed values: complex64, complex128"):
+        tf.raw_ops.FFT(input=tf.zeros([2, 3]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input must have rank of at least 1"):
+        tf.raw_ops.FFT(input=tf.zeros([], tf.complex64))
+
+
+def test_complex_needs_matching_float_parts():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Complex as input #1.zero-based. was expected to be a float32 tensor but is a float64"):
+        tf.raw_ops.Complex(real=tf.zeros([2]), imag=tf.zeros([2], tf.float64))
+    with pytest.raises(TypeError, match="must be consistent, and one of"):
+        tf.complex(tf.zeros([2], tf.int32), tf.zeros([2], tf.int32))
+    with pytest.raises(ValueError, match="RFFT requires tf.float32 or tf.float64 inputs"):
+        tf.signal.rfft(tf.zeros([2], tf.int32))
+
+
+def test_real_dtype_and_namespaces():
+    assert tf.complex64.real_dtype == tf.float32 and tf.complex128.real_dtype == tf.float64
+    assert tf.float32.real_dtype == tf.float32
+    for n in ("fft", "fft2d", "fft3d", "fftnd", "ifft", "ifft2d", "ifft3d", "ifftnd", "rfft", "rfft2d", "rfft3d",
+              "rfftnd", "irfft", "irfft2d", "irfft3d", "irfftnd", "stft", "inverse_stft"):
+        assert callable(getattr(tf.signal, n)), n
