@@ -18,7 +18,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from minixla.dialects import hlo
-from minixla.dialects.hlo_ops.attrs import HLO_ATTRS
+from minixla.dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType
+from minixla.dialects.hlo_ops.base import is_float
 from minixla.dialects.hlo_ops.syntax import i64_array
 
 Parts = tuple[SSAValue, SSAValue]
@@ -57,12 +58,11 @@ class Builder:
     def cmp(self, direction: str, a: SSAValue, b: SSAValue) -> SSAValue:
         t = a.type
         assert isinstance(t, TensorType)
-        from minixla.dialects.hlo_ops.attrs import ComparisonDirection, ComparisonType
-
+        kind = "FLOAT" if is_float(t.element_type) else "SIGNED"
         return self.insert(hlo.CompareOp.create(
             operands=[a, b], result_types=[TensorType(i1, t.get_shape())],
             properties={"comparison_direction": HLO_ATTRS.comparison_direction(ComparisonDirection(direction)),
-                        "compare_type": HLO_ATTRS.comparison_type(ComparisonType("FLOAT"))}))
+                        "compare_type": HLO_ATTRS.comparison_type(ComparisonType(kind))}))
 
     def select(self, pred: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.op("select", pred, a, b, result_type=a.type)
@@ -283,6 +283,12 @@ def cpow(b: Builder, x: Parts, w: Parts) -> Parts:
     return b.select(zero_exp, b.const(1.0, a), re), b.select(zero_exp, z, im)
 
 
+def ccbrt(b: Builder, x: Parts) -> Parts:
+    """The principal cube root exp(log(x) / 3), as the interpreter's x ** (1/3)."""
+    a, _ = x
+    return cpow(b, x, (b.const(1.0 / 3.0, a), b.const(0.0, a)))
+
+
 def catan2(b: Builder, y: Parts, x: Parts) -> Parts:
     """-i log((x + i y) / sqrt(x^2 + y^2)), the interpreter's formula."""
     u = (b.sub(x[0], y[1]), b.add(x[1], y[0]))
@@ -311,7 +317,7 @@ def ccompare(b: Builder, x: Parts, y: Parts, direction: str) -> SSAValue:
 UNARY: dict[str, Callable[[Builder, Parts], Parts]] = {
     "exponential": cexp, "exponential_minus_one": cexpm1, "log": clog, "log_plus_one": clog1p,
     "sqrt": csqrt, "rsqrt": crsqrt, "sign": csign, "cosine": ccos, "sine": csin, "tanh": ctanh,
-    "tan": ctan, "logistic": clogistic,
+    "tan": ctan, "logistic": clogistic, "cbrt": ccbrt,
 }
 BINARY: dict[str, Callable[[Builder, Parts, Parts], Parts]] = {
     "multiply": cmul, "divide": cdiv, "power": cpow, "atan2": catan2,

@@ -6,13 +6,14 @@ complex value is a pair of floats down to the registers.
 
 * Function boundary: a `tensor<Sxcomplex<F>>` argument or result becomes
   `tensor<Sx2xF>` -- numpy's interleaved (re, im) layout, so the CPU backend passes
-  complex64/complex128 arrays as float views without copying. The original type stays
-  in the function's `minixla.complex_type` attribute... of the backend's wrapper.
+  complex64/complex128 arrays as float views without copying (it keeps the hlo function
+  type from before the pipeline, so it knows which slots are complex).
 * Elementwise math: passes/complex_math.py (float formulas on the pairs).
 * Data movement (reshape, slice, gather, pad, ...): the same op on each part.
 * dot_general and convolution: four real products (bilinear in each operand).
-* Ops with regions (reduce, reduce_window, while, if, case, scatter): each complex
-  operand, result and block argument becomes two, in place; the bodies convert too.
+* Ops with regions (reduce, reduce_window, while, if, case, scatter, sort): each complex
+  operand, result and block argument becomes two, in place (sort's comparator: lhs_re,
+  rhs_re, lhs_im, rhs_im); the bodies convert too.
 * `real`/`imag`/`complex` pick or pair the parts; `bitcast_convert` goes through the
   interleaved layout.
 An op this pass does not know with a complex operand is a located error.
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ComplexType, ModuleOp, TensorType
+from xdsl.dialects.builtin import ComplexType, DenseIntOrFPElementsAttr, ModuleOp, TensorType, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
@@ -42,7 +43,7 @@ PER_PART = frozenset({"reshape", "transpose", "slice", "concatenate", "broadcast
                       "dynamic_slice", "dynamic_update_slice", "pad", "copy"})
 #: ops with regions (or variadic values) whose complex operands, results and block args split in place
 IN_PLACE = frozenset({"reduce", "reduce_window", "while", "if", "case", "scatter", "optimization_barrier",
-                      "return"})
+                      "return", "sort"})
 #: bilinear contractions: (a + ib)(c + id) = (ac - bd) + i(ad + bc), each product one op
 BILINEAR = frozenset({"dot_general", "convolution"})
 
@@ -99,14 +100,19 @@ class _Converter:
         return out[0], out[1]
 
     def pack(self, b: Builder, parts: Parts) -> SSAValue:
+        """(re, im) -> tensor<Sx2xF> as select(iota == 0, re, im) over broadcasts: all fusible, so
+        the parts' math and the interleaving run as one loop writing the result in place."""
         pt = parts[0].type
         assert isinstance(pt, TensorType)
         shape = list(pt.get_shape())
-        column = TensorType(pt.element_type, [*shape, 1])
-        cols = [b.op("reshape", p, result_type=column) for p in parts]
-        return b.insert(hlo.ConcatenateOp.create(
-            operands=cols, result_types=[TensorType(pt.element_type, [*shape, 2])],
-            properties={"dimension": i64_attr(len(shape))}))
+        packed = TensorType(pt.element_type, [*shape, 2])
+        dims = i64_array(list(range(len(shape))))
+        re, im = (b.op("broadcast_in_dim", p, result_type=packed, broadcast_dimensions=dims) for p in parts)
+        index = b.insert(hlo.IotaOp.create(result_types=[TensorType(i32, [*shape, 2])],
+                                           properties={"iota_dimension": i64_attr(len(shape))}))
+        zero = b.insert(hlo.ConstantOp(DenseIntOrFPElementsAttr.from_list(TensorType(i32, []), [0])))
+        zeros = b.op("broadcast_in_dim", zero, result_type=index.type, broadcast_dimensions=i64_array([]))
+        return b.select(b.cmp("EQ", index, zeros), re, im)
 
     # -- blocks -------------------------------------------------------------
     def convert_block(self, block: Block, packed_args: bool) -> None:
@@ -134,11 +140,27 @@ class _Converter:
         return out
 
     # -- ops ----------------------------------------------------------------
+    def convert_sort_comparator(self, block: Block) -> None:
+        """The comparator takes (lhs, rhs) per operand: a complex pair becomes lhs_re, rhs_re,
+        lhs_im, rhs_im, matching the sort's operands re, im."""
+        args = list(block.args)
+        for lhs, rhs in zip(args[0::2], args[1::2]):
+            if is_complex_tensor(lhs.type):
+                pt, i = part_type(lhs.type), lhs.index
+                lre, rre, lim, rim = (block.insert_arg(pt, i + k) for k in range(4))
+                self.parts[lhs], self.parts[rhs] = (lre, lim), (rre, rim)
+                self.dead_args += [(block, lhs), (block, rhs)]
+        for op in list(block.ops):
+            self.convert_op(op, False)
+
     def convert_op(self, op: Operation, top_level: bool) -> None:
+        m = _mnemonic(op)
         for region in op.regions:
             for block in region.blocks:
-                self.convert_block(block, packed_args=False)
-        m = _mnemonic(op)
+                if m == "sort":
+                    self.convert_sort_comparator(block)
+                else:
+                    self.convert_block(block, packed_args=False)
         if m in ("real", "imag") and not is_complex_tensor(op.operands[0].type):
             b = Builder(op)
             x = op.operands[0]

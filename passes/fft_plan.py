@@ -26,6 +26,10 @@ def symbol(kind: int, g: str) -> str:
     return {RFFT: f"minixla_rfft_{g}", IRFFT: f"minixla_irfft_{g}"}.get(kind, f"minixla_fft_{g}")
 
 
+#: every entry compiled code may call
+SYMBOLS = tuple(sorted({symbol(k, g) for g in ("c64", "c128") for k in KINDS.values()}))
+
+
 @dataclass(frozen=True)
 class Call:
     """One kernel call: `kind` along the middle axis of a [outer, n, inner] view.

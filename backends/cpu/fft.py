@@ -14,11 +14,8 @@ import threading
 
 import numpy as np
 
-from minixla.passes.fft_plan import KINDS, plan, symbol
+from minixla.passes.fft_plan import SYMBOLS, plan
 from minixla.backends.cpu.fft_driver import fft_ir
-
-#: every entry compiled code may call
-SYMBOLS = tuple(sorted({symbol(k, g) for g in ("c64", "c128") for k in KINDS.values()}))
 _LOCK = threading.Lock()
 _STATE: dict = {}
 

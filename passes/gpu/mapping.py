@@ -30,6 +30,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from minixla.passes.gpu.builder import INDEX, B, ceil_div, constant_int, delinearize
+from minixla.passes.fft_plan import SYMBOLS as FFT_SYMBOLS
+from minixla.passes.locations import describe
 from minixla.passes.gpu.reduction import (
     ReductionNest,
     analyze_nest,
@@ -391,6 +393,10 @@ def map_function(fn: func.FuncOp) -> None:
         raise MappingError(f"map-parallel-loops-to-gpu: @{fn.sym_name.data} has several blocks; "
                            "run before lower-scf-to-cf")
     entry = fn.body.block
+    for call in (o for o in fn.walk() if isinstance(o, func.CallOp) and o.callee.string_value() in FFT_SYMBOLS):
+        where = describe(call.location)  # the CPU FFT kernel (hlo.fft) would end up inside a GPU kernel
+        raise MappingError(f"map-parallel-loops-to-gpu: @{call.callee.string_value()} is the CPU FFT kernel"
+                           f"{' (from ' + where + ')' if where else ''}; the GPU backend has no FFT yet")
     for op in [o for o in entry.ops if isinstance(o, memref.CopyOp)]:
         _copy_to_loop(op)
     units = _units(entry)

@@ -1,7 +1,8 @@
 // RUN: minixla-opt %s --split-input-file -p "hlo-complex-to-real{fuse=false}" | filecheck %s
 
 // A complex argument or result is tensor<Sx2xF> at the boundary (numpy's interleaved layout):
-// parts are sliced out at entry and concatenated back at the return. complex<f32> products run in f64.
+// parts are sliced out at entry and interleaved back at the return by a select on the last index
+// (fusible, unlike concatenate: the whole chain becomes one loop). complex<f32> products run in f64.
 func.func @mul(%a: tensor<3xcomplex<f32>>, %b: tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
   %0 = hlo.multiply %a, %b : tensor<3xcomplex<f32>>
   func.return %0 : tensor<3xcomplex<f32>>
@@ -23,9 +24,13 @@ func.func @mul(%a: tensor<3xcomplex<f32>>, %b: tensor<3xcomplex<f32>>) -> tensor
 // CHECK-NEXT:    %[[IM:.*]] = hlo.add %[[RI]], %[[IR]] : tensor<3xf64>
 // CHECK-NEXT:    %[[RE32:.*]] = hlo.convert %[[RE]] : (tensor<3xf64>) -> tensor<3xf32>
 // CHECK-NEXT:    %[[IM32:.*]] = hlo.convert %[[IM]] : (tensor<3xf64>) -> tensor<3xf32>
-// CHECK-NEXT:    %[[C0:.*]] = hlo.reshape %[[RE32]] : (tensor<3xf32>) -> tensor<3x1xf32>
-// CHECK-NEXT:    %[[C1:.*]] = hlo.reshape %[[IM32]] : (tensor<3xf32>) -> tensor<3x1xf32>
-// CHECK-NEXT:    %[[P:.*]] = hlo.concatenate %[[C0]], %[[C1]], dim = 1 : (tensor<3x1xf32>, tensor<3x1xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[C0:.*]] = hlo.broadcast_in_dim %[[RE32]], dims = [0] : (tensor<3xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[C1:.*]] = hlo.broadcast_in_dim %[[IM32]], dims = [0] : (tensor<3xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[K:.*]] = hlo.iota dim = 1 : tensor<3x2xi32>
+// CHECK-NEXT:    %[[Z:.*]] = hlo.constant dense<0> : tensor<i32>
+// CHECK-NEXT:    %[[ZS:.*]] = hlo.broadcast_in_dim %[[Z]], dims = [] : (tensor<i32>) -> tensor<3x2xi32>
+// CHECK-NEXT:    %[[IS_RE:.*]] = hlo.compare EQ, %[[K]], %[[ZS]], SIGNED : (tensor<3x2xi32>, tensor<3x2xi32>) -> tensor<3x2xi1>
+// CHECK-NEXT:    %[[P:.*]] = hlo.select %[[IS_RE]], %[[C0]], %[[C1]] : (tensor<3x2xi1>, tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
 // CHECK-NEXT:    func.return %[[P]] : tensor<3x2xf32>
 
 // -----
@@ -68,7 +73,7 @@ func.func @prod(%x: tensor<4xcomplex<f64>>) -> tensor<complex<f64>> {
 // CHECK-NEXT:      %[[U:.*]] = hlo.add %[[S]], %[[T]] : tensor<f64>
 // CHECK-NEXT:      hlo.return %[[R]], %[[U]] : tensor<f64>, tensor<f64>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %{{.*}} = hlo.reshape %[[RE]] : (tensor<f64>) -> tensor<1xf64>
+// CHECK-NEXT:    %{{.*}} = hlo.broadcast_in_dim %[[RE]], dims = [] : (tensor<f64>) -> tensor<2xf64>
 
 // -----
 
@@ -82,3 +87,23 @@ func.func @of_float(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
 // CHECK-NEXT:    %0 = hlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %i = hlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<3xf32>
 // CHECK-NEXT:    func.return %x, %i : tensor<3xf32>, tensor<3xf32>
+
+// -----
+
+// With fusion (the default), a complex op is one loop nest reading the strided parts of the
+// argument and writing the interleaved result.
+// RUN: minixla-opt %s --split-input-file -p hlo-complex-to-real | filecheck %s --check-prefix=FUSED
+func.func @neg(%a: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+  %r = hlo.negate %a : tensor<8xcomplex<f32>>
+  func.return %r : tensor<8xcomplex<f32>>
+}
+// FUSED-LABEL: func.func @neg(%a: tensor<8x2xf32>) -> tensor<8x2xf32> {
+// FUSED-NEXT:    %0 = hlo.slice %a [0:8, 0:1]
+// FUSED-NEXT:    %1 = hlo.slice %a [0:8, 1:2]
+// FUSED-NEXT:    %2 = hlo.fusion kind = loop (%3 = %0, %4 = %1) : (tensor<8x1xf32>, tensor<8x1xf32>) -> tensor<8x2xf32> {
+// FUSED:           hlo.negate
+// FUSED:           hlo.negate
+// FUSED:           hlo.select
+// FUSED-NEXT:      hlo.return
+// FUSED-NEXT:    }
+// FUSED-NEXT:    func.return %2 : tensor<8x2xf32>

@@ -134,3 +134,20 @@ def test_many_lines_split_over_threads_same_result_any_thread_count(n):
     _close(results[0], np.fft.fftn(x.astype(np.complex128), axes=(1, 2)), np.complex64, 2)
     for r in results[1:]:
         np.testing.assert_array_equal(r, results[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("kind,n", [("FFT", 1 << 22), ("FFT", 10**6 + 3), ("IFFT", 3 * (1 << 18)),
+                                    ("RFFT", 10**6), ("IRFFT", (1 << 21) + 2)])
+def test_large_lengths(dtype, kind, n):
+    rng = np.random.default_rng(7)
+    real = np.float32 if dtype == np.complex64 else np.float64
+    if kind == "RFFT":
+        x, ref = rng.standard_normal(n).astype(real), lambda a: np.fft.rfft(a)
+    elif kind == "IRFFT":
+        x, ref = _random(n // 2 + 1, dtype, rng), lambda a: np.fft.irfft(a, n)
+    else:
+        x, ref = _random(n, dtype, rng), (np.fft.fft if kind == "FFT" else np.fft.ifft)
+    wide = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
+    _close(fft_nd(x, kind, (n,)), ref(wide), dtype, 4)

@@ -54,3 +54,16 @@ def test_large_power_of_two_and_bluestein_through_the_backend():
         x = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
         (got,), (want,) = _both(text, x)
         _close(got, want, 4e-6)
+
+
+def test_gpu_pipeline_rejects_fft_with_its_location(tmp_path, capsys):
+    """On the GPU path the CPU kernel's call would land inside a device kernel: a clear error instead."""
+    from minixla.tools.opt import main as opt_main
+
+    path = tmp_path / "fft.mlir"
+    t = "tensor<8xcomplex<f32>>"
+    path.write_text(f"func.func @main(%x: {t}) -> {t} {{\n  %0 = hlo.fft %x, type = FFT, length = [8] : ({t}) -> {t}\n"
+                    f"  func.return %0 : {t}\n}}\n")
+    assert opt_main([str(path), "-p", "hlo-to-gpu"]) != 0
+    err = capsys.readouterr().err
+    assert f"@minixla_fft_c64 is the CPU FFT kernel (from 'hlo.fft' op at {path}:2:8)" in err, err
