@@ -178,8 +178,8 @@ class Builder(StructuredOps):
             want, out = length, Spec(shape, dt)
         elif fft_type == "RFFT":
             want = length
-            out = Spec(shape[:-1] + (length[-1] // 2 + 1,), np.dtype(np.complex64 if dt == np.float32
-                                                                       else np.complex128))
+            half = length[-1] // 2 + 1 if length[-1] else 0
+            out = Spec(shape[:-1] + (half,), np.dtype(np.complex64 if dt == np.float32 else np.complex128))
         elif fft_type == "IRFFT":
             want, out = length[:-1] + (length[-1] // 2 + 1,), Spec(shape[:-k] + length, real)
         else:

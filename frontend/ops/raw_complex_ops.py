@@ -154,6 +154,11 @@ def _fit(b, x, sizes) -> object:
     return x
 
 
+def _half(n: int) -> int:
+    """Length of a real transform's complex side (0 for an empty transform, as TF and StableHLO)."""
+    return n // 2 + 1 if n else 0
+
+
 def _lengths(op: str, fft_length, k: int) -> list[int]:
     n = [int(v) for v in np.asarray(fft_length).reshape(-1)]
     if len(n) != k:
@@ -197,7 +202,7 @@ def _rfft_op(op: str, k: int):
         n = _lengths(op, fft_length, k)
         _out_type(op, _complex_of(input.dtype), Tcomplex)
         _at_least(op, input, n)
-        out_shape = tuple(input.shape[:len(input.shape) - k]) + tuple(n[:-1]) + (n[-1] // 2 + 1,)
+        out_shape = tuple(input.shape[:len(input.shape) - k]) + tuple(n[:-1]) + (_half(n[-1]),)
         if 0 in out_shape or 0 in n or 0 in input.shape:
             return b.full(out_shape, 0, _complex_of(input.dtype))
         return b.fft(_fit(b, input, n), "RFFT", n)
@@ -324,7 +329,7 @@ def _nd_op(op: str, kind: str):
         x = b.transpose(input, perm)
         lead = len(perm) - len(ax)
         sizes = n[:-1] + [n[-1] // 2 + 1] if kind == "IRFFT" else n
-        out_sizes = n[:-1] + [n[-1] // 2 + 1] if kind == "RFFT" else n
+        out_sizes = n[:-1] + [_half(n[-1])] if kind == "RFFT" else n
         out_dtype = (_complex_of(input.dtype) if kind == "RFFT" else
                      np.real(np.zeros((), input.dtype)).dtype if kind == "IRFFT" else input.dtype)
         _out_type(op, out_dtype, next(iter(out_type.values()), None))

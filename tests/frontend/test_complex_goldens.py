@@ -117,3 +117,22 @@ def test_real_dtype_and_namespaces():
     for n in ("fft", "fft2d", "fft3d", "fftnd", "ifft", "ifft2d", "ifft3d", "ifftnd", "rfft", "rfft2d", "rfft3d",
               "rfftnd", "irfft", "irfft2d", "irfft3d", "irfftnd", "stft", "inverse_stft"):
         assert callable(getattr(tf.signal, n)), n
+
+
+def test_transforms_trace_to_one_hlo_fft_each():
+    """tf.signal's transforms reach the compiler as hlo.fft (not as DFT matrix products), complex values as
+    hlo.complex/real/imag."""
+    f = tf.function(lambda a, c: tf.signal.irfft(tf.signal.fft(tf.complex(a, c))[:, :5], [8])
+                    + tf.math.imag(tf.signal.rfft(a, [8]))[:, :1], jit_compile=True)
+    a = tf.constant(np.ones((2, 8), np.float32))
+    hlo = f.experimental_get_compiler_ir(a, a)(stage="hlo")
+    assert "hlo.complex %0, %1 : tensor<2x8xcomplex<f32>>" in hlo
+    assert "type = FFT, length = [8] : (tensor<2x8xcomplex<f32>>) -> tensor<2x8xcomplex<f32>>" in hlo
+    assert "type = IRFFT, length = [8] : (tensor<2x5xcomplex<f32>>) -> tensor<2x8xf32>" in hlo
+    assert "type = RFFT, length = [8] : (tensor<2x8xf32>) -> tensor<2x5xcomplex<f32>>" in hlo
+    assert "hlo.imag" in hlo and "dot_general" not in hlo
+
+
+def test_empty_transforms_give_empty_results_as_in_tensorflow():
+    assert tf.signal.fft(tf.zeros([0, 4], tf.complex64)).shape == [0, 4]  # TF 2.21: (0, 4) and (3, 0)
+    assert tf.signal.rfft(tf.zeros([3, 0]), [0]).shape == [3, 0]
