@@ -1,5 +1,5 @@
 """Complex tensors in the public API: `tf.complex`, `tf.math.real/imag/conj/angle`, `tf.abs` of complex
-values (ComplexAbs, as TF dispatches it), conjugating transposes and `DType.real_dtype`, all on the raw
+values (ComplexAbs, as TF dispatches it), and conjugating transposes, all on the raw
 ops of frontend/ops/raw_complex_ops.py (so they run eagerly, traced and under jit_compile, with TF's
 gradients). Real inputs behave as in TF: their real part and conjugate are themselves, their imaginary
 part is zero.
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.frontend.dtypes import DType
 from minixla.frontend.execute import execute
 
 tf = None  # the public `tf` module, set by install()
@@ -92,13 +91,6 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     return tf.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], conjugate=conjugate)
 
 
-def _real_dtype(self) -> DType:
-    """float32 for complex64, float64 for complex128, the dtype itself otherwise (TF's DType.real_dtype)."""
-    from minixla.frontend import dtypes
-
-    return {"complex64": dtypes.float32, "complex128": dtypes.float64}.get(self.name, self)
-
-
 def install(module) -> None:
     global tf
     tf = module
@@ -111,5 +103,3 @@ def install(module) -> None:
     module.transpose = _conjugating_transpose(module.transpose)
     module.linalg.adjoint = adjoint
     module.linalg.matrix_transpose = matrix_transpose
-    if not hasattr(DType, "real_dtype"):
-        DType.real_dtype = property(_real_dtype)

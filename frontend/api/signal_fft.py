@@ -52,8 +52,7 @@ def _pad_up(x, sizes: list[int], axes: list[int]):
 
 def _fixed(op: str):
     def fn(input, name=None):  # noqa: A002 -- TF's argument names
-        x = _complex_input(input, op)
-        return execute(op, [x])
+        return execute(op, [tf.convert_to_tensor(input, dtype_hint=tf.complex64)])
 
     fn.__name__ = op.lower()
     fn.__doc__ = f"tf.raw_ops.{op} over the innermost dimensions of a complex tensor."

@@ -23,12 +23,15 @@ def _complex_of(dt) -> np.dtype:
     return np.dtype(np.complex64 if np.dtype(dt) == np.float32 else np.complex128)
 
 
+def _tf_name(dt) -> str:
+    return {"float32": "float", "float64": "double"}.get(np.dtype(dt).name, np.dtype(dt).name)
+
+
 def _check(op: str, x, allowed, attr: str = "T"):
+    """TF's attr check, in TF's words (`Value for attr 'Tcomplex' of float is not in the list ...`)."""
     if np.dtype(x.dtype) not in [np.dtype(a) for a in allowed]:
-        names = ", ".join({"float32": "float", "float64": "double"}.get(np.dtype(a).name, np.dtype(a).name)
-                          for a in allowed)
-        raise op_error(op, f"Value for attr '{attr}' of {np.dtype(x.dtype).name} is not in the list of allowed "
-                           f"values: {names}")
+        raise op_error(op, f"Value for attr '{attr}' of {_tf_name(x.dtype)} is not in the list of allowed values: "
+                           f"{', '.join(_tf_name(a) for a in allowed)}")
 
 
 def _out_type(op: str, want, given):

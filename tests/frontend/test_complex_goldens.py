@@ -95,7 +95,7 @@ def test_rfft_input_shorter_than_fft_length_is_tf_error():
 
 
 def test_fft_of_a_real_tensor_names_the_attribute():
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'Tcomplex' of float32 is not in the "
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'Tcomplex' of float is not in the "
                                                             "list of allowed values: complex64, complex128"):
         tf.raw_ops.FFT(input=tf.zeros([2, 3]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Input must have rank of at least 1"):
@@ -136,3 +136,24 @@ def test_transforms_trace_to_one_hlo_fft_each():
 def test_empty_transforms_give_empty_results_as_in_tensorflow():
     assert tf.signal.fft(tf.zeros([0, 4], tf.complex64)).shape == [0, 4]  # TF 2.21: (0, 4) and (3, 0)
     assert tf.signal.rfft(tf.zeros([3, 0]), [0]).shape == [3, 0]
+
+
+def test_fft_of_python_values_and_of_floats():
+    np.testing.assert_allclose(tf.signal.fft([1.0, 2.0, 0.5]).numpy(), np.fft.fft([1.0, 2.0, 0.5]), rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'Tcomplex' of float is not in the list of allowed values: complex64, complex128"):
+        tf.signal.fft(tf.zeros([4]))
+
+
+def test_builder_names_the_hlo_op_and_operands():
+    from minixla.frontend.builder import ShapeError
+    from minixla.frontend.builder_eager import EagerBuilder
+
+    b = EagerBuilder()
+    with pytest.raises(ShapeError, match=r"hlo.fft: RFFT operand's trailing dimensions \[6\] must be \[8\] .*f32\[2,6\]"):
+        b.fft(np.zeros((2, 6), np.float32), "RFFT", [8])
+    with pytest.raises(ShapeError, match="hlo.fft: FFT needs a complex64 or complex128 operand"):
+        b.fft(np.zeros((2, 6), np.float32), "FFT", [6])
+    with pytest.raises(ShapeError, match="hlo.complex: operands must be f32 or f64 tensors of one shape and type"):
+        b.complex(np.zeros(2, np.int32), np.zeros(2, np.int32))
+    with pytest.raises(ShapeError, match="hlo.real: operand must be floating-point or complex"):
+        b.real(np.zeros(2, np.int32))
