@@ -34,7 +34,7 @@ from minixla.dialects import hlo
 from minixla.dialects.diagnostics import op_position
 from minixla.dialects.hlo_ops.syntax import i64_array, i64_attr
 from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_to_dense_attr
-from minixla.passes.complex_math import BINARY, UNARY, Builder, Parts, cabs, ccompare, widened
+from minixla.passes.complex_math import BINARY, UNARY, Builder, Parts, cabs, ccompare, cpick, widened
 
 PASS_NAME = "hlo-complex-to-real"
 
@@ -221,6 +221,9 @@ class _Converter:
             return [widened(b, UNARY[m], self.get(args[0]))]
         if m in BINARY:
             return [widened(b, BINARY[m], self.get(args[0]), self.get(args[1]))]
+        if m == "clamp":
+            lo, x, hi = (self.widen_scalar(b, v, t) for v in args)
+            return [cpick(b, cpick(b, x, lo, "GT"), hi, "LT")]
         if m == "compare":
             return [ccompare(b, self.get(args[0]), self.get(args[1]), op.comparison_direction.data.value)]
         if m == "select":
@@ -239,6 +242,15 @@ class _Converter:
         if m in IN_PLACE:
             return self.in_place(b, op)
         raise _error(op, "this op has no complex lowering on the CPU backend")
+
+    def widen_scalar(self, b: Builder, v: SSAValue, t: Attribute) -> Parts:
+        """The parts of `v`, broadcast to `t`'s shape when `v` is a scalar (clamp's bounds)."""
+        re, im = self.get(v)
+        pt = part_type(t)
+        if re.type == pt:
+            return re, im
+        dims = i64_array([])
+        return tuple(b.op("broadcast_in_dim", p, result_type=pt, broadcast_dimensions=dims) for p in (re, im))
 
     def convert(self, b: Builder, op: Operation):
         x, t = op.operands[0], op.results[0].type
@@ -321,11 +333,12 @@ def _convert_function(fn: func.FuncOp, fuse: bool) -> None:
 
 
 def _mentions_complex(fn: func.FuncOp) -> bool:
+    """A complex type in the signature or on any value, or a real/imag op (which also lowers
+    on float operands)."""
     ft = fn.function_type
-    if any(is_complex_tensor(t) for t in (*ft.inputs.data, *ft.outputs.data)):
-        return True
-    return any(is_complex_tensor(r.type) or _mnemonic(op) in ("real", "imag")
-               for op in fn.walk() for r in (*op.results, *op.operands))
+    return (any(is_complex_tensor(t) for t in (*ft.inputs.data, *ft.outputs.data))
+            or any(_mnemonic(op) in ("real", "imag") or any(is_complex_tensor(r.type) for r in op.results)
+                   for op in fn.walk()))
 
 
 @dataclass(frozen=True)

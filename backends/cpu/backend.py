@@ -158,8 +158,9 @@ def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
     signed_ins = [np.dtype(f"i{d.itemsize}") if d.kind == "u" else None for d in ins]
 
     def arg_view(a, s, d):
-        if d.kind == "c" and getattr(a, "dtype", None) == d:
-            return np.ascontiguousarray(a)[..., None].view(np.dtype(f"f{d.itemsize // 2}"))
+        if d.kind == "c" and getattr(a, "dtype", None) == d:  # (ascontiguousarray would make a scalar 1-d)
+            a = a if a.flags.c_contiguous else a.copy(order="C")
+            return a[..., None].view(np.dtype(f"f{d.itemsize // 2}"))
         return a if s is None or getattr(a, "dtype", None) != d else a.view(s)
 
     def result_view(r, d):

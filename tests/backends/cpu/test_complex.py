@@ -281,12 +281,16 @@ func.func @sort(%a: tensor<5xcomplex<f64>>, %k: tensor<5xi32>) -> (tensor<5xcomp
   }) : (tensor<5xcomplex<f64>>, tensor<5xi32>) -> (tensor<5xcomplex<f64>>, tensor<5xi32>)
   func.return %r#0, %r#1 : tensor<5xcomplex<f64>>, tensor<5xi32>
 }
+func.func @clamp(%lo: tensor<complex<f64>>, %a: tensor<4xcomplex<f64>>, %hi: tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>> {
+  %r = hlo.clamp %lo, %a, %hi : (tensor<complex<f64>>, tensor<4xcomplex<f64>>, tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
+  func.return %r : tensor<4xcomplex<f64>>
+}
 """
 
 
 def test_regions_convolution_and_conversions():
     """scatter and reduce_window bodies, if branches, a stable sort by complex keys (lexicographic),
-    convolution, convert to/from complex, bitcast."""
+    clamp by a scalar (a rank-0 complex argument), convolution, convert to/from complex, bitcast."""
     c = "complex<f64>"
     cpu, ref = compile_all(REGIONS_AND_CONVERSIONS)
     rng = np.random.default_rng(1)
@@ -294,7 +298,8 @@ def test_regions_convolution_and_conversions():
     args = {"scatter": [a, random_complex(rng, 2, c)], "rw": [a], "iff": [np.array(True), a],
             "conv": [random_complex(rng, (1, 5, 1), c), random_complex(rng, (2, 1, 1), c)],
             "cvt": [a, np.array([True, False, True, False]), np.array([1, -2, 3, 0], np.int32)],
-            "sort": [np.array([1 + 2j, 1 - 1j, -3, 1 + 2j, 0.5j]), np.arange(5, dtype=np.int32)]}
+            "sort": [np.array([1 + 2j, 1 - 1j, -3, 1 + 2j, 0.5j]), np.arange(5, dtype=np.int32)],
+            "clamp": [np.array(1j), np.array([1 + 2j, -1 + 5j, 3 - 1j, 0.5 + 0.5j]), np.full(4, 2 + 0j)]}
     for name, values in args.items():
         for k, (g, w) in enumerate(zip(cpu[name](*values), ref[name](*values))):
             if name == "cvt" and k == 5:  # bitcast: bit for bit
