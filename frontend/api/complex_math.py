@@ -94,7 +94,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
 def install(module) -> None:
     global tf
     tf = module
-    module.complex = complex
+    module.complex = module.dtypes.complex = complex
     for n in ("real", "imag", "conj", "angle"):
         setattr(module.math, n, globals()[n])
     if not hasattr(module, "conj"):

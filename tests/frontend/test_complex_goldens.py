@@ -112,6 +112,7 @@ def test_complex_needs_matching_float_parts():
 def test_real_dtype_and_namespaces():
     assert tf.complex64.real_dtype == tf.float32 and tf.complex128.real_dtype == tf.float64
     assert tf.float32.real_dtype == tf.float32
+    assert tf.dtypes.complex is tf.complex
     for n in ("fft", "fft2d", "fft3d", "fftnd", "ifft", "ifft2d", "ifft3d", "ifftnd", "rfft", "rfft2d", "rfft3d",
               "rfftnd", "irfft", "irfft2d", "irfft3d", "irfftnd", "stft", "inverse_stft"):
         assert callable(getattr(tf.signal, n)), n
