@@ -130,6 +130,18 @@ CASES = {
                                                 + tf.sqrt(tf.complex(a, c)) + tf.tanh(tf.complex(a, c))
                                                 + tf.sin(tf.complex(a, c)) * tf.square(tf.complex(a, c))),
                             [_n(2, 4) * 0.5, _n(2, 4) * 0.5], None),
+    # three cases, not one: one fused loop of all ten complex expansions compiles in ~11 s on 2 cores
+    "math_unary_trig": (lambda tf, a, c: _p(tf, tf.cos(tf.complex(a, c)) + tf.math.tan(tf.complex(a, c))
+                                            + tf.math.expm1(tf.complex(a, c))), [_n(2, 4) * 0.5, _n(2, 4) * 0.5], None),
+    "math_unary_inverse": (lambda tf, a, c: _p(tf, tf.math.log1p(tf.complex(a, c)) + tf.math.reciprocal(tf.complex(a, c))
+                                               + tf.math.rsqrt(tf.complex(a, c))), [_n(2, 4) * 0.5, _n(2, 4) * 0.5], None),
+    "math_unary_hyperbolic": (lambda tf, a, c: _p(tf, tf.math.sinh(tf.complex(a, c)) + tf.math.cosh(tf.complex(a, c))
+                                                  + tf.negative(tf.complex(a, c)) + tf.math.sigmoid(tf.complex(a, c))),
+                              [_n(2, 4) * 0.5, _n(2, 4) * 0.5], None),
+    "math_reductions": (lambda tf, a, c: _p(tf, tf.reduce_mean(tf.complex(a, c), 1) + tf.reduce_prod(tf.complex(a, c), 1)
+                                            + tf.reduce_sum(tf.complex(a, c) ** tf.complex(c * 0.1, a * 0.1), 1)
+                                            + tf.reduce_sum(tf.math.square(tf.complex(a, c)), 1)),
+                        [_n(2, 4) + 2.0, _n(2, 4) * 0.5], None),
     "math_matmul_sum": (lambda tf, a, c, d, e: _p(tf, tf.reduce_sum(tf.matmul(tf.complex(a, c), tf.complex(d, e)), 0)),
                         [_n(3, 4), _n(3, 4), _n(4, 2), _n(4, 2)], None),
     "math_adjoint": (lambda tf, a, c: _p(tf, tf.linalg.adjoint(tf.complex(a, c))), [_n(2, 3, 4), _n(2, 3, 4)], None),
