@@ -121,6 +121,7 @@ CASES = {
     "math_parts": (lambda tf, a, c: (tf.math.real(tf.complex(a, c)), tf.math.imag(tf.complex(a, c)),
                                      tf.math.angle(tf.complex(a, c)), tf.abs(tf.complex(a, c))),
                    [ANGLE_RE, ANGLE_IM], None),
+    "math_python_abs": (lambda tf, a, c: abs(tf.complex(a, c) * tf.complex(c, a)), [ANGLE_RE, ANGLE_IM], None),
     "math_on_real": (lambda tf, a: (tf.math.real(a), tf.math.imag(a), tf.math.conj(a), tf.math.angle(a)),
                      [ANGLE_RE], None),
     "math_arith": (lambda tf, a, c, d, e: _p(tf, tf.complex(a, c) * tf.complex(d, e) - tf.complex(d, e) / tf.complex(a, c)
