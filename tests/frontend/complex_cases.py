@@ -1,6 +1,6 @@
 """Complex tensors and FFTs: the raw ops (Complex, Real, Imag, Conj, Angle, ComplexAbs, ConjugateTranspose,
 FFT/IFFT/RFFT/IRFFT 1-3d) and the public names (tf.signal's FFTs, stft/inverse_stft,
-tf.complex, tf.math.real/imag/conj/angle, tf.abs, complex arithmetic), recorded from real TensorFlow by
+tf.complex, tf.math.real/imag/conj/angle, tf.abs, complex arithmetic, LinearOperatorCirculant*), recorded from real TensorFlow by
 `record_tf_goldens.py --cases tests/frontend/complex_cases.py --out tests/golden/complex` and replayed by
 tests/frontend/test_complex_goldens.py. Same format as raw_cases.py; numpy only.
 
@@ -49,6 +49,13 @@ def _raw_irfft(op, shape, length, dtype=F, stop=False):
                                                       fft_length=length,
                                                       Treal=tf.float64 if dtype == D else tf.float32)), \
         [_n(*shape, dtype=dtype), _n(*shape, dtype=dtype)], None
+
+
+def _circulant(tf, op, x):
+    """A complex circulant operator's dense form, products, solve, determinant and trace as real parts."""
+    x = tf.complex(x, x * 0.5)
+    outs = [op.to_dense(), op.matmul(x), op.matmul(x, adjoint=True), op.solve(x), op.determinant(), op.trace()]
+    return tuple(part for o in outs for part in _p(tf, o))
 
 
 ANGLE_RE = np.array([[1.0, -1.0, 0.0, -2.0, 0.5], [3.0, -0.25, 1.5, -4.0, 2.0]], F)
@@ -150,6 +157,17 @@ CASES = {
                                  [_n(3, 4), _n(3, 4)], None),
     "math_complex128": (lambda tf, a, c: _p(tf, tf.exp(tf.complex(a, c)) * tf.complex(c, a)),
                         [_n(5, dtype=D), _n(5, dtype=D)], None),
+    # -- tf.linalg.LinearOperatorCirculant{,2D,3D} ------------------------------------------------------
+    "linalg_circulant": (lambda tf, a, c, x: _circulant(tf, tf.linalg.LinearOperatorCirculant(tf.complex(a, c)), x),
+                         [_n(5), _n(5), _n(5, 2)], None),
+    "linalg_circulant_real": (lambda tf, a, x: (lambda op: (op.to_dense(), op.matvec(x), op.log_abs_determinant(),
+                                                            op.solvevec(x)))(
+        tf.linalg.LinearOperatorCirculant(tf.complex(a + tf.reverse(tf.roll(a, -1, 0), [0]), tf.zeros_like(a)),
+                                          input_output_dtype=tf.float32)), [_n(6) + 4.0, _n(6)], None),
+    "linalg_circulant2d": (lambda tf, a, c, x: _circulant(tf, tf.linalg.LinearOperatorCirculant2D(tf.complex(a, c)), x),
+                           [_n(2, 2, 3) + 2.0, _n(2, 2, 3), _n(2, 6, 3)], None),
+    "linalg_circulant3d": (lambda tf, a, c, x: _circulant(tf, tf.linalg.LinearOperatorCirculant3D(tf.complex(a, c)), x),
+                           [_n(2, 2, 2) + 2.0, _n(2, 2, 2), _n(8, 1)], None),
     # a spectral loss as users write one: filter in the frequency domain, magnitude, back to time
     "spectral_filter": (lambda tf, a, w: tf.signal.irfft(tf.signal.rfft(a) * tf.complex(w, w * 0.5)) + tf.reduce_sum(
         tf.abs(tf.signal.rfft(a))), [_n(2, 16), _n(9)], None),

@@ -1,7 +1,7 @@
 """Complex tensors and FFTs against real TensorFlow 2.21 (tests/golden/complex/, recorded by
 `record_tf_goldens.py --cases tests/frontend/complex_cases.py --out tests/golden/complex`): every case
 eagerly, in tf.function and under jit_compile=True, forward and gradient (TF's conjugate convention for
-complex values, through real-valued chains), plus the *ND ops (no CPU kernel in TF 2.21) against
+complex values, through real-valued chains; the circulant LinearOperators included), plus the *ND ops (no CPU kernel in TF 2.21) against
 numpy.fft, and TF's errors for bad input.
 """
 
@@ -189,3 +189,10 @@ def test_gradient_wrt_a_complex_tensor_is_dl_dre_plus_i_dl_dim(mode):
         want[k] = ((numeric(z0 + eps * e) - numeric(z0 - eps * e))
                    + 1j * (numeric(z0 + 1j * eps * e) - numeric(z0 - 1j * eps * e))) / (2 * eps)
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+def test_circulant_operator_checks_the_argument_dtype_as_tf():
+    op = tf.linalg.LinearOperatorCirculant(tf.constant([1.0 + 0j, 2.0, 3.0], tf.complex64))
+    with pytest.raises(TypeError, match=r"Expected argument to have dtype <dtype: 'complex64'>\. Found: <dtype: 'float32'>"):
+        op.matvec(tf.constant([1.0, 2.0, 3.0]))
+    assert op.shape == [3, 3] and op.dtype == tf.complex64
