@@ -27,8 +27,21 @@ FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n 
                  for n in NAMES for m in MODES]
 
 
+# Programs with hlo.fft do not compile on the CPU backend of this branch yet: complex-types' hlo-complex-to-real
+# pass (which splits complex values into float pairs before fusion) has no rule for fft-op's hlo.fft, so
+# jit_compile=True runs them on the reference interpreter (frontend/compiler.py's fallback, reason kept).
+# Every other case must really compile on CPU: the jit mode forces the cpu backend for them.
+ON_INTERPRETER = {n for n in NAMES if any(k in n for k in ("fft", "signal_", "circulant", "spectral"))}
+
+
+def _force_cpu(monkeypatch, name, mode):
+    if mode == "jit" and name not in ON_INTERPRETER:
+        monkeypatch.setenv("MINIXLA_TF_BACKEND", "cpu")
+
+
 @pytest.mark.parametrize("name, mode", FORWARD_CASES)
-def test_complex_forward_against_tensorflow(name, mode):
+def test_complex_forward_against_tensorflow(name, mode, monkeypatch):
+    _force_cpu(monkeypatch, name, mode)
     replay.check_forward(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, TOL)
 
 
@@ -42,7 +55,8 @@ GRAD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n not
 
 
 @pytest.mark.parametrize("name, mode", GRAD_CASES)
-def test_complex_gradient_against_tensorflow(name, mode):
+def test_complex_gradient_against_tensorflow(name, mode, monkeypatch):
+    _force_cpu(monkeypatch, name, mode)
     replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, 4 * TOL)
 
 
