@@ -9,8 +9,8 @@ one unit (tape.py) carries its own rule in `Prim.vjp`.
 
 The primitive rules are written for real values (g * f'(x)); on complex values TF's convention is
 g * conj(f'(x)) (the conjugate Wirtinger derivative), which for the holomorphic primitives (arithmetic,
-exp/log/sqrt/trig, dot_general, data movement) is conj(rule(conj(g))): `backprop` applies that. `abs`
-is not holomorphic: tf.abs of complex values goes through ComplexAbs and its own TF rule.
+exp/log/sqrt/trig, dot_general, data movement) is conj(rule(conj(g))): `backprop` applies that. The
+rules of abs, complex, real, imag and fft (not holomorphic) are written in TF's convention (TF_CONVENTION).
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ def add(b, x, y):
     if x.shape is None or y.shape is None:  # unknown static shapes: an AddV2 node broadcasts at run time
         return b.tf_op("AddV2", x, y)[0]
     return b.add(x, y)
+
+
+#: primitives whose rules are written in TF's complex convention already (not holomorphic)
+TF_CONVENTION = frozenset({"abs", "complex", "real", "imag", "fft"})
 
 
 def _is_complex(v) -> bool:
@@ -163,7 +167,7 @@ def backprop(b, records: list[Prim], seeds: dict[int, RValue], sources: Iterable
             if reach is None or p.operands[0].key in reach:
                 cts.add(p.operands[0].key, (index, 0), RowSlices(b, [(p, outs[0])]))
             continue
-        if p.vjp is None and p.op != "abs" and any(_is_complex(v) for v in (*p.operands, *p.results)):
+        if p.vjp is None and p.op not in TF_CONVENTION and any(_is_complex(v) for v in (*p.operands, *p.results)):
             grads = [_conj(b, g) for g in rule(b, p, [_conj(b, c) for c in outs])]
         else:
             grads = rule(b, p, outs)

@@ -210,3 +210,27 @@ def test_circulant_operator_checks_the_argument_dtype_as_tf():
     with pytest.raises(TypeError, match=r"Expected argument to have dtype <dtype: 'complex64'>\. Found: <dtype: 'float32'>"):
         op.matvec(tf.constant([1.0, 2.0, 3.0]))
     assert op.shape == [3, 3] and op.dtype == tf.complex64
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_second_order_through_ffts(mode):
+    """Gradients of gradients differentiate the complex ops' TF rules (hlo.complex/real/imag/fft VJPs):
+    Parseval's sum |FFT(a)|^2 = n sum a^2 and irfft(rfft(a)) = a give Hessians 2n I and 2 diag(w)."""
+    a0 = np.array([0.5, -1.0, 2.0, 0.25, 1.5, -0.75], np.float32)
+    v = np.array([1.0, 0.5, -2.0, 0.0, 1.0, 3.0], np.float32)
+    w = np.array([0.5, 1.0, 2.0, -1.0, 0.25, 1.5], np.float32)
+
+    def hvp(a):
+        with tf.GradientTape() as outer:
+            outer.watch(a)
+            with tf.GradientTape() as inner:
+                inner.watch(a)
+                parseval = tf.reduce_sum(tf.square(tf.abs(tf.signal.fft(tf.complex(a, tf.zeros_like(a))))))
+                loss = parseval + tf.reduce_sum(tf.square(tf.signal.irfft(tf.signal.rfft(a))) * w)
+            g = inner.gradient(loss, a)
+            total = tf.reduce_sum(g * v)
+        return g, outer.gradient(total, a)
+
+    grad, hess_v = (hvp if mode == "eager" else tf.function(hvp))(tf.constant(a0))
+    np.testing.assert_allclose(grad.numpy(), 2 * 6 * a0 + 2 * w * a0, rtol=2e-5, atol=2e-5)
+    np.testing.assert_allclose(hess_v.numpy(), 2 * 6 * v + 2 * w * v, rtol=2e-5, atol=2e-5)
