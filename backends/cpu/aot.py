@@ -98,7 +98,7 @@ def element_name(t: Attribute) -> str:
     if isinstance(t, builtin.IndexType):
         return "index"
     text = str(t)
-    if text in ("f16", "bf16", "f32", "f64", "complex<f32>", "complex<f64>"):  # complex: (re, im) interleaved
+    if text in ("f16", "bf16", "f32", "f64"):
         return text
     if text in ("complex<f32>", "complex<f64>"):  # passed as numpy/C99 lay them out: re, im, re, im, ...
         return "c64" if text == "complex<f32>" else "c128"
@@ -415,7 +415,7 @@ def _numpy_element(dtype) -> str:
         return "i1"
     if dtype.name == "bfloat16":
         return "bf16"
-    return {"f": f"f{bits}", "i": f"i{bits}", "u": f"ui{bits}", "c": f"complex<f{bits // 2}>"}[kind]
+    return {"f": f"f{bits}", "i": f"i{bits}", "u": f"ui{bits}", "c": f"c{bits}"}[kind]
 
 
 def _llvm_entry(fn: llvm_dialect.FuncOp, prefix: str) -> EntryPoint:
