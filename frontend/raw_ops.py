@@ -54,7 +54,9 @@ def _parse_default(text: str | None) -> Any:
 
 #: raw ops on resource handles and variants (variables, TensorArray, TensorList, Stack): called with the
 #: keywords; they unwrap the state, run the registered op on its tensors and write the result back
-#: (frontend/api/raw_state*.py fill this)
+#: (frontend/api/raw_state*.py fill this). Also the raw ops whose TF arguments do not map one to one onto
+#: their registry op: function-valued attributes (a ConcreteFunction traced into a func.func), the stateful
+#: random kernels (TF's per-kernel counter) and DynamicStitch's constant indices (frontend/api/raw_functional.py)
 STATE_CALLS: dict[str, Callable] = {}
 
 

@@ -20,6 +20,7 @@ register("stablehlo-legalize-to-hlo", ".legalize_stablehlo:StablehloLegalizeToHl
 register("hlo-legalize-to-stablehlo", ".legalize_stablehlo:HloLegalizeToStablehlo")
 # hlo on tensors -> loops (passes/pipelines.py)
 register("inline", ".inline:InlinePass")
+register("hlo-complex-to-real", ".complex_to_real:HloComplexToReal")
 register("convert-hlo-to-linalg", ".hlo_to_linalg:ConvertHloToLinalg")
 register("bufferize", ".bufferize:Bufferize")
 register("convert-linalg-to-blas", ".linalg_to_blas:ConvertLinalgToBlas")

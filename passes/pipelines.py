@@ -10,12 +10,14 @@ from __future__ import annotations
 from xdsl.passes import ModulePass
 
 from minixla.passes.bufferize import Bufferize
+from minixla.passes.complex_to_real import HloComplexToReal
 from minixla.passes.hlo_to_linalg import ConvertHloToLinalg
 from minixla.passes.linalg_to_blas import ConvertLinalgToBlas
 from minixla.passes.linalg_to_loops import ConvertLinalgToLoops
 from minixla.passes.lower_to_llvm.threads import ConvertParallelLoopsToThreads, LowerThreadDispatch
 
 PASSES: dict[str, type[ModulePass]] = {
+    HloComplexToReal.name: HloComplexToReal,
     ConvertHloToLinalg.name: ConvertHloToLinalg,
     Bufferize.name: Bufferize,
     ConvertLinalgToBlas.name: ConvertLinalgToBlas,
@@ -25,10 +27,11 @@ PASSES: dict[str, type[ModulePass]] = {
 }
 
 #: hlo on tensors -> scf/memref/arith/math loops over static memrefs
-#: (tuples, map, composite, dynamic and quantized ops first become ops the lowering knows)
+#: (tuples, map, composite, dynamic and quantized ops first become ops the lowering knows; complex values
+#: then become pairs of float tensors)
 HLO_LEGALIZE = "hlo-legalize-structural,hlo-legalize-quant"
-HLO_TO_LOOPS = ",".join([HLO_LEGALIZE, "inline", ConvertHloToLinalg.name, Bufferize.name, ConvertLinalgToLoops.name,
-                         "canonicalize", "cse"])
+HLO_TO_LOOPS = ",".join([HLO_LEGALIZE, "inline", HloComplexToReal.name, ConvertHloToLinalg.name, Bufferize.name,
+                         ConvertLinalgToLoops.name, "canonicalize", "cse"])
 
 
 #: XLA-style hlo optimizations (docs/fusion.md): exact simplifications, folding,
@@ -62,7 +65,8 @@ def hlo_to_cpu(optimize: bool = False, blas: bool = False, check_bounds: bool = 
         # threads: outline big parallel loops before scf->cf, call the pool after llvm lowering
         lowered = (f"{loops},{ConvertParallelLoopsToThreads.name},{LOWER_TO_LLVM_PIPELINE},"
                    f"{LowerThreadDispatch.name}")
-    return f"{HLO_LEGALIZE},{HLO_OPTIMIZE},{lowered}" if optimize else lowered
+    # complex values split into float pairs before fusion, so fusion sees only float math
+    return f"{HLO_LEGALIZE},inline,{HloComplexToReal.name},{HLO_OPTIMIZE},{lowered}" if optimize else lowered
 
 
 def hlo_to_cpu_blas() -> str:

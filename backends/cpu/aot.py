@@ -85,7 +85,8 @@ class EntryPoint:
 
 
 _C_TYPES = {"f32": "float", "f64": "double", "f16": "uint16_t", "bf16": "uint16_t", "i1": "bool",
-            "index": "int64_t", "complex<f32>": "float _Complex", "complex<f64>": "double _Complex"}
+            "index": "int64_t", "complex<f32>": "float _Complex", "complex<f64>": "double _Complex",
+            "c64": "float", "c128": "double"}  # c64/c128: complex entry parameters as interleaved (re, im) pairs
 
 
 def element_name(t: Attribute) -> str:
@@ -97,9 +98,10 @@ def element_name(t: Attribute) -> str:
     if isinstance(t, builtin.IndexType):
         return "index"
     text = str(t)
-    if text in ("f16", "bf16", "f32", "f64", "complex<f32>", "complex<f64>") \
-            or isinstance(t, builtin.ReducedPrecisionFloatType):  # complex: (re, im) interleaved
+    if text in ("f16", "bf16", "f32", "f64") or isinstance(t, builtin.ReducedPrecisionFloatType):
         return text
+    if text in ("complex<f32>", "complex<f64>"):  # passed as numpy/C99 lay them out: re, im, re, im, ...
+        return "c64" if text == "complex<f32>" else "c128"
     raise AotError(f"element type {t} has no C type for an AOT entry point")
 
 
@@ -420,7 +422,7 @@ def _numpy_element(dtype) -> str:
         return "i1"
     if dtype.name == "bfloat16":
         return "bf16"
-    return {"f": f"f{bits}", "i": f"i{bits}", "u": f"ui{bits}", "c": f"complex<f{bits // 2}>"}[kind]
+    return {"f": f"f{bits}", "i": f"i{bits}", "u": f"ui{bits}", "c": f"c{bits}"}[kind]
 
 
 def _llvm_entry(fn: llvm_dialect.FuncOp, prefix: str) -> EntryPoint:

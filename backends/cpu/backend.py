@@ -13,6 +13,7 @@ Python passes: its LLVM IR and signatures come from the cache
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 
@@ -145,22 +146,32 @@ def _from_stored(stored, name: str, hlo_type: FunctionType, opt_level: int, high
 
 
 def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
-    """The lowered code is signless (docs/cpu-pipeline.md): unsigned hlo arguments
-    and results cross as same-width signed views, which cost nothing."""
+    """The lowered code is signless and complex-free (docs/cpu-pipeline.md): unsigned hlo
+    arguments and results cross as same-width signed views (uint4 as int4), complex ones as float
+    views with a trailing dimension of 2 (numpy's interleaved layout); views cost nothing."""
     from minixla.dialects.numpy_types import is_unsigned, numpy_dtype, signed_of
 
     ins = [numpy_dtype(t.element_type) for t in hlo_type.inputs.data]
     outs = [numpy_dtype(t.element_type) for t in hlo_type.outputs.data]
-    if not any(is_unsigned(d) for d in ins + outs):
+    if not any(is_unsigned(d) or d.kind == "c" for d in ins + outs):
         return compiled
     signed_ins = [signed_of(d) if is_unsigned(d) else None for d in ins]
 
+    def arg_view(a, s, d):
+        if d.kind == "c" and getattr(a, "dtype", None) == d:  # (ascontiguousarray would make a scalar 1-d)
+            a = a if a.flags.c_contiguous else a.copy(order="C")
+            return a[..., None].view(np.dtype(f"f{d.itemsize // 2}"))
+        return a if s is None or getattr(a, "dtype", None) != d else a.view(s)
+
+    def result_view(r, d):
+        if d.kind == "c":
+            return r.view(d)[..., 0]
+        return r.view(d) if is_unsigned(d) else r
+
     def call(*args):
-        args = [a if s is None or getattr(a, "dtype", None) != d else a.view(s)
-                for a, s, d in zip(args, signed_ins, ins)] + list(args[len(ins):])
+        args = [arg_view(a, s, d) for a, s, d in zip(args, signed_ins, ins)] + list(args[len(ins):])
         results = compiled(*args)
-        return tuple(r.view(d) if is_unsigned(d) else r for r, d in zip(results, outs))
+        return tuple(result_view(r, d) for r, d in zip(results, outs))
 
     call.compiled = compiled  # type: ignore[attr-defined]
     return call
-

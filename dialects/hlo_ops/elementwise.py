@@ -539,6 +539,8 @@ class BitcastConvertOp(PrettyOp):
 
         x = tensor(storage_view(self.operand.type), "operand")
         r = tensor(storage_view(self.result.type), "result")
+        require(is_complex(x.element_type) == is_complex(r.element_type),
+                f"operand {x} and result {r} must both be complex or both not (spec C2)")
         wx, wr = bit_width(x.element_type), bit_width(r.element_type)
         sx, sr = shape(x), shape(r)
         if wx == wr:

@@ -22,10 +22,10 @@ func.func @wrong_value() {
 
 // -----
 
-// CHECK: FAIL unknown_op: {{.*}}run-tests.mlir:[[# @LINE + 3]]:8: error: custom op 'stablehlo.fft' is unknown
+// CHECK: FAIL unknown_op: {{.*}}run-tests.mlir:[[# @LINE + 3]]:8: error: custom op 'stablehlo.frobnicate' is unknown
 func.func @unknown_op() {
   %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
-  %1 = stablehlo.fft %0, type = FFT, length = [2] : (tensor<2xf32>) -> tensor<2xf32>
+  %1 = stablehlo.frobnicate %0 : (tensor<2xf32>) -> tensor<2xf32>
   func.return
 }
 

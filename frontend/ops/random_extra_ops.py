@@ -28,7 +28,7 @@ import numpy as np
 from minixla.frontend.builder import Spec
 from minixla.frontend.errors import InternalError
 from minixla.frontend.ops.random_ops import _unit64, _words
-from minixla.frontend.ops.registry import op_error, register, register_gradient, shape_text
+from minixla.frontend.ops.registry import is_float, op_error, register, register_gradient, shape_text
 
 _M32 = 0xFFFFFFFF
 _RESERVED = 256  # kReservedSamplesPerOutput
@@ -172,60 +172,29 @@ register("StatelessRandomGammaV3", ("shape", "key", "counter", "alg", "alpha"), 
          Spec(tuple(int(d) for d in np.asarray(shape).reshape(-1)), np.dtype(dtype)))
 
 
-def _igamma(a: float, x: float) -> float:
-    """The regularized lower incomplete gamma P(a, x) in double: the series below a + 1, else
-    1 - Q with Q's continued fraction (modified Lentz)."""
-    lead = a * math.log(x) - x - math.lgamma(a)
-    if x < a + 1:
-        term = total = 1.0 / a
-        n = a
-        while abs(term) > abs(total) * 1e-17:
-            n += 1
-            term *= x / n
-            total += term
-        return total * math.exp(lead)
-    b, c, d = x + 1 - a, 1e300, 1.0 / (x + 1 - a)
-    h = d
-    for i in range(1, 10000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = 1e-300 if abs(d) < 1e-300 else d
-        c = b + an / c
-        c = 1e-300 if abs(c) < 1e-300 else c
-        d = 1.0 / d
-        h *= d * c
-        if abs(d * c - 1) < 1e-16:
-            break
-    return 1 - math.exp(lead) * h
-
-
-def _gamma_grad_one(a: float, x: float) -> float:
+def gamma_grad(b, alpha, sample, T=None):
     """d sample / d alpha of a Gamma(alpha, 1) sample by implicit differentiation (Eigen's
-    gamma_sample_der_alpha): -(dP/da) / (dP/dx), dP/da by a Richardson-extrapolated central difference."""
-    if x == 0:
-        return 0.0
-    if not (a > 0 and x > 0) or math.isinf(x) or math.isinf(a):
-        return math.nan
-    h = 1e-4 * min(a, 1.0)
+    gamma_sample_der_alpha): -(dP/da) / (dP/dx) with P the regularized lower incomplete gamma, dP/da
+    IgammaGradA's series / continued fraction and dP/dx the Gamma(alpha) density; 0 at sample 0 and where
+    the density underflows (the host kernel's values to a few ulp)."""
+    from minixla.frontend.ops.registry import REGISTRY, broadcast_all
 
-    def central(s):
-        return (_igamma(a + s, x) - _igamma(a - s, x)) / (2 * s)
+    if not is_float(alpha.dtype):
+        raise op_error("RandomGammaGrad", f"alpha must be a floating tensor, got {np.dtype(alpha.dtype).name}")
+    a, x = broadcast_all(b, "RandomGammaGrad", alpha, sample)
+    dt = np.dtype(a.dtype)
+    if dt.itemsize < 4:
+        a, x = b.convert(a, np.float32), b.convert(x, np.float32)
+    der = REGISTRY["IgammaGradA"].rule(b, a, x)
+    one = b.full(a.shape, 1.0, a.dtype)
+    log_pdf = b.subtract(b.subtract(b.multiply(b.subtract(a, one), b.log(x)), x), REGISTRY["Lgamma"].rule(b, a))
+    pdf = b.exponential(log_pdf)
+    zero = b.full(a.shape, 0.0, a.dtype)
+    out = b.select(b.or_(b.compare(x, zero, "EQ"), b.compare(pdf, zero, "EQ")), zero, b.negate(b.divide(der, pdf)))
+    return b.convert(out, dt)
 
-    der = (4 * central(h / 2) - central(h)) / 3
-    log_pdf = (a - 1) * math.log(x) - x - math.lgamma(a)
-    return -der / math.exp(log_pdf) if log_pdf > -745 else 0.0
 
-
-def _gamma_grad(alpha, sample, T=None):
-    out = np.vectorize(_gamma_grad_one, otypes=[np.float64])(alpha.astype(np.float64), sample.astype(np.float64))
-    return out.astype(alpha.dtype)
-
-
-register("RandomGammaGrad", ("alpha", "sample"), None, host=_gamma_grad, attrs={"T": None},
-         infer=lambda alpha, sample, T=None: Spec(
-             None if alpha.shape is None or sample.shape is None
-             else tuple(np.broadcast_shapes(tuple(alpha.shape), tuple(sample.shape))), np.dtype(alpha.dtype)))
+register("RandomGammaGrad", ("alpha", "sample"), gamma_grad, attrs={"T": None})
 
 
 @register_gradient("StatelessRandomGammaV3")

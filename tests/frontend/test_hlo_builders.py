@@ -41,11 +41,11 @@ def _block(*types):
 
 # -- the dialect ----------------------------------------------------------------
 
-def test_dialect_has_93_ops_with_stablehlo_twins():
+def test_dialect_has_96_ops_with_stablehlo_twins():
     # 64 core ops + 13 collective/communication ops (dialects/hlo_ops/collective.py)
     # + 13 structural, dynamic-shape and quantization ops (hlo_ops/structural.py, hlo_ops/quantization.py)
-    # + fft (hlo_ops/fft.py) + cholesky, triangular_solve (hlo_ops/linalg.py)
-    assert len(HLO_OPS) == 93
+    # + fft (hlo_ops/fft.py) + cholesky, triangular_solve (hlo_ops/linalg.py) + complex, real, imag (complex_parts.py)
+    assert len(HLO_OPS) == 96
     assert set(HLO_OPS) == set(RAW_OPS)
     assert hlo.OPS["add"] is hlo.AddOp
     names = {op.name for op in hlo.HLO.operations}

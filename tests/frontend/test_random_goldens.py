@@ -56,7 +56,7 @@ GRAD_CASES = [(n, m) for n in NAMES if replay.has_gradient(GOLDEN, n) for m in (
 
 @pytest.mark.parametrize("name, mode", GRAD_CASES)
 def test_random_gradient_against_tensorflow(name, mode):
-    """Gamma's reparameterization gradient (RandomGammaGrad, computed in double: TF's float32 to ~1e-6)."""
+    """Gamma's reparameterization gradient (RandomGammaGrad: IgammaGradA over the density, TF's to ~1e-6)."""
     replay.check_gradient(replay.load(GOLDEN, name, TABLE), CASES[name][0], name, mode, 2e-5)
 
 

@@ -365,3 +365,22 @@ def test_cli_shared_library_and_header(tmp_path):
                           cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 1 and "error: unknown target CPU 'z80'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+COMPLEX = _register("""
+func.func @cmul(%a: tensor<4xcomplex<f32>>, %b: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %r = hlo.multiply %a, %b : tensor<4xcomplex<f32>>
+  func.return %r : tensor<4xcomplex<f32>>
+}
+""")
+
+
+@needs_cc
+def test_complex_entry_takes_interleaved_pairs(tmp_path):
+    """complex<f32> crosses as C99/numpy lay it out: a float array of (re, im) pairs."""
+    compiled, path = _build(COMPLEX, tmp_path, "cmul")
+    assert "void minixla_cmul(const float *arg0, const float *arg1, float *result0);" in compiled.header()
+    assert "/* @cmul(c64[4] arg0, c64[4] arg1) -> (c64[4] result0) */" in compiled.header()
+    a, b = (np.array([1 + 2j, 3 - 1j, 0.5j, -2], np.complex64), np.array([2 - 1j, 1j, 4, 1 + 1j], np.complex64))
+    (got,) = _call(path, compiled, "cmul", a, b)
+    np.testing.assert_array_equal(got, _reference("cmul", a, b)[0])

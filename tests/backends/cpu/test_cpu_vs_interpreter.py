@@ -414,6 +414,20 @@ def _reduce_precision(draw) -> list[Case]:
     return out
 
 
+def _complex_parts(draw) -> list[Case]:
+    """hlo.complex then hlo.real/imag (float in, float out; complex math: tests/backends/cpu/test_complex.py),
+    and real/imag of a float operand."""
+    out = []
+    for ty in ("f32", "f64"):
+        shape = draw(shapes())
+        t, c = tensor(shape, ty), tensor(shape, f"complex<{ty}>")
+        body = (f"  %z = hlo.complex %a0, %a1 : {c}\n  %re = hlo.real %z : ({c}) -> {t}\n"
+                f"  %im = hlo.imag %z : ({c}) -> {t}\n  %fr = hlo.real %a0 : {t}\n  %fi = hlo.imag %a1 : {t}")
+        out.append(Case([Arg(shape, ty), Arg(shape, ty)], body, [(v, t) for v in ("%re", "%im", "%fr", "%fi")],
+                        0, f"complex/real/imag {ty}"))
+    return out
+
+
 # -- constants -----------------------------------------------------------------------
 
 def _literal(v, ty: str) -> str:
@@ -1218,6 +1232,7 @@ OP_CASES: dict[str, CaseFn] = {
     **{op: _binary(op, cls) for op, (_, cls) in BINARY_OPS.items()},
     "compare": _compare, "select": _select, "clamp": _clamp, "convert": _convert, "bitcast_convert": _bitcast,
     "is_finite": _is_finite, "reduce_precision": _reduce_precision, "constant": _constant, "iota": _iota,
+    "complex": _complex_parts, "real": _complex_parts, "imag": _complex_parts,
     "broadcast_in_dim": _broadcast, "transpose": _transpose, "reshape": _reshape, "reverse": _reverse,
     "slice": _slice, "pad": _pad, "concatenate": _concatenate, "dynamic_slice": _dynamic_slice,
     "dynamic_update_slice": _dynamic_update_slice,
