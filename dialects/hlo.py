@@ -22,10 +22,11 @@ from minixla.dialects.hlo_ops.control import (
     CaseOp, IfOp, OptimizationBarrierOp, ReturnOp, RngBitGeneratorOp, WhileOp,
 )
 from minixla.dialects.hlo_ops.elementwise import (
-    AbsOp, AddOp, AndOp, Atan2Op, BitcastConvertOp, CeilOp, ClampOp, CompareOp, ConvertOp, CosineOp, DivideOp,
-    ExpOp, Expm1Op, FloorOp, IsFiniteOp, Log1pOp, LogOp, LogisticOp, MaximumOp, MinimumOp, MultiplyOp,
-    NegateOp, NotOp, OrOp, PowerOp, RemainderOp, RoundNearestEvenOp, RsqrtOp, SelectOp, ShiftLeftOp,
-    ShiftRightArithmeticOp, ShiftRightLogicalOp, SignOp, SineOp, SqrtOp, SubtractOp, TanhOp, XorOp,
+    AbsOp, AddOp, AndOp, Atan2Op, BitcastConvertOp, CbrtOp, CeilOp, ClampOp, CompareOp, ConvertOp, CosineOp,
+    CountLeadingZerosOp, DivideOp, ExpOp, Expm1Op, FloorOp, IsFiniteOp, Log1pOp, LogOp, LogisticOp, MaximumOp,
+    MinimumOp, MultiplyOp, NegateOp, NotOp, OrOp, PopcntOp, PowerOp, ReducePrecisionOp, RemainderOp,
+    RoundNearestAfzOp, RoundNearestEvenOp, RsqrtOp, SelectOp, ShiftLeftOp, ShiftRightArithmeticOp,
+    ShiftRightLogicalOp, SignOp, SineOp, SqrtOp, SubtractOp, TanOp, TanhOp, XorOp,
 )
 from minixla.dialects.hlo_ops.fft import FftOp
 from minixla.dialects.hlo_ops.indexing import (
@@ -135,6 +136,12 @@ __all__ = ["HLO", "OPS", "FusionOp",
            "TransposeOp",
            "TriangularSolveOp",
            "WhileOp",
+           "CbrtOp",
+           "CountLeadingZerosOp",
+           "PopcntOp",
+           "ReducePrecisionOp",
+           "RoundNearestAfzOp",
+           "TanOp",
            "XorOp",
            "CompositeOp",
            "DynamicBroadcastInDimOp",

@@ -11,6 +11,10 @@ integers. Quirks handled here, in one place:
 * signless integers are stored signed, `ui64` unsigned: both read back exactly.
 * a hand-built attribute may hold a single element for a larger shape (splat):
   we broadcast it.
+* the fp8/fp6/fp4 types are one byte per element holding the bit pattern in
+  its low bits, as ml_dtypes lays them out: the bytes are viewed directly.
+* i2/i4/ui2/ui4 are one byte per element, sign-extended by xDSL; ml_dtypes
+  keeps only the low bits, so the values (not the bytes) are converted.
 """
 
 from __future__ import annotations
@@ -25,6 +29,17 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E3M4Type,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E4M3Type,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
     IndexType,
     IntegerType,
     Signedness,
@@ -38,8 +53,23 @@ from xdsl.ir import Attribute
 
 bfloat16 = np.dtype(ml_dtypes.bfloat16)
 
+#: the fp8/fp6/fp4 element types and their ml_dtypes dtypes (one byte per element)
+NARROW_FLOATS = {
+    Float8E4M3FNType: np.dtype(ml_dtypes.float8_e4m3fn), Float8E5M2Type: np.dtype(ml_dtypes.float8_e5m2),
+    Float8E4M3FNUZType: np.dtype(ml_dtypes.float8_e4m3fnuz), Float8E5M2FNUZType: np.dtype(ml_dtypes.float8_e5m2fnuz),
+    Float8E4M3B11FNUZType: np.dtype(ml_dtypes.float8_e4m3b11fnuz), Float8E3M4Type: np.dtype(ml_dtypes.float8_e3m4),
+    Float8E4M3Type: np.dtype(ml_dtypes.float8_e4m3), Float8E8M0FNUType: np.dtype(ml_dtypes.float8_e8m0fnu),
+    Float6E2M3FNType: np.dtype(ml_dtypes.float6_e2m3fn), Float6E3M2FNType: np.dtype(ml_dtypes.float6_e3m2fn),
+    Float4E2M1FNType: np.dtype(ml_dtypes.float4_e2m1fn),
+}
+#: (width, unsigned) -> ml_dtypes dtype of the sub-byte integers
+SUB_BYTE_INTS = {(2, False): np.dtype(ml_dtypes.int2), (4, False): np.dtype(ml_dtypes.int4),
+                 (2, True): np.dtype(ml_dtypes.uint2), (4, True): np.dtype(ml_dtypes.uint4)}
+_SUB_BYTE_WIDTH = {dt: (w, u) for (w, u), dt in SUB_BYTE_INTS.items()}
+_ML_FLOATS = frozenset({bfloat16, *NARROW_FLOATS.values()})
+
 _FLOATS = {Float16Type: np.dtype(np.float16), BFloat16Type: bfloat16,
-           Float32Type: np.dtype(np.float32), Float64Type: np.dtype(np.float64)}
+           Float32Type: np.dtype(np.float32), Float64Type: np.dtype(np.float64), **NARROW_FLOATS}
 
 
 def numpy_dtype(t: Attribute) -> np.dtype:
@@ -48,9 +78,11 @@ def numpy_dtype(t: Attribute) -> np.dtype:
         width = t.width.data
         if width == 1:
             return np.dtype(np.bool_)
+        unsigned = t.signedness.data == Signedness.UNSIGNED
+        if (width, unsigned) in SUB_BYTE_INTS:
+            return SUB_BYTE_INTS[width, unsigned]
         if width not in (8, 16, 32, 64):
             raise TypeError(f"unsupported integer width in {t}")
-        unsigned = t.signedness.data == Signedness.UNSIGNED
         return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
     if isinstance(t, IndexType):
         return np.dtype(np.int64)
@@ -75,6 +107,12 @@ def element_type(dtype: np.dtype | type) -> Attribute:
     dt = np.dtype(dtype)
     if dt == np.bool_:
         return i1
+    if dt in _SUB_BYTE_WIDTH:
+        width, unsigned = _SUB_BYTE_WIDTH[dt]
+        return IntegerType(width, Signedness.UNSIGNED if unsigned else Signedness.SIGNLESS)
+    for cls, narrow in NARROW_FLOATS.items():
+        if dt == narrow:
+            return cls()
     if dt.kind in "iu":
         return IntegerType(dt.itemsize * 8, Signedness.UNSIGNED if dt.kind == "u" else Signedness.SIGNLESS)
     if dt == bfloat16:
@@ -100,16 +138,40 @@ def is_bool(dt: np.dtype) -> bool:
 
 
 def is_int(dt: np.dtype) -> bool:
-    return np.dtype(dt).kind in "iu"
+    dt = np.dtype(dt)
+    return dt.kind in "iu" or dt in _SUB_BYTE_WIDTH
+
+
+def is_sub_byte_int(dt: np.dtype) -> bool:
+    return np.dtype(dt) in _SUB_BYTE_WIDTH
 
 
 def is_unsigned(dt: np.dtype) -> bool:
-    return np.dtype(dt).kind == "u"
+    dt = np.dtype(dt)
+    return dt.kind == "u" or _SUB_BYTE_WIDTH.get(dt, (0, False))[1]
 
 
 def is_float(dt: np.dtype) -> bool:
     dt = np.dtype(dt)
-    return dt.kind == "f" or dt == bfloat16
+    return dt.kind == "f" or dt in _ML_FLOATS
+
+
+def is_ml_float(dt: np.dtype) -> bool:
+    """bf16 and the fp8/fp6/fp4 types: ml_dtypes floats, computed through float32."""
+    return np.dtype(dt) in _ML_FLOATS
+
+
+def is_narrow_float(dt: np.dtype) -> bool:
+    """The fp8/fp6/fp4 types (not bf16)."""
+    return np.dtype(dt) in _ML_FLOATS and np.dtype(dt) != bfloat16
+
+
+def wide_int(dt: np.dtype) -> np.dtype:
+    """The numpy integer type a sub-byte integer is computed in (others: themselves)."""
+    dt = np.dtype(dt)
+    if dt in _SUB_BYTE_WIDTH:
+        return np.dtype(np.uint8 if _SUB_BYTE_WIDTH[dt][1] else np.int8)
+    return dt
 
 
 def is_complex(dt: np.dtype) -> bool:
@@ -117,7 +179,13 @@ def is_complex(dt: np.dtype) -> bool:
 
 
 def bit_width(dt: np.dtype) -> int:
-    return 1 if is_bool(dt) else np.dtype(dt).itemsize * 8
+    """Bits of the element type (4 for int4 and float4_e2m1fn, though numpy uses a byte)."""
+    dt = np.dtype(dt)
+    if dt in _SUB_BYTE_WIDTH:
+        return _SUB_BYTE_WIDTH[dt][0]
+    if dt in _ML_FLOATS:
+        return ml_dtypes.finfo(dt).bits
+    return 1 if is_bool(dt) else dt.itemsize * 8
 
 
 def uint_of(dt: np.dtype) -> np.dtype:
@@ -129,13 +197,21 @@ def int_of(dt: np.dtype) -> np.dtype:
     return np.dtype(f"i{np.dtype(dt).itemsize}")
 
 
+def signed_of(dt: np.dtype) -> np.dtype:
+    """The signed integer dtype of the same width (uint4 -> int4, uint32 -> int32)."""
+    dt = np.dtype(dt)
+    return SUB_BYTE_INTS[bit_width(dt), False] if dt in _SUB_BYTE_WIDTH else int_of(dt)
+
+
 # -- dense attributes ---------------------------------------------------------
 
 def _storage_dtype(dt: np.dtype) -> np.dtype:
     """How xDSL lays out one element in the attribute's bytes (little endian)."""
-    if dt == np.bool_:
-        return np.dtype(np.int8)
-    return np.dtype(dt).newbyteorder("<") if dt != bfloat16 else np.dtype("<u2")
+    if dt == np.bool_ or dt in _SUB_BYTE_WIDTH:
+        return np.dtype(np.uint8 if is_unsigned(dt) else np.int8)
+    if dt in _ML_FLOATS:
+        return np.dtype("<u2") if dt == bfloat16 else np.dtype(np.uint8)
+    return np.dtype(dt).newbyteorder("<")
 
 
 def dense_attr_to_numpy(attr: DenseIntOrFPElementsAttr, type_: Attribute | None = None) -> np.ndarray:
@@ -147,8 +223,8 @@ def dense_attr_to_numpy(attr: DenseIntOrFPElementsAttr, type_: Attribute | None 
     raw = np.frombuffer(attr.data.data, dtype=_storage_dtype(dt))
     if dt == np.bool_:
         flat = raw != 0
-    elif dt == bfloat16:
-        flat = raw.astype(np.uint16).view(bfloat16)
+    elif dt in _ML_FLOATS:
+        flat = raw.astype(raw.dtype.newbyteorder("=")).view(dt)
     else:
         flat = raw.astype(dt)
     size = int(np.prod(shape, dtype=np.int64))
@@ -171,8 +247,8 @@ def numpy_to_dense_attr(arr: np.ndarray, type_: Attribute | None = None) -> Dens
     arr = np.ascontiguousarray(arr.astype(dt, copy=False))
     if dt == np.bool_:
         data = np.where(arr, np.int8(-1), np.int8(0)).tobytes()
-    elif dt == bfloat16:
-        data = arr.view(np.uint16).astype("<u2").tobytes()
+    elif dt in _ML_FLOATS:
+        data = arr.view(np.uint16 if dt == bfloat16 else np.uint8).astype(_storage_dtype(dt)).tobytes()
     else:
         data = arr.astype(_storage_dtype(dt)).tobytes()
     return DenseIntOrFPElementsAttr(type_, BytesAttr(data))

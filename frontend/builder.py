@@ -140,6 +140,55 @@ class Builder(StructuredOps):
             raise ShapeError("bitcast_convert", "only equal bit widths are supported", [x])
         return self._one("bitcast_convert", [x], {}, Spec(tuple(x.shape), dt))
 
+    # ---- complex numbers and FFTs ------------------------------------------------
+    def complex(self, re, im) -> Any:
+        """`hlo.complex`: complex<f32|f64> from two float tensors of one type."""
+        dt = np.dtype(re.dtype)
+        if tuple(re.shape) != tuple(im.shape) or dt != np.dtype(im.dtype) or dt not in (np.float32, np.float64):
+            raise ShapeError("complex", "operands must be f32 or f64 tensors of one shape and type", [re, im])
+        return self._one("complex", [re, im], {}, Spec(tuple(re.shape), np.dtype(np.complex64 if dt == np.float32
+                                                                                 else np.complex128)))
+
+    def _part(self, op: str, x) -> Any:
+        if _kind(x.dtype) not in ("float", "complex"):
+            raise ShapeError(op, "operand must be floating-point or complex", [x])
+        return self._one(op, [x], {}, Spec(tuple(x.shape), np.dtype(np.real(np.zeros((), x.dtype)).dtype)))
+
+    def real(self, x) -> Any:
+        """`hlo.real` (a float operand is its own real part)."""
+        return self._part("real", x)
+
+    def imag(self, x) -> Any:
+        """`hlo.imag` (zeros for a float operand)."""
+        return self._part("imag", x)
+
+    def fft(self, x, fft_type: str, length: Sequence[int]) -> Any:
+        """`hlo.fft` over the len(length) trailing dimensions, with the verifier's rules (no implicit
+        padding or truncation: rules slice or pad first, as tf2xla does)."""
+        length, shape, dt = _ints(length), tuple(x.shape), np.dtype(x.dtype)
+        if not 1 <= len(length) <= min(3, len(shape)):
+            raise ShapeError("fft", f"fft_length {list(length)} needs 1 to 3 entries, at most the rank", [x])
+        real = np.dtype(np.float32) if dt == np.complex64 else np.dtype(np.float64)
+        if fft_type in ("FFT", "IFFT", "IRFFT") and dt not in (np.complex64, np.complex128):
+            raise ShapeError("fft", f"{fft_type} needs a complex64 or complex128 operand", [x])
+        if fft_type == "RFFT" and dt not in (np.float32, np.float64):
+            raise ShapeError("fft", "RFFT needs a float32 or float64 operand", [x])
+        k = len(length)
+        if fft_type in ("FFT", "IFFT"):
+            want, out = length, Spec(shape, dt)
+        elif fft_type == "RFFT":
+            want = length
+            half = length[-1] // 2 + 1 if length[-1] else 0
+            out = Spec(shape[:-1] + (half,), np.dtype(np.complex64 if dt == np.float32 else np.complex128))
+        elif fft_type == "IRFFT":
+            want, out = length[:-1] + (length[-1] // 2 + 1,), Spec(shape[:-k] + length, real)
+        else:
+            raise ValueError(f"unknown fft_type {fft_type!r}")
+        if shape[-k:] != want:
+            raise ShapeError("fft", f"{fft_type} operand's trailing dimensions {list(shape[-k:])} must be "
+                                    f"{list(want)} for fft_length {list(length)}", [x])
+        return self._one("fft", [x], {"type": fft_type, "length": length}, out)
+
     # ---- data movement ------------------------------------------------------
     def broadcast_in_dim(self, x, shape: Sequence[int], dims: Sequence[int]) -> Any:
         shape, dims = _ints(shape), _ints(dims)

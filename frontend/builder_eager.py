@@ -16,6 +16,7 @@ from minixla.backends.interpreter.kernels import linalg as la
 from minixla.backends.interpreter.kernels import reduction as rd
 from minixla.backends.interpreter.kernels import structural as st
 from minixla.backends.interpreter.kernels.rng import rng_bit_generator
+from minixla.backends.interpreter.ops_fft import fft as fft_kernel
 from minixla.backends.interpreter.ops_elementwise import BINARY as BINARY_KERNELS
 from minixla.backends.interpreter.ops_elementwise import UNARY as UNARY_KERNELS
 from minixla.backends.interpreter.regions import ufunc_for
@@ -130,6 +131,13 @@ def _case(args, attrs, results, body):
     return [np.asarray(v) for v in fns[i if 0 <= i < len(fns) else len(fns) - 1](EagerBuilder(), list(args[1:]))]
 
 
+def _complex(re, im, dtype):
+    """Parts stored as they are (re + 1j * im would turn an infinite part into NaNs)."""
+    out = np.empty(re.shape, dtype)
+    out.real, out.imag = re, im
+    return out
+
+
 #: op -> kernel(args, attrs, result specs, body) -> array or list of arrays
 KERNELS = {
     "iota": lambda a, at, r, b: st.iota(r[0].shape, at["dimension"], r[0].dtype),
@@ -159,6 +167,10 @@ KERNELS = {
     "while": _while,
     "if": _if,
     "case": _case,
+    "complex": lambda a, at, r, b: _complex(a[0], a[1], r[0].dtype),
+    "real": lambda a, at, r, b: np.real(a[0]).copy(),
+    "imag": lambda a, at, r, b: np.imag(a[0]).copy(),
+    "fft": lambda a, at, r, b: fft_kernel(a[0], at["type"], at["length"], r[0].shape, r[0].dtype),
     "rng_bit_generator": lambda a, at, r, b: list(rng_bit_generator(at["algorithm"], a[0], r[1].shape, r[1].dtype)),
     "cholesky": lambda a, at, r, b: la.cholesky(a[0], at["lower"]),
     "triangular_solve": lambda a, at, r, b: la.triangular_solve(a[0], a[1], **at),

@@ -14,7 +14,14 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from minixla.dialects.numpy_types import element_type, numpy_dtype, numpy_to_dense_attr
 from minixla.dialects import hlo
-from minixla.dialects.hlo_ops.attrs import HLO_ATTRS, ComparisonDirection, ComparisonType, RngAlgorithm, Transpose
+from minixla.dialects.hlo_ops.attrs import (
+    HLO_ATTRS,
+    ComparisonDirection,
+    ComparisonType,
+    FftType,
+    RngAlgorithm,
+    Transpose,
+)
 from minixla.dialects.hlo_ops.syntax import i64_array
 
 from minixla.frontend.builder import Builder, Spec
@@ -116,6 +123,8 @@ def _structured_props(op: str, attrs: dict) -> dict:
                 "padding": _pads(attrs["padding"])}
     if op == "sort":
         return {"dimension": _i64(attrs["dimension"]), "is_stable": BoolAttr.from_bool(True)}
+    if op == "fft":
+        return {"fft_type": HLO_ATTRS.fft_type(FftType(attrs["type"])), "fft_length": i64_array(attrs["length"])}
     if op == "rng_bit_generator":
         return {"rng_algorithm": HLO_ATTRS.rng_algorithm(RngAlgorithm(attrs["algorithm"]))}
     if op == "cholesky":

@@ -51,6 +51,11 @@ class DType:
         return self._np.kind == "c"
 
     @property
+    def real_dtype(self) -> DType:
+        """The dtype of a complex dtype's parts (float32 for complex64); any other dtype itself."""
+        return _BY_NAME.get({"complex64": "float32", "complex128": "float64"}.get(self.name, ""), self)
+
+    @property
     def is_quantized(self) -> bool:
         return self.name in QUANTIZED
 

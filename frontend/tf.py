@@ -149,3 +149,8 @@ _raw_state_containers.install(_sys.modules[__name__])  # tf.raw_ops' TensorArray
 _raw_state_lists.install(_sys.modules[__name__])  # tf.raw_ops' TensorList* on variants
 from minixla.frontend.api import raw_functional as _raw_functional  # noqa: E402
 _raw_functional.install(_sys.modules[__name__])  # raw ops taking functions, stateful random kernels, DynamicStitch
+from minixla.frontend.api import complex_math as _complex_math, signal_fft as _signal_fft  # noqa: E402
+_complex_math.install(_sys.modules[__name__])  # tf.complex, tf.math.real/imag/conj/angle, tf.abs of complex
+_signal_fft.install(_sys.modules[__name__])  # tf.signal's FFTs, stft and inverse_stft
+from minixla.frontend.api import linear_operator_circulant as _circulant  # noqa: E402
+_circulant.install(_sys.modules[__name__])  # tf.linalg.LinearOperatorCirculant{,2D,3D} on tf.signal's FFTs

@@ -2,9 +2,10 @@
 
 A chunk of a test file is *in scope* when every op it uses is one of
 func.func/return/call, a `check.*` op or `stablehlo.X` for an op X that the
-hlo dialect defines, and every tensor element type is one of i1, i8..i64,
-ui8..ui64, f16, bf16, f32, f64, complex<f32|f64>, or `!quant.uniform` of those (no sub-byte ints, f8, tokens;
-quantized types only through uniform_quantize/uniform_dequantize/bitcast_convert and elementwise ops). The scan is textual, so it also classifies
+hlo dialect defines, and every tensor element type is one of i1, i2, i4,
+i8..i64, ui2, ui4, ui8..ui64, the fp8/fp6/fp4 types, f16, bf16, f32, f64, complex<f32|f64>,
+or `!quant.uniform` of those (no tokens; quantized types only through
+uniform_quantize/uniform_dequantize/bitcast_convert and elementwise ops). The scan is textual, so it also classifies
 chunks that do not parse.
 """
 
@@ -22,7 +23,9 @@ from minixla.dialects.diagnostics import split_input
 REFERENCE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "stablehlo-interpret"
 
 ELEMENT_TYPES = frozenset({"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
-                           "f16", "bf16", "f32", "f64"})
+                           "f16", "bf16", "f32", "f64"}) | frozenset({  # narrow types: ml_dtypes on both backends
+    "i2", "i4", "ui2", "ui4", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3B11FNUZ", "f8E3M4",
+    "f8E4M3", "f8E8M0FNU", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN"})
 ELEMENT_TYPES |= {"complex<f32>", "complex<f64>"}  # complex64/complex128 (passes/complex_to_real.py on CPU)
 BASE_OPS = frozenset({"func.func", "func.return", "func.call"})
 

@@ -98,7 +98,7 @@ def element_name(t: Attribute) -> str:
     if isinstance(t, builtin.IndexType):
         return "index"
     text = str(t)
-    if text in ("f16", "bf16", "f32", "f64", "complex<f32>", "complex<f64>"):  # complex: (re, im) interleaved
+    if text in ("f16", "bf16", "f32", "f64") or isinstance(t, builtin.ReducedPrecisionFloatType):
         return text
     if text in ("complex<f32>", "complex<f64>"):  # passed as numpy/C99 lay them out: re, im, re, im, ...
         return "c64" if text == "complex<f32>" else "c128"
@@ -106,8 +106,11 @@ def element_name(t: Attribute) -> str:
 
 
 def c_type(element: str) -> str:
+    """i2/i4/ui2/ui4 and fp8/fp6/fp4 are bytes (`uint8_t`): the bits in the low part, zero above."""
     if element in _C_TYPES:
         return _C_TYPES[element]
+    if element.startswith(("f8", "f6", "f4")) or element in ("i2", "i4", "ui2", "ui4"):
+        return "uint8_t"
     if element.startswith(("i", "ui")):
         bits = element.lstrip("ui")
         if bits in ("8", "16", "32", "64"):
@@ -410,12 +413,16 @@ def _hlo_entry(name: str, hlo_type: builtin.FunctionType, sig, prefix: str, hlo_
 
 
 def _numpy_element(dtype) -> str:
+    from minixla.dialects.numpy_types import element_type, is_ml_float, is_sub_byte_int
+
+    if is_sub_byte_int(dtype) or is_ml_float(dtype) and dtype.name != "bfloat16":
+        return element_name(element_type(dtype))
     kind, bits = dtype.kind, dtype.itemsize * 8
     if kind == "b":
         return "i1"
     if dtype.name == "bfloat16":
         return "bf16"
-    return {"f": f"f{bits}", "i": f"i{bits}", "u": f"ui{bits}", "c": f"complex<f{bits // 2}>"}[kind]
+    return {"f": f"f{bits}", "i": f"i{bits}", "u": f"ui{bits}", "c": f"c{bits}"}[kind]
 
 
 def _llvm_entry(fn: llvm_dialect.FuncOp, prefix: str) -> EntryPoint:

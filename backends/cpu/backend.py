@@ -147,15 +147,15 @@ def _from_stored(stored, name: str, hlo_type: FunctionType, opt_level: int, high
 
 def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
     """The lowered code is signless and complex-free (docs/cpu-pipeline.md): unsigned hlo
-    arguments and results cross as same-width signed views, complex ones as float views
-    with a trailing dimension of 2 (numpy's interleaved layout); views cost nothing."""
-    from minixla.dialects.numpy_types import numpy_dtype
+    arguments and results cross as same-width signed views (uint4 as int4), complex ones as float
+    views with a trailing dimension of 2 (numpy's interleaved layout); views cost nothing."""
+    from minixla.dialects.numpy_types import is_unsigned, numpy_dtype, signed_of
 
     ins = [numpy_dtype(t.element_type) for t in hlo_type.inputs.data]
     outs = [numpy_dtype(t.element_type) for t in hlo_type.outputs.data]
-    if not any(d.kind in "uc" for d in ins + outs):
+    if not any(is_unsigned(d) or d.kind == "c" for d in ins + outs):
         return compiled
-    signed_ins = [np.dtype(f"i{d.itemsize}") if d.kind == "u" else None for d in ins]
+    signed_ins = [signed_of(d) if is_unsigned(d) else None for d in ins]
 
     def arg_view(a, s, d):
         if d.kind == "c" and getattr(a, "dtype", None) == d:  # (ascontiguousarray would make a scalar 1-d)
@@ -166,7 +166,7 @@ def _with_unsigned_views(compiled: CompiledFunction, hlo_type: FunctionType):
     def result_view(r, d):
         if d.kind == "c":
             return r.view(d)[..., 0]
-        return r.view(d) if d.kind == "u" else r
+        return r.view(d) if is_unsigned(d) else r
 
     def call(*args):
         args = [arg_view(a, s, d) for a, s, d in zip(args, signed_ins, ins)] + list(args[len(ins):])

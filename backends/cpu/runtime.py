@@ -21,20 +21,15 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 import llvmlite.ir as ir
-import ml_dtypes
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    ComplexType,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     IndexType,
-    IntegerType,
     MemRefType,
 )
 from xdsl.ir import Attribute
+
+from minixla.dialects.numpy_types import numpy_dtype as element_dtype
 
 if TYPE_CHECKING:
     from minixla.backends.cpu.jit import JitModule
@@ -50,27 +45,14 @@ class ArgumentError(TypeError):
 
 
 def numpy_dtype(t: Attribute) -> np.dtype:
-    if isinstance(t, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(t, Float64Type):
-        return np.dtype(np.float64)
-    if isinstance(t, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(t, BFloat16Type):
-        return np.dtype(ml_dtypes.bfloat16)
+    """The dtype of the arrays passed for element type `t` (the dialect's mapping:
+    sub-byte ints and fp8/fp6/fp4 are ml_dtypes types, one byte per element)."""
     if isinstance(t, IndexType):
         return np.dtype(np.int64)
-    if isinstance(t, ComplexType) and isinstance(t.element_type, (Float32Type, Float64Type)):
-        return np.dtype(np.complex64 if isinstance(t.element_type, Float32Type) else np.complex128)
-    if isinstance(t, IntegerType):
-        width = t.width.data
-        if width == 1:
-            return np.dtype(np.bool_)
-        if width not in (8, 16, 32, 64):
-            raise ArgumentError(f"no numpy dtype for {t}")
-        unsigned = t.signedness.data.name == "UNSIGNED"
-        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
-    raise ArgumentError(f"no numpy dtype for {t}")
+    try:
+        return element_dtype(t)
+    except TypeError:
+        raise ArgumentError(f"no numpy dtype for {t}") from None
 
 
 @dataclass(frozen=True)

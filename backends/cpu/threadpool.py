@@ -30,10 +30,208 @@ import llvmlite.binding as llvm
 
 SYMBOL = "minixla_parallel_for"
 
-#: the pool itself; it calls `minixla_thread_count()`, which the text appended to it
-#: defines: the JIT's reads a global Python sets, AOT libraries' (`AOT_COUNT_IR`) decide alone
+#: the persistent pool: worker threads started on first need and parked on a futex between loops, so a
+#: parallel loop costs a wake-up instead of thread creation (tens of microseconds per loop). One loop
+#: runs on the pool at a time (`@pool_busy`); a loop that finds it busy (another thread's, or a loop
+#: nested in a worker's share) starts threads of its own as before (`@minixla_spawn_for`). Every
+#: started worker acknowledges every generation (`@pool_pending`), so the job's fields are never
+#: rewritten while a worker may still read them. A forked child starts with no workers (pthread_atfork).
+PERSISTENT_IR = r"""
+@pool_busy = internal global i32 0
+@pool_gen = internal global i32 0
+@pool_pending = internal global i32 0
+@pool_started = internal global i64 0
+@pool_atfork = internal global i32 0
+@pool_fn = internal global ptr null
+@pool_ctx = internal global ptr null
+@pool_lo = internal global i64 0
+@pool_n = internal global i64 0
+@pool_t = internal global i64 0
+
+declare i64 @syscall(i64, ...)
+declare i32 @pthread_detach(i64)
+declare void @llvm.x86.sse2.pause()
+
+define internal void @pool_after_fork() {
+  store atomic i32 0, ptr @pool_busy seq_cst, align 4
+  store atomic i64 0, ptr @pool_started seq_cst, align 8
+  store atomic i32 0, ptr @pool_pending seq_cst, align 4
+  ret void
+}
+
+define internal void @pool_futex_wait(ptr %addr, i32 %val) {
+  %r = call i64 (i64, ...) @syscall(i64 202, ptr %addr, i32 128, i32 %val, ptr null)
+  ret void
+}
+
+define internal void @pool_futex_wake(ptr %addr) {
+  %r = call i64 (i64, ...) @syscall(i64 202, ptr %addr, i32 129, i32 2147483647)
+  ret void
+}
+
+define internal void @pool_run_share(i64 %k) {
+  %fn = load ptr, ptr @pool_fn
+  %ctx = load ptr, ptr @pool_ctx
+  %lo = load i64, ptr @pool_lo
+  %n = load i64, ptr @pool_n
+  %t = load i64, ptr @pool_t
+  %a = mul i64 %n, %k
+  %b = sdiv i64 %a, %t
+  %slo = add i64 %lo, %b
+  %k1 = add i64 %k, 1
+  %c = mul i64 %n, %k1
+  %d = sdiv i64 %c, %t
+  %shi = add i64 %lo, %d
+  call void %fn(i64 %slo, i64 %shi, ptr %ctx)
+  ret void
+}
+
+; wait until *%addr != %seen: spin a little (back-to-back loops), then sleep on the futex; returns the new value
+define internal i32 @pool_wait_change(ptr %addr, i32 %seen) {
+entry:
+  br label %poll
+poll:
+  %i = phi i32 [ 0, %entry ], [ %i1, %pause ], [ 200, %sleep ]
+  %cur = load atomic i32, ptr %addr seq_cst, align 4
+  %changed = icmp ne i32 %cur, %seen
+  br i1 %changed, label %done, label %idle
+idle:
+  %i1 = add i32 %i, 1
+  %spinning = icmp slt i32 %i, 200
+  br i1 %spinning, label %pause, label %sleep
+pause:
+  call void @llvm.x86.sse2.pause()
+  br label %poll
+sleep:
+  call void @pool_futex_wait(ptr %addr, i32 %seen)
+  br label %poll
+done:
+  ret i32 %cur
+}
+
+define internal ptr @pool_worker(ptr %arg) {
+entry:
+  %bits = ptrtoint ptr %arg to i64
+  %k = and i64 %bits, 4294967295
+  %hi = lshr i64 %bits, 32
+  %seen0 = trunc i64 %hi to i32
+  br label %wait
+wait:
+  %seen = phi i32 [ %seen0, %entry ], [ %g, %acked ]
+  %g = call i32 @pool_wait_change(ptr @pool_gen, i32 %seen)
+  %t = load i64, ptr @pool_t
+  %active = icmp slt i64 %k, %t
+  br i1 %active, label %run, label %ack
+run:
+  call void @pool_run_share(i64 %k)
+  br label %ack
+ack:
+  %old = atomicrmw sub ptr @pool_pending, i32 1 seq_cst
+  %last = icmp eq i32 %old, 1
+  br i1 %last, label %wake, label %acked
+wake:
+  call void @pool_futex_wake(ptr @pool_pending)
+  br label %acked
+acked:
+  br label %wait
+}
+
+define void @minixla_parallel_for(ptr %fn, ptr %ctx, i64 %lo, i64 %hi) {
+entry:
+  %n = sub i64 %hi, %lo
+  %want = call i64 @minixla_thread_count()
+  %few = icmp slt i64 %n, %want
+  %t0 = select i1 %few, i64 %n, i64 %want
+  %serial = icmp sle i64 %t0, 1
+  br i1 %serial, label %inline, label %claim
+inline:
+  call void %fn(i64 %lo, i64 %hi, ptr %ctx)
+  ret void
+claim:
+  %pair = cmpxchg ptr @pool_busy, i32 0, i32 1 seq_cst seq_cst
+  %mine = extractvalue { i32, i1 } %pair, 1
+  br i1 %mine, label %setup, label %spawn
+spawn:
+  call void @minixla_spawn_for(ptr %fn, ptr %ctx, i64 %lo, i64 %hi, i64 %t0)
+  ret void
+setup:
+  %registered = load i32, ptr @pool_atfork
+  %first = icmp eq i32 %registered, 0
+  br i1 %first, label %register, label %grow
+register:
+  store i32 1, ptr @pool_atfork
+  call void @minixla_pool_register_atfork(ptr @pool_after_fork)
+  br label %grow
+grow:
+  %g = load atomic i32, ptr @pool_gen seq_cst, align 4
+  %gw = zext i32 %g to i64
+  %gshift = shl i64 %gw, 32
+  %tid = alloca i64
+  %w0 = load atomic i64, ptr @pool_started seq_cst, align 8
+  %need = sub i64 %t0, 1
+  br label %start
+start:
+  %w = phi i64 [ %w0, %grow ], [ %w1, %detach ]
+  %short = icmp slt i64 %w, %need
+  br i1 %short, label %create, label %started
+create:
+  %w1 = add i64 %w, 1
+  %argbits = or i64 %gshift, %w1
+  %argp = inttoptr i64 %argbits to ptr
+  %rc = call i32 @pthread_create(ptr %tid, ptr null, ptr @pool_worker, ptr %argp)
+  %ok = icmp eq i32 %rc, 0
+  br i1 %ok, label %detach, label %started
+detach:
+  %tv = load i64, ptr %tid
+  %drc = call i32 @pthread_detach(i64 %tv)
+  store atomic i64 %w1, ptr @pool_started seq_cst, align 8
+  br label %start
+started:
+  %wn = load atomic i64, ptr @pool_started seq_cst, align 8
+  %team = add i64 %wn, 1
+  %fits = icmp slt i64 %t0, %team
+  %t = select i1 %fits, i64 %t0, i64 %team
+  %alone = icmp sle i64 %t, 1
+  br i1 %alone, label %release_inline, label %publish
+release_inline:
+  store atomic i32 0, ptr @pool_busy seq_cst, align 4
+  call void %fn(i64 %lo, i64 %hi, ptr %ctx)
+  ret void
+publish:
+  store ptr %fn, ptr @pool_fn
+  store ptr %ctx, ptr @pool_ctx
+  store i64 %lo, ptr @pool_lo
+  store i64 %n, ptr @pool_n
+  store i64 %t, ptr @pool_t
+  %wn32 = trunc i64 %wn to i32
+  store atomic i32 %wn32, ptr @pool_pending seq_cst, align 4
+  %g1 = add i32 %g, 1
+  store atomic i32 %g1, ptr @pool_gen seq_cst, align 4
+  call void @pool_futex_wake(ptr @pool_gen)
+  call void @pool_run_share(i64 0)
+  br label %join
+join:
+  %left = load atomic i32, ptr @pool_pending seq_cst, align 4
+  %finished = icmp eq i32 %left, 0
+  br i1 %finished, label %release, label %waitmore
+waitmore:
+  %now = call i32 @pool_wait_change(ptr @pool_pending, i32 %left)
+  br label %join
+release:
+  store atomic i32 0, ptr @pool_busy seq_cst, align 4
+  ret void
+}
+"""
+
+
+#: the pool itself; it calls `minixla_thread_count()` and `minixla_pool_register_atfork(child)`, which the
+#: text appended to it defines: the JIT's count reads a global Python sets, AOT libraries' (`AOT_COUNT_IR`)
+#: decide alone; the JIT registers the fork handler with glibc's `__register_atfork` (`pthread_atfork` is a
+#: static libc_nonshared.a wrapper the JIT cannot resolve), AOT libraries with `pthread_atfork`, which
+#: the linker provides and which unregisters the handler when the library is unloaded
 POOL_IR = r"""
 %task = type { ptr, ptr, i64, i64 }
+""" + PERSISTENT_IR + r"""
 declare i32 @pthread_create(ptr, ptr, ptr, ptr)
 declare i32 @pthread_join(i64, ptr)
 
@@ -50,18 +248,9 @@ define internal ptr @minixla_worker(ptr %t) {
   ret ptr null
 }
 
-define void @minixla_parallel_for(ptr %fn, ptr %ctx, i64 %lo, i64 %hi) {
-entry:
-  %n = sub i64 %hi, %lo
-  %want = call i64 @minixla_thread_count()
-  %few = icmp slt i64 %n, %want
-  %t0 = select i1 %few, i64 %n, i64 %want
-  %serial = icmp sle i64 %t0, 1
-  br i1 %serial, label %inline, label %fork
-inline:
-  call void %fn(i64 %lo, i64 %hi, ptr %ctx)
-  ret void
+define internal void @minixla_spawn_for(ptr %fn, ptr %ctx, i64 %lo, i64 %hi, i64 %t0) {
 fork:
+  %n = sub i64 %hi, %lo
   %tasks = alloca %task, i64 %t0
   %tids = alloca i64, i64 %t0
   %ok = alloca i8, i64 %t0
@@ -125,6 +314,13 @@ done:
 _JIT_COUNT_IR = r"""
 @minixla_num_threads = global i64 1
 
+declare i32 @__register_atfork(ptr, ptr, ptr, ptr)
+
+define void @minixla_pool_register_atfork(ptr %child) {
+  %r = call i32 @__register_atfork(ptr null, ptr null, ptr %child, ptr null)
+  ret void
+}
+
 define i64 @minixla_thread_count() {
   %n = load i64, ptr @minixla_num_threads
   ret i64 %n
@@ -137,6 +333,13 @@ define i64 @minixla_thread_count() {
 #: and `@minixla_set_num_threads` (exported under the library's own name) changes it.
 AOT_COUNT_IR = r"""
 @minixla_num_threads = internal global i64 0
+
+declare i32 @pthread_atfork(ptr, ptr, ptr)
+
+define internal void @minixla_pool_register_atfork(ptr %child) {
+  %r = call i32 @pthread_atfork(ptr null, ptr null, ptr %child)
+  ret void
+}
 @minixla_threads_env = private unnamed_addr constant [20 x i8] c"MINIXLA_NUM_THREADS\00"
 
 declare ptr @getenv(ptr)

@@ -19,6 +19,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    ReducedPrecisionFloatType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -110,12 +111,15 @@ def global_initializer(gtype: ir.Type, value: DenseIntOrFPElementsAttr) -> ir.Co
     elem = value.get_element_type()
     if isinstance(elem, IntegerType) and elem.width.data == 1:
         raw = bytes(1 if b else 0 for b in raw)
+    elif isinstance(elem, IntegerType) and elem.width.data < 8:  # i2/i4: low bits, as ml_dtypes stores them
+        raw = bytes(b & ((1 << elem.width.data) - 1) for b in raw)
     count = gtype.count if isinstance(gtype, ir.ArrayType) else 1
     esize = len(raw) // max(len(value.get_values()), 1) if raw else 0
     if esize and len(raw) // esize == 1 and count > 1:
         raw = raw * count  # splat
     if isinstance(gtype, ir.ArrayType) and count <= 1024:
-        values = value.get_values()
+        byte_sized = isinstance(elem, ReducedPrecisionFloatType) or isinstance(elem, IntegerType) and elem.width.data < 8
+        values = list(raw[:len(value.get_values())]) if byte_sized else value.get_values()
         if len(values) == 1 and count > 1:
             values = values * count
         if isinstance(gtype.element, ir.IntType) and gtype.element.width == 8 and isinstance(elem, IntegerType) \

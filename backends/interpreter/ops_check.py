@@ -14,10 +14,11 @@
 from __future__ import annotations
 
 import numpy as np
+import ml_dtypes
 from ml_dtypes import finfo as ml_finfo
 
 from minixla.backends.interpreter.attrs import prop
-from minixla.dialects.numpy_types import bfloat16, dense_attr_to_numpy, is_complex, is_float, uint_of
+from minixla.dialects.numpy_types import bfloat16, bit_width, dense_attr_to_numpy, is_complex, is_float, uint_of
 from minixla.backends.interpreter.errors import CheckFailure
 from minixla.backends.interpreter.op_table import impl
 
@@ -73,7 +74,8 @@ def almost_equal(actual: np.ndarray, expected: np.ndarray, tol: float = DEFAULT_
 def _magnitude_bits(x: np.ndarray) -> np.ndarray:
     """|x|'s bit pattern as Python ints (object array: sums cannot overflow)."""
     u = x.view(np.uint16) if x.dtype == bfloat16 else x.view(uint_of(x.dtype))
-    mask = (1 << (u.dtype.itemsize * 8 - 1)) - 1
+    width = bit_width(x.dtype)  # fp6/fp4: the sign is bit 5/3 of the byte; f8E8M0FNU has none
+    mask = (1 << width) - 1 if x.dtype == ml_dtypes.float8_e8m0fnu else (1 << (width - 1)) - 1
     return (u.astype(object) & mask) if u.size else np.zeros(u.shape, dtype=object)
 
 

@@ -13,6 +13,7 @@ from minixla.dialects.numpy_types import numpy_dtype
 from minixla.backends.interpreter.op_table import impl
 from minixla.backends.interpreter.kernels import conversions as cv
 from minixla.backends.interpreter.kernels import elementwise as ew
+from minixla.backends.interpreter.kernels import narrow
 
 UNARY = {
     "abs": ew.abs_, "negate": ew.negate, "exponential": ew.exponential,
@@ -40,16 +41,30 @@ def _binary(kernel):
     return lambda op, args, interp: kernel(args[0], args[1])
 
 
+
+
+def _sub_byte_ready(name: str, kernel):
+    """i2/i4/ui2/ui4 operands: the width-aware kernel, or the kernel in int8/uint8 wrapped back."""
+    return narrow.width_aware(name, kernel) if name in narrow.WIDTH_AWARE else narrow.widened(kernel)
+
+
 for _name, _kernel in UNARY.items():
-    impl(f"hlo.{_name}")(_unary(_kernel))
+    impl(f"hlo.{_name}")(_unary(_sub_byte_ready(_name, _kernel)))
 for _name, _kernel in BINARY.items():
-    impl(f"hlo.{_name}")(_binary(_kernel))
+    impl(f"hlo.{_name}")(_binary(_sub_byte_ready(_name, _kernel)))
+
+_compare_kernel = narrow.widened(ew.compare)
 
 
 @impl("hlo.compare")
 def _compare(op, args, interp):
-    return ew.compare(args[0], args[1], enum_value(prop(op, "comparison_direction")),
-                      enum_value(prop(op, "compare_type")))
+    return _compare_kernel(args[0], args[1], enum_value(prop(op, "comparison_direction")),
+                           enum_value(prop(op, "compare_type")))
+
+
+@impl("hlo.reduce_precision")
+def _reduce_precision(op, args, interp):
+    return narrow.reduce_precision(args[0], int(op.exponent_bits.value.data), int(op.mantissa_bits.value.data))
 
 
 @impl("hlo.select")

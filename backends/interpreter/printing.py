@@ -7,13 +7,18 @@ import math
 
 import numpy as np
 
+from minixla.dialects.numpy_types import is_float, is_sub_byte_int
+
 
 def _scalar_text(x) -> str:
     if isinstance(x, (bool, np.bool_)):
         return "true" if x else "false"
     if isinstance(x, (complex, np.complexfloating)):
         return f"({_scalar_text(x.real)}, {_scalar_text(x.imag)})"
-    if isinstance(x, (float, np.floating)) or getattr(x, "dtype", None) is not None and x.dtype.kind == "V":
+    dt = getattr(x, "dtype", None)
+    if dt is not None and is_sub_byte_int(dt):  # ml_dtypes' int4 is no np.integer
+        return str(int(x))
+    if isinstance(x, (float, np.floating)) or dt is not None and is_float(dt):  # bf16, fp8: no np.floating
         v = float(x)
         if math.isnan(v):
             return "nan"

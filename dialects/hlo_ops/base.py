@@ -19,6 +19,17 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E3M4Type,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E4M3Type,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
     IntegerAttr,
     IntegerType,
     TensorType,
@@ -101,8 +112,12 @@ def make_twin(mnemonic: str, prefix: str) -> type[IRDLOperation]:
 # Element types
 # --------------------------------------------------------------------------
 
-_INT_WIDTHS = (8, 16, 32, 64)
-_FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+_INT_WIDTHS = (2, 4, 8, 16, 32, 64)
+#: the fp8/fp6/fp4 types: one byte per element in memory (ml_dtypes' layout), computed in f32
+NARROW_FLOAT_TYPES = (Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType, Float8E5M2FNUZType,
+                      Float8E4M3B11FNUZType, Float8E3M4Type, Float8E4M3Type, Float8E8M0FNUType,
+                      Float6E2M3FNType, Float6E3M2FNType, Float4E2M1FNType)
+_FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type, *NARROW_FLOAT_TYPES)
 
 
 def is_bool(t: Attribute) -> bool:
@@ -110,7 +125,7 @@ def is_bool(t: Attribute) -> bool:
 
 
 def is_integer(t: Attribute) -> bool:
-    """Signed/signless or unsigned integers of 8..64 bits (not i1)."""
+    """Signed/signless or unsigned integers of 2, 4, 8..64 bits (not i1)."""
     return isinstance(t, IntegerType) and t.width.data in _INT_WIDTHS
 
 
@@ -130,7 +145,8 @@ def is_element_type(t: Attribute) -> bool:
     return is_bool(t) or is_integer(t) or is_float(t) or is_complex(t)
 
 
-SUPPORTED_TYPES_TEXT = "i1, i8..i64, ui8..ui64, f16, bf16, f32, f64, complex<f32|f64>"
+SUPPORTED_TYPES_TEXT = ("i1, i2, i4, i8..i64, ui2, ui4, ui8..ui64, f4/f6/f8 (E2M1FN, E2M3FN, E3M2FN, E4M3FN, E5M2, "
+                        "E4M3FNUZ, E5M2FNUZ, E4M3B11FNUZ, E3M4, E4M3, E8M0FNU), f16, bf16, f32, f64, complex<f32|f64>")
 
 # element-type classes used by the op tables
 ELEMENT_CLASSES: dict[str, Callable[[Attribute], bool]] = {

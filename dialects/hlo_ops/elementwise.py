@@ -4,9 +4,10 @@ bitcast_convert and is_finite."""
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ComplexType, FunctionType, IntegerType, TensorType, i1
+from xdsl.dialects.builtin import ComplexType, FunctionType, IntegerAttr, IntegerType, TensorType, i1, i32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import operand_def, opt_prop_def, prop_def, result_def, traits_def
 from xdsl.parser import Parser
@@ -201,6 +202,41 @@ class NotOp(UnaryElementwiseOp):
     ELEMENT_CLASS = "bool_or_int"
 
 
+@hlo_op("tan")
+class TanOp(UnaryElementwiseOp):
+    """`hlo.tan` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("cbrt")
+class CbrtOp(UnaryElementwiseOp):
+    """`hlo.cbrt` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float_or_complex"
+
+
+@hlo_op("round_nearest_afz")
+class RoundNearestAfzOp(UnaryElementwiseOp):
+    """`hlo.round_nearest_afz`: ties away from zero (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "float"
+
+
+@hlo_op("popcnt")
+class PopcntOp(UnaryElementwiseOp):
+    """`hlo.popcnt`: set bits of each integer (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "int"
+
+
+@hlo_op("count_leading_zeros")
+class CountLeadingZerosOp(UnaryElementwiseOp):
+    """`hlo.count_leading_zeros` (StableHLO semantics)."""
+
+    ELEMENT_CLASS = "int"
+
+
 @hlo_op("add")
 class AddOp(BinaryElementwiseOp):
     """`hlo.add` (StableHLO semantics)."""
@@ -325,6 +361,11 @@ UNARY_OPS: dict[str, tuple[str, str]] = {
     "round_nearest_even": ("RoundNearestEvenOp", RoundNearestEvenOp.ELEMENT_CLASS),
     "sign": ("SignOp", SignOp.ELEMENT_CLASS),
     "not": ("NotOp", NotOp.ELEMENT_CLASS),
+    "tan": ("TanOp", TanOp.ELEMENT_CLASS),
+    "cbrt": ("CbrtOp", CbrtOp.ELEMENT_CLASS),
+    "round_nearest_afz": ("RoundNearestAfzOp", RoundNearestAfzOp.ELEMENT_CLASS),
+    "popcnt": ("PopcntOp", PopcntOp.ELEMENT_CLASS),
+    "count_leading_zeros": ("CountLeadingZerosOp", CountLeadingZerosOp.ELEMENT_CLASS),
 }
 BINARY_OPS: dict[str, tuple[str, str]] = {
     "add": ("AddOp", AddOp.ELEMENT_CLASS),
@@ -510,6 +551,42 @@ class BitcastConvertOp(PrettyOp):
             ok = sx == sr + (wr // wx,)
         require(ok, f"operand {x} cannot be bitcast to {r}: bit widths {wx} and {wr} need "
                     "equal shapes, or a trailing dimension of their ratio on the narrower side")
+
+
+@hlo_op("reduce_precision")
+class ReducePrecisionOp(PrettyOp):
+    """`%r = hlo.reduce_precision %x, format = e5m10 : T`: round to a float format with
+    `exponent_bits` and `mantissa_bits` (nearest even; overflow to inf), kept in T."""
+
+    PRETTY_PROPS = ("exponent_bits", "mantissa_bits")
+    operand = operand_def(TensorType)
+    result = result_def(TensorType)
+    exponent_bits = prop_def(IntegerAttr)
+    mantissa_bits = prop_def(IntegerAttr)
+    traits = traits_def(Pure(), HloCanonicalization())
+
+    @classmethod
+    def parse_middle(cls, parser: Parser) -> dict[str, Attribute]:
+        parser.parse_punctuation(",")
+        parser.parse_keyword("format")
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        text = parser.parse_identifier()
+        match = re.fullmatch(r"e(\d+)m(\d+)", text)
+        if match is None:
+            parser.raise_error(f"expected a format like e5m10, got {text!r}", pos, parser.pos)
+        return {"exponent_bits": IntegerAttr(int(match[1]), i32), "mantissa_bits": IntegerAttr(int(match[2]), i32)}
+
+    def print_middle(self, printer: Printer) -> None:
+        printer.print_string(f", format = e{self.exponent_bits.value.data}m{self.mantissa_bits.value.data}")
+
+    def verify_(self) -> None:
+        x = tensor(self.operand.type, "operand")
+        r = tensor(self.result.type, "result")
+        _check_element_class(x, "float", "operand")
+        require(r == x, f"result type {r} must equal operand type {x}")
+        require(self.exponent_bits.value.data >= 1, f"exponent_bits must be >= 1, got {self.exponent_bits.value.data}")
+        require(self.mantissa_bits.value.data >= 0, f"mantissa_bits must be >= 0, got {self.mantissa_bits.value.data}")
 
 
 @hlo_op("is_finite")

@@ -2,8 +2,8 @@
 its dense matrix (and, where it is cheap, its diagonal or determinant); the base class does the
 rest -- matmul/matvec, solve/solvevec, determinant, log_abs_determinant, trace, diag_part,
 adjoint, inverse, shapes -- with the ops and the solvers of linalg_solvers.py, so every operator
-works eagerly, in tf.function and under jit_compile=True. (The FFT-based circulant operators need
-complex types, which minixla does not have yet.)
+works eagerly, in tf.function and under jit_compile=True. (The FFT-based circulant operators are in
+linear_operator_circulant.py.)
 """
 
 from __future__ import annotations

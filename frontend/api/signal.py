@@ -1,6 +1,6 @@
 """`tf.signal`, its real-valued part: windows, framing and overlap-add, DCT I-IV (as matrix
 products with a cosine basis), MDCT and its inverse, mel filterbanks and MFCCs, fftshift.
-(FFTs and the STFT need complex tensors, which the frontend does not have yet.)
+(FFTs and the STFT are in signal_fft.py.)
 
 Windows and filterbanks depend only on static arguments: they are computed on the host in
 float64 and enter the program as constants, as TF's XLA lowering folds them.

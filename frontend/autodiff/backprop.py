@@ -6,6 +6,11 @@ operands' cotangents and sums them per key (in forward order, as TF). Rules are 
 runs eagerly, emits graph nodes inside `tf.function`, or is itself recorded by
 an outer tape (higher derivatives) - whatever `b` is. A TF op recorded as
 one unit (tape.py) carries its own rule in `Prim.vjp`.
+
+The primitive rules are written for real values (g * f'(x)); on complex values TF's convention is
+g * conj(f'(x)) (the conjugate Wirtinger derivative), which for the holomorphic primitives (arithmetic,
+exp/log/sqrt/trig, dot_general, data movement) is conj(rule(conj(g))): `backprop` applies that. The
+rules of abs, complex, real, imag and fft (not holomorphic) are written in TF's convention (TF_CONVENTION).
 """
 
 from __future__ import annotations
@@ -43,6 +48,18 @@ def add(b, x, y):
     if x.shape is None or y.shape is None:  # unknown static shapes: an AddV2 node broadcasts at run time
         return b.tf_op("AddV2", x, y)[0]
     return b.add(x, y)
+
+
+#: primitives whose rules are written in TF's complex convention already (not holomorphic)
+TF_CONVENTION = frozenset({"abs", "complex", "real", "imag", "fft"})
+
+
+def _is_complex(v) -> bool:
+    return np.dtype(v.dtype).kind == "c"
+
+
+def _conj(b, v):
+    return b.complex(b.real(v), b.negate(b.imag(v))) if v is not None and _is_complex(v) else v
 
 
 class RowSlices:
@@ -150,7 +167,10 @@ def backprop(b, records: list[Prim], seeds: dict[int, RValue], sources: Iterable
             if reach is None or p.operands[0].key in reach:
                 cts.add(p.operands[0].key, (index, 0), RowSlices(b, [(p, outs[0])]))
             continue
-        grads = rule(b, p, outs)
+        if p.vjp is None and p.op not in TF_CONVENTION and any(_is_complex(v) for v in (*p.operands, *p.results)):
+            grads = [_conj(b, g) for g in rule(b, p, [_conj(b, c) for c in outs])]
+        else:
+            grads = rule(b, p, outs)
         for j, (o, g) in enumerate(zip(p.operands, grads)):
             if g is None or o.key is None or not differentiable(o.dtype):
                 continue

@@ -8,6 +8,8 @@ never recorded (tape.NON_DIFFERENTIABLE), so their gradient is None as in TF.
 
 from __future__ import annotations
 
+import numpy as np
+
 from minixla.frontend.autodiff.backprop import defvjp
 
 
@@ -17,7 +19,6 @@ def _k(b, v, like):
 
 #: mnemonic -> derivative(b, x, y) (multiplied by the cotangent)
 UNARY_DERIVATIVES = {
-    "abs": lambda b, x, y: b.sign(x),
     "negate": lambda b, x, y: _k(b, -1, x),
     "exponential": lambda b, x, y: y,
     "exponential_minus_one": lambda b, x, y: b.add(y, _k(b, 1, y)),
@@ -97,6 +98,18 @@ for _op, _d in UNARY_DERIVATIVES.items():
     defvjp(_op)(_unary_rule(_d))
 for _op, _v in BINARY_VJPS.items():
     defvjp(_op)(_binary_rule(_v))
+
+
+@defvjp("abs")
+def _abs(b, p, cts):
+    """g * sign(x); of a complex x, TF's ComplexAbs gradient complex(g, 0) * x / |x| (0 where x is 0)."""
+    x, y, g = p.operands[0], p.results[0], cts[0]
+    if np.dtype(x.dtype).kind != "c":
+        return [b.multiply(g, b.sign(x))]
+    zero = _k(b, 0, y)
+    at_zero = b.compare(y, zero, "EQ")
+    scale = b.select(at_zero, zero, b.divide(g, b.select(at_zero, _k(b, 1, y), y)))
+    return [b.complex(b.multiply(scale, b.real(x)), b.multiply(scale, b.imag(x)))]
 
 
 @defvjp("select")

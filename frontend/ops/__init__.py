@@ -8,6 +8,7 @@ from minixla.frontend.ops import (  # noqa: F401,E402  (more raw ops)
     raw_xla_ops)
 from minixla.frontend.ops import raw_container_ops, raw_variable_ops  # noqa: F401,E402  (ops on state's values)
 from minixla.frontend.ops import raw_misc_ops, raw_stateful_random_ops, raw_xla_misc_ops  # noqa: F401,E402,E501
+from minixla.frontend.ops import raw_complex_ops  # noqa: F401,E402  (complex parts and FFTs)
 from minixla.frontend.ops.registry import REGISTRY, OpDef, get, register
 
 __all__ = ["REGISTRY", "OpDef", "get", "register"]

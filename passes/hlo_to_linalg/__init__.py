@@ -16,6 +16,7 @@ from xdsl.passes import ModulePass
 
 from minixla.passes.hlo_to_linalg import contraction, control, elementwise, fft, indexing, reduction, rng, shape, sort  # noqa: F401  (register lowerings)
 from minixla.passes.hlo_to_linalg import triangular  # noqa: F401,E402  (cholesky, triangular_solve)
+from minixla.passes.hlo_to_linalg import reduce_precision  # noqa: F401,E402  (hlo.reduce_precision)
 from minixla.passes.hlo_to_linalg import fusion  # noqa: F401,E402  (hlo.fusion -> one linalg.generic)
 from minixla.passes.hlo_to_linalg.common import LoweringError
 from minixla.passes.hlo_to_linalg.translate import LOWERINGS, convert_module

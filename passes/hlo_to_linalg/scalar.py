@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType, ReducedPrecisionFloatType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from minixla.passes.hlo_to_linalg.common import Emitter, is_low_float, kind, signless, width
@@ -167,6 +167,10 @@ SCALAR_OPS: dict[str, dict[str, Scalar]] = {
     "ceil": {"float": _simple(math.CeilOp)},
     "round_nearest_even": {"float": _simple(math.RoundEvenOp)},
     "round_nearest_afz": {"float": _simple(math.RoundOp)},
+    "tan": {"float": _promoted(math.TanOp)},
+    "cbrt": {"float": _promoted(math.CbrtOp)},
+    "popcnt": {k: _simple(math.CtPopOp) for k in ("sint", "uint")},
+    "count_leading_zeros": {k: _simple(math.CountLeadingZerosOp) for k in ("sint", "uint")},
     "sign": {"float": _float_sign, "sint": _int_sign},
     "not": {"bool": _not, "sint": _not, "uint": _not},
     # binary
@@ -194,7 +198,21 @@ SCALAR_OPS: dict[str, dict[str, Scalar]] = {
 
 def scalar_op(mnemonic: str, t: Attribute) -> Scalar | None:
     """The builder for `hlo.<mnemonic>` on element type `t` (None: unsupported)."""
-    return SCALAR_OPS.get(mnemonic, {}).get(kind(t))
+    build = SCALAR_OPS.get(mnemonic, {}).get(kind(t))
+    if build is None or not isinstance(t, ReducedPrecisionFloatType):
+        return build
+    return _in_f32(build)
+
+
+def _in_f32(build: Scalar) -> Scalar:
+    """fp8/fp6/fp4: the op computed in f32 and rounded once, as ml_dtypes computes (and with
+    f32 constants: 0, 1 or inf may not exist in the format)."""
+
+    def wrapped(e: Emitter, a: Sequence[SSAValue], t: Attribute) -> SSAValue:
+        r = build(e, [e(arith.ExtFOp(x, Float32Type())) for x in a], Float32Type())
+        return e(arith.TruncFOp(r, t))
+
+    return wrapped
 
 
 # -- compare -------------------------------------------------------------------
@@ -218,6 +236,8 @@ def compare(e: Emitter, a: SSAValue, b: SSAValue, direction: str, compare_type: 
     if ct == "FLOAT":
         return e(arith.CmpfOp(a, b, _FLOAT_PRED[direction]))
     if ct == "TOTALORDER":
+        if isinstance(t, ReducedPrecisionFloatType):  # by the exact f32 values, as the interpreter
+            a, b, t = e(arith.ExtFOp(a, Float32Type())), e(arith.ExtFOp(b, Float32Type())), Float32Type()
         a, b = _total_order_key(e, a, t), _total_order_key(e, b, t)
         ct = "SIGNED"
     pred = _INT_PRED[direction]
@@ -230,7 +250,11 @@ def compare(e: Emitter, a: SSAValue, b: SSAValue, direction: str, compare_type: 
 
 def convert(e: Emitter, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
     """Elementwise conversion with the interpreter's semantics: float -> int
-    truncates and saturates (NaN -> 0); anything -> bool is `!= 0`."""
+    truncates and saturates (NaN -> 0); anything -> bool is `!= 0`. fp8/fp6/fp4
+    sources are widened to f32 first (exact; their constants could not hold the
+    bounds below)."""
+    if isinstance(src, ReducedPrecisionFloatType) and src != dst:
+        x, src = e(arith.ExtFOp(x, Float32Type())), Float32Type()
     sk, dk = kind(src), kind(dst)
     s, t = signless(src), signless(dst)
     if dk == "bool":
@@ -289,4 +313,6 @@ def _f64_to_f32_round_to_odd(e: Emitter, x: SSAValue) -> SSAValue:
 
 
 def is_finite(e: Emitter, x: SSAValue, t: Attribute) -> SSAValue:
+    if isinstance(t, ReducedPrecisionFloatType):  # no inf to compare with in most of them
+        x, t = e(arith.ExtFOp(x, Float32Type())), Float32Type()
     return e(arith.CmpfOp(e(math.AbsFOp(x)), e.const(float("inf"), t), "olt"))

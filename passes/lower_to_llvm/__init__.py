@@ -13,6 +13,7 @@ from xdsl.passes import ModulePass
 from minixla.passes.lower_to_llvm.arith_to_llvm import ConvertArithToLLVM
 from minixla.passes.lower_to_llvm.cf_to_llvm import ConvertCfToLLVM
 from minixla.passes.lower_to_llvm.emulate_bf16 import ArithEmulateBf16
+from minixla.passes.lower_to_llvm.emulate_narrow_floats import ArithEmulateNarrowFloats
 from minixla.passes.lower_to_llvm.func_to_llvm import ConvertFuncToLLVM
 from minixla.passes.lower_to_llvm.index_to_llvm import ConvertIndexToLLVM
 from minixla.passes.lower_to_llvm.math_to_llvm import ConvertMathToLLVM
@@ -22,6 +23,7 @@ from minixla.passes.lower_to_llvm.scf_to_cf import ConvertScfToCf
 PASSES: dict[str, type[ModulePass]] = {
     p.name: p
     for p in (
+        ArithEmulateNarrowFloats,
         ArithEmulateBf16,
         ConvertScfToCf,
         ConvertMemRefToLLVM,
@@ -36,6 +38,6 @@ PASSES: dict[str, type[ModulePass]] = {
 LOWER_TO_LLVM_PIPELINE = ",".join([*PASSES, "reconcile-unrealized-casts"])
 
 __all__ = [
-    "LOWER_TO_LLVM_PIPELINE", "PASSES", "ArithEmulateBf16", "ConvertArithToLLVM", "ConvertCfToLLVM", "ConvertFuncToLLVM",
+    "LOWER_TO_LLVM_PIPELINE", "PASSES", "ArithEmulateBf16", "ArithEmulateNarrowFloats", "ConvertArithToLLVM", "ConvertCfToLLVM", "ConvertFuncToLLVM",
     "ConvertIndexToLLVM", "ConvertMathToLLVM", "ConvertMemRefToLLVM", "ConvertScfToCf",
 ]

@@ -24,10 +24,10 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     NoneAttr,
+    ReducedPrecisionFloatType,
     StridedLayoutAttr,
     UnrealizedConversionCastOp,
     VectorType,
-    i1,
     i8,
     i64,
 )
@@ -45,9 +45,12 @@ class LoweringError(DiagnosticException):
 
 def llvm_type(t: Attribute) -> Attribute:
     """The LLVM-dialect type a value of builtin type `t` becomes: index -> i64,
-    ui8/si8 -> i8 (signedness lives in the ops), any memref -> !llvm.ptr."""
+    ui8/si8 -> i8 (signedness lives in the ops), fp8/fp6/fp4 -> i8 (their bits;
+    `arith-emulate-narrow-floats` computes with them), any memref -> !llvm.ptr."""
     if isinstance(t, IndexType):
         return i64
+    if isinstance(t, ReducedPrecisionFloatType):  # fp8/fp6/fp4: the byte ml_dtypes stores
+        return i8
     if isinstance(t, IntegerType):
         return t if t.signedness.data.name == "SIGNLESS" else IntegerType(t.width.data)
     if isinstance(t, MemRefType):
@@ -59,9 +62,10 @@ def llvm_type(t: Attribute) -> Attribute:
 
 
 def memory_type(elem: Attribute) -> Attribute:
-    """How an element is laid out in memory: i1 takes one byte (i8)."""
+    """How an element is laid out in memory: i1, i2 and i4 take one byte (i8; the
+    value in the low bits, zero above, as ml_dtypes stores int4/uint4)."""
     elem = llvm_type(elem)
-    return i8 if elem == i1 else elem
+    return i8 if isinstance(elem, IntegerType) and elem.width.data < 8 else elem
 
 
 def is_legal(t: Attribute) -> bool:

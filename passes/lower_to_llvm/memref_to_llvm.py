@@ -75,13 +75,13 @@ def element_pointer(e: Emit, base: SSAValue, t: MemRefType, indices: list[SSAVal
 
 def load_element(e: Emit, ptr: SSAValue, elem) -> SSAValue:
     value = e(llvm.LoadOp(ptr, memory_type(elem)))
-    if llvm_type(elem) == i1:
-        value = e(llvm.TruncOp(value, i1))
+    if memory_type(elem) != llvm_type(elem):
+        value = e(llvm.TruncOp(value, llvm_type(elem)))
     return value
 
 
 def store_element(e: Emit, value: SSAValue, ptr: SSAValue) -> None:
-    if value.type == i1:
+    if isinstance(value.type, builtin.IntegerType) and value.type.width.data < 8:
         value = e(llvm.ZExtOp(value, builtin.i8))
     e(llvm.StoreOp(value, ptr))
 

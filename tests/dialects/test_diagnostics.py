@@ -51,7 +51,7 @@ CASES = [  # (id, text, expected line, text the message must contain)
  ("if_pred_not_scalar", _body('%0 = "hlo.if"(%i) ({\n    hlo.return %a : tensor<2x3xf32>\n  }, {\n    hlo.return %a : tensor<2x3xf32>\n  }) : (tensor<2x3xi32>) -> tensor<2x3xf32>'), 2, "hlo.if"),
  ("return_type_mismatch", _F + "  func.return %b : tensor<3xf32>\n}\n", 2, "func.return"),
  ("missing_terminator", _F + "  %0 = hlo.add %a, %a : tensor<2x3xf32>\n}\n", 2, "hlo.add"),
- ("unsupported_element_type", _body('%0 = "hlo.abs"(%x) : (tensor<2xi4>) -> tensor<2xi4>').replace("%a: tensor<2x3xf32>,", "%a: tensor<2x3xf32>, %x: tensor<2xi4>,"), 2, "hlo.abs"),
+ ("unsupported_element_type", _body('%0 = "hlo.abs"(%x) : (tensor<2xi3>) -> tensor<2xi3>').replace("%a: tensor<2x3xf32>,", "%a: tensor<2x3xf32>, %x: tensor<2xi3>,"), 2, "hlo.abs"),
  ("dynamic_shape", _body('%0 = "hlo.abs"(%x) : (tensor<?xf32>) -> tensor<?xf32>').replace("%a: tensor<2x3xf32>,", "%a: tensor<2x3xf32>, %x: tensor<?xf32>,"), 2, "hlo.abs"),
  ("unterminated_dense", _body('%0 = hlo.constant dense<[1.0, 2.0 : tensor<2xf32>'), 2, "hlo.constant"),
  ("bad_attribute_value", _body('%0 = "hlo.iota"() <{iota_dimension = "zero"}> : () -> tensor<2x3xf32>'), 2, "hlo.iota"),

@@ -254,8 +254,9 @@ func.func @main(%0: tensor<65x2x{ty}>, %1: tensor<65x2x{ty}>) -> tensor<2x{ty}> 
 def test_optimize_pipeline_option_runs_fusion_first():
     from minixla.passes.pipelines import HLO_LEGALIZE
 
-    # fusion first, after only the legalization of tuples/map/composite/dynamic and quantized ops
-    assert hlo_to_cpu(optimize=True).startswith(f"{HLO_LEGALIZE},{HLO_OPTIMIZE},")
+    # fusion first, after only the legalization of tuples/map/composite/dynamic and quantized ops and the
+    # split of complex values into float pairs (so fusion sees only float math)
+    assert hlo_to_cpu(optimize=True).startswith(f"{HLO_LEGALIZE},inline,hlo-complex-to-real,{HLO_OPTIMIZE},")
     assert "hlo-fusion" not in hlo_to_cpu()
 
 

@@ -45,5 +45,8 @@ def test_pass_rate(run):
 
 
 def test_scope_is_not_trivial(run):
-    # the scan must keep finding both kinds of case (guards against a broken classifier)
-    assert len(run.results) >= 250 and len(run.out_of_scope) >= 100
+    # the scan must keep finding every case, and both kinds where there are both: the interpreter
+    # runs all 513 since issue 13's types landed; compiled backends leave out run_parallel and tokens
+    assert len(run.results) >= 250 and len(run.results) + len(run.out_of_scope) >= 500
+    if run.backend != "interpreter":
+        assert len(run.out_of_scope) >= 10

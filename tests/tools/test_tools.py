@@ -245,22 +245,22 @@ def test_format_result_matches_stablehlo_translate():
 
 def test_scope_ops_and_types():
     text = """func.func @t() {
-  %0 = stablehlo.constant dense<1> : tensor<2xi4>   // stablehlo.frobnicate in a comment is ignored
-  %1 = "stablehlo.frobnicate"(%0) : (tensor<2xi4>) -> tensor<2xcomplex<f32>>
-  %2 = stablehlo.compare LT, %0, %0, #stablehlo<comparison_type SIGNED> : (tensor<2xi4>, tensor<2xi4>) -> tensor<2xi1>
+  %0 = stablehlo.constant dense<1> : tensor<2xi3>   // stablehlo.frobnicate in a comment is ignored
+  %1 = "stablehlo.frobnicate"(%0) : (tensor<2xi3>) -> tensor<2xcomplex<f32>>
+  %2 = stablehlo.compare LT, %0, %0, #stablehlo<comparison_type SIGNED> : (tensor<2xi3>, tensor<2xi3>) -> tensor<2xi1>
   func.return
 }"""
     assert conformance.ops_used(text) == {"func.func", "stablehlo.constant", "stablehlo.frobnicate",
                                           "stablehlo.compare", "func.return"}
-    assert conformance.element_types(text) == {"i4", "complex<f32>", "i1"}
-    assert conformance.scope_reasons(text) == ["op stablehlo.frobnicate", "element type i4"]  # complex is in scope
+    assert conformance.element_types(text) == {"i3", "complex<f32>", "i1"}
+    assert conformance.scope_reasons(text) == ["op stablehlo.frobnicate", "element type i3"]  # complex is in scope
     assert conformance.case_names(text) == ["t"]
 
 
 def test_scope_in_scope_case():
     text = TESTS.split("// -----")[0]
     assert conformance.in_scope(text)
-    assert not conformance.in_scope(text.replace("i32", "ui4"))
+    assert not conformance.in_scope(text.replace("i32", "ui3"))
     token = "\n%t = stablehlo.after_all : !stablehlo.token\n"
     assert conformance.in_scope(text + token) and not conformance.in_scope(text + token, backend="cpu")
 

@@ -1,6 +1,7 @@
 """Elementwise kernels with StableHLO semantics on numpy arrays.
 
-Arrays carry their element type as dtype (i1 = bool, bf16 = ml_dtypes).
+Arrays carry their element type as dtype (i1 = bool, bf16 and fp8/fp6/fp4 =
+ml_dtypes, whose arithmetic is float32 rounded once, as ml_dtypes computes it).
 Integer arithmetic wraps (numpy does it in the dtype; callers silence the
 overflow warnings with `np.errstate`). Transcendental float functions are
 computed in float64 (complex128) and rounded once to the element type, as
@@ -15,6 +16,8 @@ import numpy as np
 from minixla.dialects.numpy_types import (
     bfloat16,
     bit_width,
+    is_ml_float,
+    is_narrow_float,
     int_of,
     is_bool,
     is_complex,
@@ -44,14 +47,14 @@ def abs_(x: np.ndarray) -> np.ndarray:
     if is_complex(x.dtype):
         part = np.float32 if x.dtype == np.complex64 else np.float64
         return np.abs(x.astype(np.complex128)).astype(part)
-    if x.dtype == bfloat16:
-        return np.abs(x.astype(np.float32)).astype(bfloat16)
+    if is_ml_float(x.dtype):
+        return np.abs(x.astype(np.float32)).astype(x.dtype)
     return np.abs(x)
 
 
 def negate(x: np.ndarray) -> np.ndarray:
-    if x.dtype == bfloat16:
-        return (-x.astype(np.float32)).astype(bfloat16)
+    if is_ml_float(x.dtype):
+        return (-x.astype(np.float32)).astype(x.dtype)
     return np.negative(x)
 
 
@@ -145,22 +148,22 @@ def count_leading_zeros(x: np.ndarray) -> np.ndarray:
 def add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if is_bool(a.dtype):
         return a | b
-    if a.dtype == bfloat16:
-        return (a.astype(np.float32) + b.astype(np.float32)).astype(bfloat16)
+    if is_ml_float(a.dtype):
+        return (a.astype(np.float32) + b.astype(np.float32)).astype(a.dtype)
     return np.add(a, b)
 
 
 def subtract(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if a.dtype == bfloat16:
-        return (a.astype(np.float32) - b.astype(np.float32)).astype(bfloat16)
+    if is_ml_float(a.dtype):
+        return (a.astype(np.float32) - b.astype(np.float32)).astype(a.dtype)
     return np.subtract(a, b)
 
 
 def multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if is_bool(a.dtype):
         return a & b
-    if a.dtype == bfloat16:
-        return (a.astype(np.float32) * b.astype(np.float32)).astype(bfloat16)
+    if is_ml_float(a.dtype):
+        return (a.astype(np.float32) * b.astype(np.float32)).astype(a.dtype)
     return np.multiply(a, b)
 
 
@@ -191,6 +194,8 @@ def divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return _int_divmod(a, b)[0]
     if is_complex(a.dtype):
         return (a.astype(np.complex128) / b.astype(np.complex128)).astype(a.dtype)
+    if is_ml_float(a.dtype) and a.dtype != bfloat16:
+        return (a.astype(np.float32) / b.astype(np.float32)).astype(a.dtype)
     if a.dtype == bfloat16 or a.dtype == np.float16:
         return (a.astype(np.float64) / b.astype(np.float64)).astype(a.dtype)
     return np.true_divide(a, b)
@@ -347,7 +352,10 @@ def default_compare_type(dt: np.dtype) -> str:
 
 def total_order_key(x: np.ndarray) -> np.ndarray:
     """Signed integers ordered like IEEE totalOrder of the floats in `x`:
-    -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN."""
+    -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN. fp8/fp6/fp4 are ordered by their
+    exact f32 values (an fp6 byte has its sign in bit 5)."""
+    if is_narrow_float(x.dtype):
+        x = x.astype(np.float32)
     s = int_of(x.dtype)
     bits = x.view(np.uint16).view(np.int16) if x.dtype == bfloat16 else x.view(s)
     mask = np.iinfo(bits.dtype).max

@@ -11,24 +11,24 @@
 // CHECK: error: 'hlo.add' op lhs must have a static shape, got tensor<?xi32>
 
 // -----
-%a = "test.op"() : () -> tensor<4xi4>
-%0 = hlo.add %a, %a : tensor<4xi4>
-// CHECK: error: 'hlo.add' op lhs has unsupported element type i4 (supported: i1, i8..i64, ui8..ui64, f16, bf16, f32, f64, complex<f32|f64>)
+%a = "test.op"() : () -> tensor<4xi3>
+%0 = hlo.add %a, %a : tensor<4xi3>
+// CHECK: error: 'hlo.add' op lhs has unsupported element type i3 (supported: i1, i2, i4, i8..i64, {{.*}})
 
 // -----
 %a = "test.op"() : () -> tensor<2xf80>
 %0 = hlo.negate %a : tensor<2xf80>
-// CHECK: error: 'hlo.negate' op operand has unsupported element type f80 (supported: i1, i8..i64, ui8..ui64, f16, bf16, f32, f64, complex<f32|f64>)
+// CHECK: error: 'hlo.negate' op operand has unsupported element type f80 (supported: i1, i2, i4, i8..i64, {{.*}})
 
 // -----
 %a = "test.op"() : () -> tensor<2xcomplex<f16>>
 %0 = hlo.negate %a : tensor<2xcomplex<f16>>
-// CHECK: error: 'hlo.negate' op operand has unsupported element type complex<f16> (supported: i1, i8..i64, ui8..ui64, f16, bf16, f32, f64, complex<f32|f64>)
+// CHECK: error: 'hlo.negate' op operand has unsupported element type complex<f16> (supported: i1, i2, i4, i8..i64, {{.*}})
 
 // -----
 %a = "test.op"() : () -> tensor<2xindex>
 %0 = hlo.multiply %a, %a : tensor<2xindex>
-// CHECK: error: 'hlo.multiply' op lhs has unsupported element type index (supported: i1, i8..i64, ui8..ui64, f16, bf16, f32, f64, complex<f32|f64>)
+// CHECK: error: 'hlo.multiply' op lhs has unsupported element type index (supported: i1, i2, i4, i8..i64, {{.*}})
 
 // -----
 %a = "test.op"() : () -> tensor<4xf32>
@@ -328,3 +328,18 @@
 %0 = hlo.negate %a : 
 // CHECK: error: type expected
 // CHECK: note: while parsing 'hlo.negate'
+
+// -----
+%a = "test.op"() : () -> tensor<2xi32>
+%0 = hlo.reduce_precision %a, format = e5m10 : tensor<2xi32>
+// CHECK: error: 'hlo.reduce_precision' op operand must have a floating-point element type, got tensor<2xi32>
+
+// -----
+%a = "test.op"() : () -> tensor<2xf32>
+%0 = "hlo.reduce_precision"(%a) <{exponent_bits = 0 : i32, mantissa_bits = 2 : i32}> : (tensor<2xf32>) -> tensor<2xf32>
+// CHECK: error: 'hlo.reduce_precision' op exponent_bits must be >= 1, got 0
+
+// -----
+%a = "test.op"() : () -> tensor<2xf32>
+%0 = hlo.reduce_precision %a, format = fp8 : tensor<2xf32>
+// CHECK: error: expected a format like e5m10, got 'fp8'

@@ -15,8 +15,8 @@
 // CHECK: note: while parsing 'hlo.constant'
 
 // -----
-%0 = "hlo.constant"() <{value = dense<1> : tensor<2xi4>}> : () -> tensor<2xi4>
-// CHECK: error: 'hlo.constant' op result has unsupported element type i4 (supported: i1, i8..i64, ui8..ui64, f16, bf16, f32, f64, complex<f32|f64>)
+%0 = "hlo.constant"() <{value = dense<1> : tensor<2xi3>}> : () -> tensor<2xi3>
+// CHECK: error: 'hlo.constant' op result has unsupported element type i3 (supported: i1, i2, i4, i8..i64, {{.*}})
 
 // -----
 // iota

@@ -75,10 +75,11 @@ def lowered() -> ModuleOp:
 
 
 def test_pass_table_and_pipeline():
-    assert set(PASSES) == {"arith-emulate-bf16", "lower-scf-to-cf", "convert-arith-to-llvm", "convert-math-to-llvm",
+    assert set(PASSES) == {"arith-emulate-narrow-floats", "arith-emulate-bf16", "lower-scf-to-cf", "convert-arith-to-llvm", "convert-math-to-llvm",
                            "convert-index-to-llvm", "convert-memref-to-llvm", "convert-func-to-llvm",
                            "convert-cf-to-llvm"}
-    assert LOWER_TO_LLVM_PIPELINE.split(",")[:2] == ["arith-emulate-bf16", "lower-scf-to-cf"]
+    assert LOWER_TO_LLVM_PIPELINE.split(",")[:3] == ["arith-emulate-narrow-floats", "arith-emulate-bf16",
+                                                     "lower-scf-to-cf"]
     assert LOWER_TO_LLVM_PIPELINE.endswith("reconcile-unrealized-casts")
     for cls in PASSES.values():
         assert cls.__dataclass_params__.frozen
@@ -130,7 +131,8 @@ def test_each_pass_alone_touches_only_its_dialect():
         module = run_passes(parse(PROGRAM), name)
         dialect = {"lower-scf-to-cf": "scf", "convert-arith-to-llvm": "arith", "convert-math-to-llvm": "math",
                    "convert-memref-to-llvm": "memref", "convert-func-to-llvm": "func",
-                   "convert-cf-to-llvm": "cf", "convert-index-to-llvm": None, "arith-emulate-bf16": None}[name]
+                   "convert-cf-to-llvm": "cf", "convert-index-to-llvm": None, "arith-emulate-bf16": None,
+                   "arith-emulate-narrow-floats": None}[name]
         if dialect is not None:
             assert not any(op.name.startswith(dialect + ".") for op in module.walk()), name
         if name == "convert-index-to-llvm":

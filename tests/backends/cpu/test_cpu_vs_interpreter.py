@@ -259,7 +259,7 @@ CaseFn = Callable[[Draw], list[Case]]
 
 #: ulp tolerances of ops computed differently on the two backends (see module docstring)
 ULPS = {"exponential": 2, "exponential_minus_one": 2, "log": 2, "log_plus_one": 2, "sqrt": 0, "rsqrt": 2,
-        "tanh": 2, "logistic": 2, "sine": 2, "cosine": 2, "power": 2, "atan2": 2}
+        "tanh": 2, "logistic": 2, "sine": 2, "cosine": 2, "power": 2, "atan2": 2, "tan": 2, "cbrt": 2}
 
 
 def _unary(op: str, cls: str) -> CaseFn:
@@ -398,6 +398,19 @@ def _is_finite(draw) -> list[Case]:
         shape = draw(shapes())
         out.append(Case([Arg(shape, ty)], f"  %r = hlo.is_finite %a0 : ({tensor(shape, ty)}) -> {tensor(shape, 'i1')}",
                         [("%r", tensor(shape, "i1"))], 0, f"is_finite {ty}"))
+    return out
+
+
+def _reduce_precision(draw) -> list[Case]:
+    """Formats narrower and wider than each type, and zero mantissa bits (NaN -> inf)."""
+    out = []
+    for ty in FLOATS:
+        shape = draw(shapes())
+        e = draw(st.sampled_from([1, 2, 4, 5, 8, 11]), label="exponent_bits")
+        m = draw(st.sampled_from([0, 1, 3, 7, 10, 23, 52]), label="mantissa_bits")
+        t = tensor(shape, ty)
+        out.append(Case([Arg(shape, ty)], f"  %r = hlo.reduce_precision %a0, format = e{e}m{m} : {t}",
+                        [("%r", t)], 0, f"reduce_precision {ty} e{e}m{m}"))
     return out
 
 
@@ -1218,7 +1231,7 @@ OP_CASES: dict[str, CaseFn] = {
     **{op: _unary(op, cls) for op, (_, cls) in UNARY_OPS.items()},
     **{op: _binary(op, cls) for op, (_, cls) in BINARY_OPS.items()},
     "compare": _compare, "select": _select, "clamp": _clamp, "convert": _convert, "bitcast_convert": _bitcast,
-    "is_finite": _is_finite, "constant": _constant, "iota": _iota,
+    "is_finite": _is_finite, "reduce_precision": _reduce_precision, "constant": _constant, "iota": _iota,
     "complex": _complex_parts, "real": _complex_parts, "imag": _complex_parts,
     "broadcast_in_dim": _broadcast, "transpose": _transpose, "reshape": _reshape, "reverse": _reverse,
     "slice": _slice, "pad": _pad, "concatenate": _concatenate, "dynamic_slice": _dynamic_slice,

@@ -84,3 +84,74 @@ def test_small_loops_stay_sequential():
     compiled = jf.get_concrete_function(x).compiled
     assert compiled.backend == "cpu"
     assert "minixla_parallel_for" not in compiled.executable.owner.llvm_ir
+
+
+POOL_STRESS = r"""
+import ctypes, os, sys, threading
+import llvmlite.binding as llvm
+import numpy as np
+from minixla.backends.cpu import threadpool
+from minixla.frontend import tf
+
+threadpool.ensure_registered()
+cb_t = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p)
+run = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)(
+    llvm.address_of_symbol("minixla_parallel_for"))
+
+# 1. many loops on the persistent pool, the team size changing between them
+for i in range(600):
+    t, lo, hi = 2 + i % 4, i % 7, i % 7 + 1 + i % 23
+    threadpool.set_num_threads(t)
+    seen = []
+    cb = cb_t(lambda a, b, ctx: seen.append((a, b)))
+    run(ctypes.cast(cb, ctypes.c_void_p), None, lo, hi)
+    assert [k for a, b in sorted(seen) for k in range(a, b)] == list(range(lo, hi)), (t, lo, hi, seen)
+
+# 2. a loop nested in a share (the pool is busy: the inner loop starts threads of its own)
+threadpool.set_num_threads(3)
+inner_seen = []
+inner = cb_t(lambda a, b, ctx: inner_seen.append((a, b)))
+outer = cb_t(lambda a, b, ctx: run(ctypes.cast(inner, ctypes.c_void_p), None, 0, 9))
+run(ctypes.cast(outer, ctypes.c_void_p), None, 0, 3)
+assert sorted(k for a, b in inner_seen for k in range(a, b)) == sorted(list(range(9)) * 3)
+
+# 3. compiled threaded code called from four Python threads at once
+x = np.random.default_rng(0).standard_normal((512, 768), dtype=np.float32)
+f = tf.function(lambda a: tf.reduce_sum(tf.exp(a) * 2.0, axis=1), jit_compile=True)
+want = f(x).numpy()
+assert "minixla_parallel_for" in f.get_concrete_function(x).compiled.executable.owner.llvm_ir
+errors = []
+def hammer():
+    try:
+        for _ in range(40):
+            assert np.array_equal(f(x).numpy(), want)
+    except BaseException as e:
+        errors.append(e)
+workers = [threading.Thread(target=hammer) for _ in range(4)]
+for w in workers: w.start()
+for w in workers: w.join()
+assert not errors, errors
+
+# 4. a forked child has no pool workers: it starts its own
+pid = os.fork()
+if pid == 0:
+    ok = np.array_equal(f(x).numpy(), want)
+    os._exit(0 if ok else 3)
+_, status = os.waitpid(pid, 0)
+assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+print("pool ok")
+"""
+
+
+def test_persistent_pool_under_stress():
+    """Team sizes changing, a nested loop, concurrent callers, a fork: in a subprocess with a timeout,
+    so a deadlock fails the test instead of hanging the suite."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.paths import REPO_ROOT
+
+    out = subprocess.run([sys.executable, "-c", POOL_STRESS], cwd=REPO_ROOT, capture_output=True, text=True,
+                         timeout=240, env=dict(os.environ, PYTHONPATH=str(REPO_ROOT)))
+    assert out.returncode == 0 and "pool ok" in out.stdout, out.stderr[-3000:]

@@ -112,6 +112,17 @@ UNARY_REFS = {
     "round_nearest_even": lambda x: np.round(x),
     "sign": lambda x: np.sign(x).astype(x.dtype),
     "not": lambda x: np.logical_not(x) if x.dtype == np.bool_ else np.invert(x),
+    "tan": _ref_in_double(np.tan),
+    "cbrt": _ref_in_double(np.cbrt),
+    # ties (fraction exactly 0.5) away from zero, everything else to nearest
+    "round_nearest_afz": lambda x: np.where(np.abs(x.astype(np.float64) % 1) == 0.5,
+                                            np.trunc(x.astype(np.float64)) + np.sign(x.astype(np.float64)),
+                                            np.rint(x.astype(np.float64))).astype(x.dtype),
+    "popcnt": lambda x: np.array([bin(int(v) % (1 << (8 * x.itemsize))).count("1") for v in x.reshape(-1)],
+                                 dtype=np.int64).astype(x.dtype).reshape(x.shape),
+    "count_leading_zeros": lambda x: np.array([8 * x.itemsize - (int(v) % (1 << (8 * x.itemsize))).bit_length()
+                                               for v in x.reshape(-1)], dtype=np.int64).astype(x.dtype)
+    .reshape(x.shape),
 }
 POSITIVE_DOMAIN = {"log", "sqrt", "rsqrt"}
 
@@ -136,7 +147,7 @@ BINARY_REFS = {
     "shift_right_logical": lambda x, y: (np.right_shift(x.view(f"u{x.dtype.itemsize}"), y.view(f"u{y.dtype.itemsize}"))
                                          .view(x.dtype)),
 }
-TRANSCENDENTAL = {"exponential", "exponential_minus_one", "log", "log_plus_one", "sqrt", "rsqrt", "tanh",
+TRANSCENDENTAL = {"tan", "cbrt", "exponential", "exponential_minus_one", "log", "log_plus_one", "sqrt", "rsqrt", "tanh",
                   "logistic", "sine", "cosine", "power", "atan2", "divide"}
 
 
@@ -543,3 +554,25 @@ def test_every_op_has_an_interpreter_test_here():
     missing = [m for m in hlo.OPS if m not in ("return", "fusion") and m not in UNARY_REFS and m not in BINARY_REFS
                and f"hlo.{m}" not in text]
     assert not missing, missing
+
+
+def test_reduce_precision_matches_ml_dtypes_formats():
+    """e5m10 of f32 is float16 rounding (normal range and overflow to inf), e8m7 is
+    bfloat16 rounding (subnormals too: same exponent width); NaN stays NaN, and
+    becomes inf with no mantissa bit (StableHLO's reduce_precision test)."""
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.standard_normal(500) * 1000, 2.0 ** rng.uniform(-14, 17, 500) * rng.choice([-1, 1], 500),
+                        [65504.0, 65519.0, 65520.0, -70000.0, 1.5e-38, 3e-40, np.inf]]).astype(np.float32)
+    prog = ("func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n"
+            "  %0 = hlo.reduce_precision %x, format = e{e}m{m} : tensor<{n}xf32>\n  func.return %0 : tensor<{n}xf32>\n}}")
+    half = x[(np.abs(x) >= 2.0 ** -14) | ~np.isfinite(x)]
+    (got,) = run(prog.format(n=half.size, e=5, m=10), half)
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(got, half.astype(np.float16).astype(np.float32))
+    (got,) = run(prog.format(n=x.size, e=8, m=7), x)
+    np.testing.assert_array_equal(got.view(np.uint32), x.astype(BF16).astype(np.float32).view(np.uint32))
+    nan = np.array([np.nan, -np.nan, 1.0], np.float32)
+    (got,) = run(prog.format(n=3, e=5, m=0), nan)
+    np.testing.assert_array_equal(got, np.array([np.inf, -np.inf, 1.0], np.float32))
+    (got,) = run(prog.format(n=3, e=5, m=2), nan)
+    assert np.isnan(got[:2]).all() and got[2] == 1.0
