@@ -22,20 +22,19 @@ TOL = 2e-5  # float32 transforms sum in another order than TF's (pocketfft/Eigen
 NAMES = sorted(CASES)
 # fused chains of several complex transcendental expansions compile in 1.5-4 s each on 2 cores (each op alone
 # in ~0.2 s): `python -m pytest -m slow tests/frontend/test_complex_goldens.py`; the other cases: ~4.5 s in all
-SLOW_JIT = {"math_unary_trig", "math_unary_inverse", "math_unary_hyperbolic", "math_reductions"}
+SLOW_JIT = {"math_unary_trig", "math_unary_inverse", "math_unary_hyperbolic", "math_reductions",
+            # circulant operators: dense form, products, solve, determinant and trace over several ffts (1.5-3.5 s each)
+            "linalg_circulant", "linalg_circulant_real", "linalg_circulant2d", "linalg_circulant3d"}
 FORWARD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n in SLOW_JIT else (n, m)
                  for n in NAMES for m in MODES]
 
 
-# Programs with hlo.fft do not compile on the CPU backend of this branch yet: complex-types' hlo-complex-to-real
-# pass (which splits complex values into float pairs before fusion) has no rule for fft-op's hlo.fft, so
-# jit_compile=True runs them on the reference interpreter (frontend/compiler.py's fallback, reason kept).
-# Every other case must really compile on CPU: the jit mode forces the cpu backend for them.
-ON_INTERPRETER = {n for n in NAMES if any(k in n for k in ("fft", "signal_", "circulant", "spectral"))}
+# Every case must really compile on CPU (fft too: hlo-complex-to-real's {interleaved} fft): the jit mode
+# forces the cpu backend, so a fallback to the interpreter (frontend/compiler.py) fails the test.
 
 
 def _force_cpu(monkeypatch, name, mode):
-    if mode == "jit" and name not in ON_INTERPRETER:
+    if mode == "jit":
         monkeypatch.setenv("MINIXLA_TF_BACKEND", "cpu")
 
 
@@ -48,7 +47,7 @@ def test_complex_forward_against_tensorflow(name, mode, monkeypatch):
 GRAD_NAMES = [n for n in NAMES if replay.has_gradient(GOLDEN, n)]
 # a gradient under jit compiles forward and backward together (0.1-7 s each, ~23 s for all on 2 cores): the
 # default run compiles one per rule family, `python -m pytest -m slow tests/frontend/test_complex_goldens.py` all
-FAST_JIT_GRAD = {"spectral_filter", "raw_irfft2d", "raw_rfft3d", "raw_fft3d", "raw_ifft", "signal_stft_roundtrip",
+FAST_JIT_GRAD = {"raw_irfft2d", "raw_rfft3d", "raw_fft3d", "raw_ifft",
                  "raw_angle", "raw_conjugate_transpose", "raw_complex_broadcast", "math_complex128"}
 GRAD_CASES = [pytest.param(n, m, marks=pytest.mark.slow) if m == "jit" and n not in FAST_JIT_GRAD else (n, m)
               for n in GRAD_NAMES for m in MODES]
