@@ -295,7 +295,8 @@ class _Converter:
             new.append(o)
             o = o.next_op
         for o in new:
-            o.location = op.location
+            for inner in o.walk():  # diagnostics further down name the user's op
+                inner.location = op.location
             self.convert_op(o, False)
         return self.get(result)
 
