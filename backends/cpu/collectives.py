@@ -54,25 +54,42 @@ class _HostCollective:
     results: tuple = ()
     owned: bool = False  # every operand is an intermediate buffer read by nothing else: reduce in place
 
+    def runner(self, arrays: list) -> list:
+        return run_collective(self.op, arrays, self.combine, self.owned)
+
 
 class SegmentedExecutable:
-    """Native segments and host collectives, run in order on one value environment."""
+    """Native segments and host collectives, run in order on one list of values.
+
+    Values are numbered once here (xDSL's SSAValue hash is Python code: a dict keyed by them cost
+    more than a small MPI all-reduce per call)."""
 
     def __init__(self, steps: list, args: list[SSAValue], returns: list[SSAValue]):
         self.steps, self.args, self.returns = steps, args, returns
+        slot: dict[SSAValue, int] = {v: i for i, v in enumerate(args)}
+        plan = []
+        for step in steps:
+            ins = tuple(slot[v] for v in (step.inputs if isinstance(step, _Segment) else step.operands))
+            outs = step.outputs if isinstance(step, _Segment) else step.results
+            for v in outs:
+                slot[v] = len(slot)
+            if isinstance(step, _Segment):
+                plan.append((step.run, ins, slot[outs[0]] if outs else 0, len(outs), False))
+            else:
+                plan.append((step.runner, ins, slot[outs[0]] if outs else 0, len(outs), True))
+        self._plan, self._size = plan, len(slot)
+        self._ret = tuple(slot[v] for v in returns)
 
     def __call__(self, *arrays) -> tuple[np.ndarray, ...]:
         if len(arrays) != len(self.args):
             raise TypeError(f"expected {len(self.args)} arguments, got {len(arrays)}")
-        env: dict[SSAValue, np.ndarray] = dict(zip(self.args, (np.asarray(a) for a in arrays)))
-        for step in self.steps:
-            if isinstance(step, _Segment):
-                env.update(zip(step.outputs, step.run(*[env[v] for v in step.inputs])))
-            else:
-                outs = run_collective(step.op, [env[v] for v in step.operands], step.combine, step.owned)
-                env.update(zip(step.results, outs))
-        inputs = {id(a) for a in arrays}
-        return tuple(np.array(env[v], copy=True) if id(env[v]) in inputs else env[v] for v in self.returns)
+        arrays = [np.asarray(a) for a in arrays]
+        env: list = [*arrays, *[None] * (self._size - len(arrays))]
+        for run, ins, first, count, host in self._plan:
+            outs = run([env[i] for i in ins]) if host else run(*[env[i] for i in ins])
+            env[first:first + count] = outs
+        inputs = {id(a) for a in arrays}  # a returned argument is copied (callers may own the result)
+        return tuple(np.array(env[i], copy=True) if id(env[i]) in inputs else env[i] for i in self._ret)
 
 
 def _check_supported(module: ModuleOp, fn: func.FuncOp) -> None:
