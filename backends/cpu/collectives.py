@@ -20,7 +20,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from minixla.backends.mpi.runtime import HOST_COLLECTIVES, run_collective
+from minixla.backends.mpi.runtime import HOST_COLLECTIVES, all_reduce_runner, run_collective
 
 #: ops that only the process grid can run (the MPI runtime runs HOST_COLLECTIVES; the rest have no CPU path)
 _NO_CPU_PATH = {"send", "recv", "infeed", "outfeed", "after_all"}
@@ -54,6 +54,10 @@ class _HostCollective:
     results: tuple = ()
     owned: bool = False  # every operand is an intermediate buffer read by nothing else: reduce in place
 
+    def __post_init__(self):
+        if _mnemonic(self.op) == "all_reduce":
+            self.runner = all_reduce_runner(self.op, self.combine, self.owned)
+
     def runner(self, arrays: list) -> list:
         return run_collective(self.op, arrays, self.combine, self.owned)
 
@@ -79,6 +83,9 @@ class SegmentedExecutable:
                 plan.append((step.runner, ins, slot[outs[0]] if outs else 0, len(outs), True))
         self._plan, self._size = plan, len(slot)
         self._ret = tuple(slot[v] for v in returns)
+        if (len(plan) == 1 and plan[0][4] and plan[0][1] == tuple(range(len(args)))
+                and self._ret == tuple(range(len(args), len(slot)))):
+            self.__class__ = _OneCollective  # the program is one collective: no value list
 
     def __call__(self, *arrays) -> tuple[np.ndarray, ...]:
         if len(arrays) != len(self.args):
@@ -90,6 +97,17 @@ class SegmentedExecutable:
             env[first:first + count] = outs
         inputs = {id(a) for a in arrays}  # a returned argument is copied (callers may own the result)
         return tuple(np.array(env[i], copy=True) if id(env[i]) in inputs else env[i] for i in self._ret)
+
+
+class _OneCollective(SegmentedExecutable):
+    """A program that is a single collective on its arguments, returning its results."""
+
+    def __call__(self, *arrays) -> tuple[np.ndarray, ...]:
+        if len(arrays) != len(self.args):
+            raise TypeError(f"expected {len(self.args)} arguments, got {len(arrays)}")
+        ins = [np.asarray(a) for a in arrays]
+        outs = self._plan[0][0](ins)
+        return tuple(np.array(o, copy=True) if any(o is a for a in ins) else o for o in outs)
 
 
 def _check_supported(module: ModuleOp, fn: func.FuncOp) -> None:

@@ -185,39 +185,21 @@ def collective_timeout_s() -> float:
     return float(os.environ.get("MINIXLA_COLLECTIVE_TIMEOUT_S", "600"))
 
 
-def _timeout_message(comm, what: str = "all_reduce") -> tuple[object, str]:
+def _timeout_message(comm, what: str) -> tuple[object, str]:
+    """What the watchdog (fastpath.WATCHDOG) prints before it ends every process: a peer that is alive
+    but never arrives is something MPI itself cannot tell."""
     return world().comm, (f"minixla: {what}: replica {world().process[0]} (rank {world().rank}) waited "
                           f"{collective_timeout_s():.0f} s for the other {comm.size - 1} process(es) of its "
                           "group, which never arrived; aborting every process "
                           "(MINIXLA_COLLECTIVE_TIMEOUT_S sets the limit)\n")
 
 
-def _wait(request, comm, what: str) -> None:
-    """Wait for a non-blocking MPI request; past the timeout, end every process with a message (a peer
-    that is alive but never arrives is something MPI itself cannot tell)."""
-    import time
-
-    if request.Test():
-        return
-    deadline = time.monotonic() + collective_timeout_s()
-    spins = 0
-    while not request.Test():
-        if time.monotonic() > deadline:
-            abort_comm, text = _timeout_message(comm, what)
-            sys.stderr.write(text)
-            sys.stderr.flush()
-            abort_comm.Abort(3)
-        spins += 1
-        if spins > 1000:
-            time.sleep(1e-4)
-
-
 def _same_everywhere(comm, items, what: str = "collective") -> bool:
     """Everyone's shapes/dtypes agree; doubles as the arrival check with a timeout."""
     fastpath.invalidate(comm)  # a process still on the all-reduce fast path learns that this is not it
     sig = _signature(items)
-    out = np.empty_like(sig)
-    _wait(comm.Iallreduce(sig, out, op=mpi().MAX), comm, what)
+    out = sig.copy()
+    fastpath.blocking_allreduce(comm, out, mpi().MAX, what)  # past the timeout the watchdog ends the run
     return bool(out[0] == sig[0] and out[1] == sig[1])
 
 
@@ -464,6 +446,28 @@ HOST_COLLECTIVES = {
     "collective_broadcast": (collective_broadcast, False), "collective_reduce": (collective_reduce, True),
     "replica_id": (replica_id, False), "partition_id": (partition_id, False),
 }
+
+
+def all_reduce_runner(op: Operation, combine, owned: bool = False):
+    """`arrays -> results` for one compiled all_reduce op: after its first call, an agreed single
+    operand goes straight to the one-round-trip path (no per-call group or reduction lookups)."""
+    plan: list = []
+
+    def run(arrays: list) -> list:
+        if plan and len(arrays) == 1:
+            state, name = plan
+            buf = arrays[0]
+            if buf.flags.c_contiguous:
+                done = fastpath.try_allreduce(state, buf, (buf.shape, buf.dtype, name))
+                if done is not None:
+                    return [done]
+        out = all_reduce(op, arrays, combine, owned)
+        comm, _ = _group(op)
+        if comm is not None and not plan:
+            plan.extend((fastpath.agreement(comm), _mpi_op(op)[0]))
+        return out
+
+    return run
 
 
 def run_collective(op: Operation, arrays: list[np.ndarray], combine, owned: bool = False) -> list[np.ndarray]:
