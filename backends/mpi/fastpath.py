@@ -21,6 +21,8 @@ import time
 
 import numpy as np
 
+_monotonic = time.monotonic
+
 #: reduction -> (header when my operand matches the agreement, when it does not, reduced header if all match)
 HEADERS = {"SUM": (0, 1, 0), "PROD": (1, 2, 1), "MAX": (0, 1, 0), "MIN": (1, 0, 1)}
 
@@ -29,13 +31,19 @@ HEADERS = {"SUM": (0, 1, 0), "PROD": (1, 2, 1), "MAX": (0, 1, 0), "MIN": (1, 0, 
 MAX_BYTES = 1 << 17
 
 
-class _Agreement:
-    """One communicator's last agreed all-reduce: its key, staging buffer and MPI op."""
+#: up to this the result is copied out of one staging buffer; above, the reduced buffer itself becomes
+#: the result and a new one is allocated (an allocation and a view cost ~1 us, a 16 KiB copy as much)
+ROTATE_BYTES = 1 << 14
 
-    __slots__ = ("comm", "key", "stage", "mpi_op", "header", "expect")
+
+class _Agreement:
+    """One communicator's last agreed all-reduce: its key, staging buffer [data, header] (`body`: its
+    data part in the operand's shape), MPI op and headers."""
+
+    __slots__ = ("comm", "key", "stage", "body", "n", "rotate", "mpi_op", "header", "expect", "where")
 
     def __init__(self, comm):
-        self.comm, self.key, self.stage, self.mpi_op, self.header, self.expect = comm, None, None, None, None, None
+        self.comm, self.key, self.where = comm, None, (comm, "all_reduce")
 
     def record(self, key, x: np.ndarray, reduction: str | None, mpi_op) -> None:
         """After the checked path agreed on `key` (every process does this at the same call)."""
@@ -46,12 +54,16 @@ class _Agreement:
             return
         if _IN_PLACE is None:
             from mpi4py.MPI import IN_PLACE as _IN_PLACE
-        if self.key != key:
-            self.stage = np.empty(x.size + 1, x.dtype)
+        self.n, self.rotate = x.size, x.nbytes > ROTATE_BYTES
+        self.new_stage(x.shape, x.dtype)
         self.key, self.mpi_op = key, mpi_op
         unchanged, changed, expect = HEADERS[reduction]
         self.header = (x.dtype.type(unchanged), x.dtype.type(changed))
         self.expect = x.dtype.type(expect)
+
+    def new_stage(self, shape, dtype) -> None:
+        self.stage = np.empty(self.n + 1, dtype)
+        self.body = self.stage[:self.n].reshape(shape)
 
 
 _AGREEMENTS: dict[int, _Agreement] = {}
@@ -66,17 +78,20 @@ def agreement(comm) -> _Agreement:
 
 def try_allreduce(state: _Agreement, x: np.ndarray, key) -> np.ndarray | None:
     """The all-reduce of contiguous `x` in one round trip if every process matches the agreement,
-    else None after the round trip that tells everyone to take the checked path. The header goes
-    last, so the result is a view at the start of the reduced buffer (no copy out)."""
-    stage = state.stage
+    else None after the round trip that tells everyone to take the checked path."""
     if state.key == key:
-        n = x.size
-        stage[:n] = x.reshape(-1)
+        stage, body, n = state.stage, state.body, state.n
+        body[...] = x
         stage[n] = state.header[0]
-        blocking_allreduce(state.comm, stage, state.mpi_op)
-        state.stage = np.empty_like(stage)  # the reduced buffer becomes the result
+        WATCHDOG.where = state.where
+        WATCHDOG.since = _monotonic()
+        state.comm.Allreduce(_IN_PLACE, stage, state.mpi_op)
+        WATCHDOG.since = 0.0
         if stage[n] == state.expect:
-            return stage[:n].reshape(x.shape)
+            if not state.rotate:
+                return body.copy()
+            state.new_stage(x.shape, x.dtype)  # the reduced buffer becomes the result
+            return body
         state.key = None  # somebody differs: every process saw it and takes the checked path
         return None
     invalidate(state.comm)
@@ -89,15 +104,15 @@ def invalidate(comm) -> None:
     state = _AGREEMENTS.get(id(comm))
     if state is not None and state.key is not None and state.comm is comm:
         state.key = None
-        state.stage[:-1] = 0
+        state.body[...] = 0
         state.stage[-1] = state.header[1]
         blocking_allreduce(comm, state.stage, state.mpi_op)
 
 
 def blocking_allreduce(comm, buf: np.ndarray, mpi_op, what: str = "all_reduce") -> None:
     """MPI_Allreduce in place, under the watchdog."""
-    WATCHDOG.comm, WATCHDOG.what = comm, what
-    WATCHDOG.since = time.monotonic()
+    WATCHDOG.where = (comm, what)
+    WATCHDOG.since = _monotonic()
     comm.Allreduce(_IN_PLACE, buf, op=mpi_op)
     WATCHDOG.since = 0.0
 
@@ -109,7 +124,7 @@ class _Watchdog:
     """Ends every process when this one has waited inside a blocking collective for too long."""
 
     def __init__(self):
-        self.since, self.comm, self.what = 0.0, None, ""
+        self.since, self.where = 0.0, (None, "")
         self.thread: threading.Thread | None = None
 
     def start(self, timeout_s: float, message) -> None:
@@ -124,7 +139,7 @@ class _Watchdog:
             time.sleep(min(1.0, timeout_s / 4))
             since = self.since
             if since and time.monotonic() - since > timeout_s:
-                comm, text = message(self.comm, self.what)
+                comm, text = message(*self.where)
                 sys.stderr.write(text)
                 sys.stderr.flush()
                 comm.Abort(3)

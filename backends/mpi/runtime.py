@@ -399,9 +399,17 @@ def partition_id(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
 _COMBINER_OPS = {"add": "SUM", "multiply": "PROD", "maximum": "MAX", "minimum": "MIN"}
 
 
+_EAGER: dict[str, tuple] = {}  # combiner -> (the world's agreement, MPI reduction name), once MPI runs
+
+
 def allreduce_array(x: np.ndarray, combiner: str = "add") -> np.ndarray:
     """Eager all-reduce of one array over every process (what the frontend's eager
     `all_reduce` and the Horovod-style API call); a copy with one process."""
+    hit = _EAGER.get(combiner)
+    if hit is not None and x.__class__ is np.ndarray:
+        done = fastpath.try_allreduce(hit[0], x, (x.shape, x.dtype, hit[1]))
+        if done is not None:
+            return done
     x = contiguous(x)
     w = world()
     if w.comm is None or w.size == 1:
@@ -411,9 +419,11 @@ def allreduce_array(x: np.ndarray, combiner: str = "add") -> np.ndarray:
     name = _COMBINER_OPS[combiner]
     state = fastpath.agreement(w.comm)
     key = (x.shape, x.dtype, name)
-    done = fastpath.try_allreduce(state, x, key)
-    if done is not None:
-        return done
+    if hit is None or x.__class__ is not np.ndarray:  # (else tried above)
+        done = fastpath.try_allreduce(state, x, key)
+        if done is not None:
+            return done
+    _EAGER[combiner] = (state, name)
     agree_world(x, "all_reduce")
     out = _POOL.empty(x.shape, x.dtype)
     if x.dtype.name in ("bfloat16", "float16"):  # MPI has no such types: reduce in f32
@@ -448,26 +458,32 @@ HOST_COLLECTIVES = {
 }
 
 
-def all_reduce_runner(op: Operation, combine, owned: bool = False):
-    """`arrays -> results` for one compiled all_reduce op: after its first call, an agreed single
-    operand goes straight to the one-round-trip path (no per-call group or reduction lookups)."""
-    plan: list = []
+class AllReduceRunner:
+    """`arrays -> results` for one compiled all_reduce op (and `one(x)` for a single operand): after
+    its first call, an agreed operand goes straight to the one-round-trip path, with no per-call
+    group or reduction lookups."""
 
-    def run(arrays: list) -> list:
-        if plan and len(arrays) == 1:
-            state, name = plan
+    def __init__(self, op: Operation, combine, owned: bool = False):
+        self.op, self.combine, self.owned, self.state, self.name = op, combine, owned, None, None
+
+    def __call__(self, arrays: list) -> list:
+        if self.state is not None and len(arrays) == 1:
             buf = arrays[0]
-            if buf.flags.c_contiguous:
-                done = fastpath.try_allreduce(state, buf, (buf.shape, buf.dtype, name))
-                if done is not None:
-                    return [done]
-        out = all_reduce(op, arrays, combine, owned)
-        comm, _ = _group(op)
-        if comm is not None and not plan:
-            plan.extend((fastpath.agreement(comm), _mpi_op(op)[0]))
+            done = fastpath.try_allreduce(self.state, buf, (buf.shape, buf.dtype, self.name))
+            if done is not None:
+                return [done]
+        out = all_reduce(self.op, arrays, self.combine, self.owned)
+        comm, _ = _group(self.op)
+        if comm is not None and self.state is None:
+            self.state, self.name = fastpath.agreement(comm), _mpi_op(self.op)[0]
         return out
 
-    return run
+    def one(self, x: np.ndarray) -> np.ndarray:
+        if self.state is not None:
+            done = fastpath.try_allreduce(self.state, x, (x.shape, x.dtype, self.name))
+            if done is not None:
+                return done
+        return self([x])[0]
 
 
 def run_collective(op: Operation, arrays: list[np.ndarray], combine, owned: bool = False) -> list[np.ndarray]:
