@@ -26,9 +26,9 @@ _monotonic = time.monotonic
 #: reduction -> (header when my operand matches the agreement, when it does not, reduced header if all match)
 HEADERS = {"SUM": (0, 1, 0), "PROD": (1, 2, 1), "MAX": (0, 1, 0), "MIN": (1, 0, 1)}
 
-#: above this the staging copy costs more than the separate agreement (measured on 2 processes of a
-#: 2-core machine: equal to mpi4py at 64 and 128 KiB, no better than the checked path at 512 KiB)
-MAX_BYTES = 1 << 17
+#: above this the staging copy may cost more than the separate agreement saves (2 processes on a
+#: 2-core machine: equal to mpi4py up to 256 KiB; at 512 KiB-1 MiB no better than the checked path)
+MAX_BYTES = 1 << 18
 
 
 #: up to this the result is copied out of one staging buffer; above, the reduced buffer itself becomes
@@ -40,10 +40,10 @@ class _Agreement:
     """One communicator's last agreed all-reduce: its key, staging buffer [data, header] (`body`: its
     data part in the operand's shape), MPI op and headers."""
 
-    __slots__ = ("comm", "key", "stage", "body", "n", "rotate", "mpi_op", "header", "expect", "where")
+    __slots__ = ("comm", "key", "stage", "body", "n", "rotate", "mpi_op", "header", "expect", "where", "spare")
 
     def __init__(self, comm):
-        self.comm, self.key, self.where = comm, None, (comm, "all_reduce")
+        self.comm, self.key, self.where, self.spare = comm, None, (comm, "all_reduce"), []
 
     def record(self, key, x: np.ndarray, reduction: str | None, mpi_op) -> None:
         """After the checked path agreed on `key` (every process does this at the same call)."""
@@ -54,6 +54,8 @@ class _Agreement:
             return
         if _IN_PLACE is None:
             from mpi4py.MPI import IN_PLACE as _IN_PLACE
+        if self.spare and (self.spare[0].size != x.size + 1 or self.spare[0].dtype != x.dtype):
+            self.spare = []
         self.n, self.rotate = x.size, x.nbytes > ROTATE_BYTES
         self.new_stage(x.shape, x.dtype)
         self.key, self.mpi_op = key, mpi_op
@@ -62,8 +64,16 @@ class _Agreement:
         self.expect = x.dtype.type(expect)
 
     def new_stage(self, shape, dtype) -> None:
-        self.stage = np.empty(self.n + 1, dtype)
-        self.body = self.stage[:self.n].reshape(shape)
+        """A staging buffer that no earlier result lives in any more (reused: a fresh large buffer
+        costs a page fault per 4 KiB when first written)."""
+        for buf in self.spare:
+            if sys.getrefcount(buf) <= 3:  # the list, the loop variable, getrefcount's argument
+                break
+        else:
+            buf = np.empty(self.n + 1, dtype)
+            if len(self.spare) < 4:
+                self.spare.append(buf)
+        self.stage, self.body = buf, buf[:self.n].reshape(shape)
 
 
 _AGREEMENTS: dict[int, _Agreement] = {}

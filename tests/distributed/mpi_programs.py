@@ -156,7 +156,7 @@ def fast_path() -> None:
     calls = [((3,), np.float32, hvd.Sum)] * 3 + [((2, 5), np.float32, hvd.Sum)] * 2 + [
         ((3,), np.float32, hvd.Max), ((3,), np.float32, hvd.Min), ((3,), np.int32, hvd.Sum),
         ((3,), np.float64, hvd.Average), ((3,), np.float64, hvd.Average), ((4096,), np.float32, hvd.Sum),
-        ((70000,), np.float32, hvd.Sum), ((3,), np.int64, hvd.Max), ((3,), np.int64, hvd.Max)]
+        ((300000,), np.float32, hvd.Sum), ((3,), np.int64, hvd.Max), ((3,), np.int64, hvd.Max)]
     expect = {hvd.Sum: sum, hvd.Max: lambda xs: np.maximum.reduce(xs), hvd.Min: lambda xs: np.minimum.reduce(xs),
               hvd.Average: lambda xs: sum(xs) / n}
     for i, (shape, dtype, op) in enumerate(calls):
