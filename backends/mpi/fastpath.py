@@ -47,13 +47,10 @@ class _Agreement:
 
     def record(self, key, x: np.ndarray, reduction: str | None, mpi_op) -> None:
         """After the checked path agreed on `key` (every process does this at the same call)."""
-        global _IN_PLACE
         if reduction not in HEADERS or x.nbytes > MAX_BYTES or x.dtype.kind not in "iuf" or x.size == 0 \
                 or x.dtype.name == "float16":
             self.key = None
             return
-        if _IN_PLACE is None:
-            from mpi4py.MPI import IN_PLACE as _IN_PLACE
         if self.spare and (self.spare[0].size != x.size + 1 or self.spare[0].dtype != x.dtype):
             self.spare = []
         self.n, self.rotate = x.size, x.nbytes > ROTATE_BYTES
@@ -87,7 +84,7 @@ def agreement(comm) -> _Agreement:
 
 
 def try_allreduce(state: _Agreement, x: np.ndarray, key) -> np.ndarray | None:
-    """The all-reduce of contiguous `x` in one round trip if every process matches the agreement,
+    """The all-reduce of `x` in one round trip if every process matches the agreement,
     else None after the round trip that tells everyone to take the checked path."""
     if state.key == key:
         stage, body, n = state.stage, state.body, state.n
@@ -127,7 +124,15 @@ def blocking_allreduce(comm, buf: np.ndarray, mpi_op, what: str = "all_reduce") 
     WATCHDOG.since = 0.0
 
 
-_IN_PLACE = None  # mpi4py.MPI.IN_PLACE, imported by the first record() (importing mpi4py.MPI starts MPI)
+_IN_PLACE = None  # mpi4py.MPI.IN_PLACE, set by start() (importing mpi4py.MPI at import time would start MPI)
+
+
+def start(timeout_s: float, message) -> None:
+    """Once MPI runs with several processes: the in-place marker, and the watchdog."""
+    global _IN_PLACE
+    from mpi4py.MPI import IN_PLACE as _IN_PLACE
+
+    WATCHDOG.start(timeout_s, message)
 
 
 class _Watchdog:

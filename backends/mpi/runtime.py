@@ -99,7 +99,7 @@ def world() -> World:
     if comm.size % partitions:
         raise CollectiveError(f"MINIXLA_NUM_PARTITIONS={partitions} does not divide the {comm.size} MPI processes")
     _abort_on_uncaught_exception(comm)
-    fastpath.WATCHDOG.start(collective_timeout_s(), _timeout_message)
+    fastpath.start(collective_timeout_s(), _timeout_message)
     return World(comm, comm.rank, comm.size, partitions)
 
 
