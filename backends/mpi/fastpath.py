@@ -1,10 +1,11 @@
 """Small all-reduces in one MPI round trip, with the shape agreement folded into the message.
 
 The checked path (runtime.py) agrees on shapes and dtypes with a separate all-reduce before every
-collective: ~1-2 us, as much as a whole 1 KiB MPI_Allreduce. Here each communicator remembers the
-last (shape, dtype, reduction) its processes agreed on. A process whose operand matches it sends
-[data, header] at the agreed size; one whose operand differs sends [zeros, changed-header] at the
-*agreed* size, so the messages still match. The header reduces to a known value only if nobody
+collective: ~1-2 us, as much as a whole 1 KiB MPI_Allreduce. Here each communicator remembers which
+(shape, dtype, reduction) followed which in its agreed all-reduces, identically in every process, so
+all of them predict the same next one. A process whose operand matches the prediction sends
+[data, header] at its size; one whose operand differs sends [zeros, changed-header] at the
+*predicted* size, so the messages still match. The header reduces to a known value only if nobody
 changed (SUM 0+0, PROD 1*1, MAX max(0,0), MIN min(1,1): exact for any dtype); otherwise every
 process sees it and all of them fall back together to the checked path (agreement, an error naming
 the replicas on a mismatch, then the all-reduce), which records the new agreement.
@@ -36,29 +37,18 @@ MAX_BYTES = 1 << 18
 ROTATE_BYTES = 1 << 14
 
 
-class _Agreement:
-    """One communicator's last agreed all-reduce: its key, staging buffer [data, header] (`body`: its
-    data part in the operand's shape), MPI op and headers."""
+class _Entry:
+    """One agreed all-reduce: its key, staging buffer [data, header] (`body`: the data part in the
+    operand's shape), MPI op and header values."""
 
-    __slots__ = ("comm", "key", "stage", "body", "n", "rotate", "mpi_op", "header", "expect", "where", "spare")
+    __slots__ = ("key", "stage", "body", "n", "rotate", "mpi_op", "header", "expect", "spare")
 
-    def __init__(self, comm):
-        self.comm, self.key, self.where, self.spare = comm, None, (comm, "all_reduce"), []
-
-    def record(self, key, x: np.ndarray, reduction: str | None, mpi_op) -> None:
-        """After the checked path agreed on `key` (every process does this at the same call)."""
-        if reduction not in HEADERS or x.nbytes > MAX_BYTES or x.dtype.kind not in "iuf" or x.size == 0 \
-                or x.dtype.name == "float16":
-            self.key = None
-            return
-        if self.spare and (self.spare[0].size != x.size + 1 or self.spare[0].dtype != x.dtype):
-            self.spare = []
-        self.n, self.rotate = x.size, x.nbytes > ROTATE_BYTES
-        self.new_stage(x.shape, x.dtype)
-        self.key, self.mpi_op = key, mpi_op
+    def __init__(self, key, x: np.ndarray, reduction: str, mpi_op):
+        self.key, self.mpi_op, self.n, self.rotate, self.spare = key, mpi_op, x.size, x.nbytes > ROTATE_BYTES, []
         unchanged, changed, expect = HEADERS[reduction]
         self.header = (x.dtype.type(unchanged), x.dtype.type(changed))
         self.expect = x.dtype.type(expect)
+        self.new_stage(x.shape, x.dtype)
 
     def new_stage(self, shape, dtype) -> None:
         """A staging buffer that no earlier result lives in any more (reused: a fresh large buffer
@@ -73,6 +63,38 @@ class _Agreement:
         self.stage, self.body = buf, buf[:self.n].reshape(shape)
 
 
+def _eligible(x: np.ndarray, reduction: str | None) -> bool:
+    return (reduction in HEADERS and 0 < x.nbytes <= MAX_BYTES and x.dtype.kind in "iuf"
+            and x.dtype.name != "float16")
+
+
+class _Agreement:
+    """A communicator's all-reduce history, the same in every process of its group: the key of the
+    last all-reduce (None after any other collective), and for each key the one that followed it
+    (a training step all-reduces gradients of several shapes in a fixed order, so the successor of
+    the last key predicts the next one)."""
+
+    __slots__ = ("comm", "last", "succ", "armed", "where", "hits")
+
+    def __init__(self, comm):
+        self.comm, self.last, self.succ, self.armed, self.where, self.hits = comm, None, {}, True, \
+            (comm, "all_reduce"), 0
+
+    def record(self, key, x: np.ndarray, reduction: str | None, mpi_op) -> None:
+        """After an all-reduce's checked path (every process of the group, at the same call)."""
+        old = self.succ.get(self.last)
+        if not _eligible(x, reduction):
+            entry = None
+        elif old is not None and old.key == key:
+            entry = old
+        else:
+            entry = _Entry(key, x, reduction, mpi_op)
+        if len(self.succ) >= 64 and self.last not in self.succ:
+            self.succ.clear()  # (a program whose shapes keep changing: bound the staging memory)
+        self.succ[self.last] = entry
+        self.last, self.armed = key, True
+
+
 _AGREEMENTS: dict[int, _Agreement] = {}
 
 
@@ -84,36 +106,52 @@ def agreement(comm) -> _Agreement:
 
 
 def try_allreduce(state: _Agreement, x: np.ndarray, key) -> np.ndarray | None:
-    """The all-reduce of `x` in one round trip if every process matches the agreement,
-    else None after the round trip that tells everyone to take the checked path."""
-    if state.key == key:
-        stage, body, n = state.stage, state.body, state.n
-        body[...] = x
-        stage[n] = state.header[0]
-        WATCHDOG.where = state.where
-        WATCHDOG.since = _monotonic()
-        state.comm.Allreduce(_IN_PLACE, stage, state.mpi_op)
-        WATCHDOG.since = 0.0
-        if stage[n] == state.expect:
-            if not state.rotate:
-                return body.copy()
-            state.new_stage(x.shape, x.dtype)  # the reduced buffer becomes the result
-            return body
-        state.key = None  # somebody differs: every process saw it and takes the checked path
+    """The all-reduce of `x` in one round trip if every process brings the predicted key; else None
+    (after the round trip that tells everyone, if there was a prediction): the caller then runs the
+    checked path and `record`s the key."""
+    if not state.armed:  # this all-reduce is already on its checked path (a caller's second try)
         return None
-    invalidate(state.comm)
+    entry = state.succ.get(state.last)
+    if entry is not None:
+        if entry.key == key:
+            stage, body, n = entry.stage, entry.body, entry.n
+            body[...] = x
+            stage[n] = entry.header[0]
+            WATCHDOG.where = state.where
+            WATCHDOG.since = _monotonic()
+            state.comm.Allreduce(_IN_PLACE, stage, entry.mpi_op)
+            WATCHDOG.since = 0.0
+            if stage[n] == entry.expect:
+                state.last = key
+                state.hits += 1
+                if not entry.rotate:
+                    return body.copy()
+                entry.new_stage(x.shape, x.dtype)  # the reduced buffer becomes the result
+                return body
+        else:
+            _differ(state.comm, entry)
+    state.armed = False  # every process takes the checked path now; its agreement sends nothing more
     return None
 
 
+def _differ(comm, entry: _Entry) -> None:
+    """Tell the others, with a message of the predicted all-reduce's size, that this process differs."""
+    entry.body[...] = 0
+    entry.stage[-1] = entry.header[1]
+    blocking_allreduce(comm, entry.stage, entry.mpi_op)
+
+
 def invalidate(comm) -> None:
-    """Before any other collective on `comm`: if it has an agreement, tell the others (at the agreed
-    size) that this process is not doing that all-reduce, and forget it; they do the same."""
+    """Before any checked collective on `comm`: one that is not part of an all-reduce's checked path
+    first sends the 'differs' message if an all-reduce was predicted (a process still on the fast
+    path learns that its peers are elsewhere), and the history notes that something else ran."""
     state = _AGREEMENTS.get(id(comm))
-    if state is not None and state.key is not None and state.comm is comm:
-        state.key = None
-        state.body[...] = 0
-        state.stage[-1] = state.header[1]
-        blocking_allreduce(comm, state.stage, state.mpi_op)
+    if state is None or state.comm is not comm or not state.armed:
+        return
+    entry = state.succ.get(state.last)
+    if entry is not None:
+        _differ(comm, entry)
+    state.last = None
 
 
 def blocking_allreduce(comm, buf: np.ndarray, mpi_op, what: str = "all_reduce") -> None:

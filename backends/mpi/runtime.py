@@ -280,7 +280,7 @@ def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = F
             out.append(result)
         else:  # general computation (or a dtype MPI lacks): gather, then reduce in group order
             out.append(_reduce_in_order(comm.allgather(buf), op, combine))
-    if len(arrays) == 1 and reduction is not None and buf.dtype.name not in ("bfloat16", "float16"):
+    if len(arrays) == 1:
         state.record(key, buf, name, reduction)
     return out
 
@@ -425,13 +425,14 @@ def allreduce_array(x: np.ndarray, combiner: str = "add") -> np.ndarray:
             return done
     _EAGER[combiner] = (state, name)
     agree_world(x, "all_reduce")
-    out = _POOL.empty(x.shape, x.dtype)
     if x.dtype.name in ("bfloat16", "float16"):  # MPI has no such types: reduce in f32
         wide = x.astype(np.float32)
-        res = np.empty_like(wide)
-        w.comm.Allreduce(wide, res, op=getattr(mpi(), _COMBINER_OPS[combiner]))
-        return res.astype(x.dtype)
-    w.comm.Allreduce(x, out, op=getattr(mpi(), name))
+        out = np.empty_like(wide)
+        w.comm.Allreduce(wide, out, op=getattr(mpi(), name))
+        out = out.astype(x.dtype)
+    else:
+        out = _POOL.empty(x.shape, x.dtype)
+        w.comm.Allreduce(x, out, op=getattr(mpi(), name))
     state.record(key, x, name, getattr(mpi(), name))
     return out
 

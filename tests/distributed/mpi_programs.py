@@ -153,6 +153,9 @@ def fast_path() -> None:
     def everyone(shape, dtype):
         return [mine(shape, dtype, k) for k in range(n)]
 
+    from minixla.backends.mpi import fastpath, world
+
+    state = fastpath.agreement(world().comm)
     calls = [((3,), np.float32, hvd.Sum)] * 3 + [((2, 5), np.float32, hvd.Sum)] * 2 + [
         ((3,), np.float32, hvd.Max), ((3,), np.float32, hvd.Min), ((3,), np.int32, hvd.Sum),
         ((3,), np.float64, hvd.Average), ((3,), np.float64, hvd.Average), ((4096,), np.float32, hvd.Sum),
@@ -164,13 +167,18 @@ def fast_path() -> None:
         want = expect[op](everyone(shape, dtype)).astype(dtype)
         assert got.dtype == want.dtype and got.shape == want.shape, (i, got.dtype, got.shape)
         np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=f"call {i}")
-        if i == 2:  # the third call went the one-round-trip way: an agreement is recorded
-            from minixla.backends.mpi import fastpath, world
-
-            assert fastpath.agreement(world().comm).key == ((3,), np.dtype(np.float32), "SUM")
+        if i == 2:  # the third call went the one-round-trip way (the second learnt that K follows K)
+            assert state.hits == 1, state.hits
         if i == 4:  # another collective between two agreed all-reduces
             np.testing.assert_array_equal(hvd.broadcast(mine((2,), np.float32, r), root_rank=1).numpy(),
                                           mine((2,), np.float32, 1))
+
+    hits = state.hits  # gradients of several shapes in a fixed order: the successor predicts each one
+    for i in range(12):
+        shape = [(3,), (2, 5), (40000,)][i % 3]
+        got = hvd.allreduce(mine(shape, np.float32, r), op=hvd.Sum).numpy()
+        np.testing.assert_allclose(got, sum(everyone(shape, np.float32)), rtol=1e-6)
+    assert state.hits - hits >= 8, state.hits - hits
 
     @tf.function(jit_compile=True)
     def reduce(v):
