@@ -12,3 +12,4 @@ from minixla.frontend.ops import raw_complex_ops  # noqa: F401,E402  (complex pa
 from minixla.frontend.ops.registry import REGISTRY, OpDef, get, register
 
 __all__ = ["REGISTRY", "OpDef", "get", "register"]
+from minixla.frontend.ops import raw_quant_ops  # noqa: F401,E402  (uniform-quantized ops on their storage integers)

@@ -1,0 +1,247 @@
+"""TF's uniform-quantized raw ops (UniformQuantize, UniformDequantize, UniformRequantize,
+UniformQuantizedAdd, UniformQuantizedClipByValue, UniformQuantizedDot) on integer and float ops.
+
+A qint8/qint32 tensor is carried as its storage integers (int8/int32): hlo has no quantized element
+type, and these ops only need the integers. Scales and zero points are compile-time constants (TF's XLA
+kernels require that too), so the fixed-point requantization multipliers are computed here in numpy, as
+TF's kernels compute them on the host (tensorflow/core/kernels/uniform_quant_ops/math_utils.h):
+
+* quantize: floor(x * (1/scale) + 0.5) + zero_point, clamped (TF's CPU kernel; TF's XLA kernel rounds
+  half to even after adding the zero point, so ties can differ there; minixla gives the CPU kernel's
+  result in every mode, as for the stateless random ops);
+* dequantize: float(q - zero_point) * scale;
+* requantize: frexp(input_scale / output_scale) as a Q31 multiplier and a shift, then
+  (x * multiplier + 2^(s-1)) >> s in int64, the rounding of TF's `MultiplyByQuantizedMultiplier`.
+
+Per-axis quantization (`quantization_axis` >= 0) broadcasts the scales and zero points along that axis.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minixla.frontend.dtypes import QUANTIZED, as_dtype
+from minixla.frontend.ops.registry import REQUIRED, op_error, register
+
+_I32, _I64, _F32 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32)
+
+
+def storage(dtype) -> np.dtype:
+    """The integers a quantized dtype is carried as (qint8 -> int8); any other dtype itself."""
+    name = getattr(dtype, "name", None)
+    if name in QUANTIZED:
+        return np.dtype(QUANTIZED[name])
+    return as_dtype(dtype).np
+
+
+def _params(op: str, values, axis: int, shape, what: str) -> np.ndarray:
+    """A scale/zero-point array checked against `axis`: a scalar per tensor, one per slice per axis."""
+    arr = np.asarray(values)
+    if axis == -1:
+        if arr.ndim != 0:
+            raise op_error(op, f"{what} must be a scalar for per-tensor quantization, got shape {list(arr.shape)}")
+        return arr
+    if not 0 <= axis < len(shape):
+        raise op_error(op, f"quantization_axis {axis} is out of range for an operand of rank {len(shape)}")
+    if arr.ndim != 1 or arr.shape[0] != shape[axis]:
+        raise op_error(op, f"{what} must have shape [{shape[axis]}] for quantization_axis {axis}, "
+                           f"got {list(arr.shape)}")
+    return arr
+
+
+def _along(b, values: np.ndarray, axis: int, shape, dtype):
+    """A constant per tensor (scalar) or per axis, broadcast to `shape`."""
+    const = b.constant(np.asarray(values), dtype)
+    if np.ndim(values) == 0:
+        return b.broadcast_in_dim(const, list(shape), ())
+    return b.broadcast_in_dim(const, list(shape), (axis,))
+
+
+def quantize_multiplier(op: str, multiplier) -> tuple[np.ndarray, np.ndarray]:
+    """TF's `QuantizeMultiplier`, elementwise: a Q31 fixed-point multiplier and the shift (frexp)."""
+    m = np.asarray(multiplier, np.float64)
+    if not np.all(np.isfinite(m)) or np.any(m <= 0):
+        raise op_error(op, f"the effective requantization multiplier must be finite and positive, got {m}")
+    frac, shift = np.frexp(m)
+    fixed = np.floor(frac * float(1 << 31) + 0.5).astype(np.int64)  # std::round of a positive value
+    carry = fixed == (1 << 31)
+    fixed, shift = np.where(carry, fixed // 2, fixed), np.where(carry, shift + 1, shift)
+    tiny = shift < -31
+    return np.where(tiny, 0, fixed).astype(np.int64), np.where(tiny, 0, shift).astype(np.int64)
+
+
+def _multiply_by_quantized_multiplier(b, x, fixed, shift, axis):
+    """(x * fixed + 2^(total-1)) >> total with total = 31 - shift, in int64, saturated to int32."""
+    shape = list(x.shape)
+    total = 31 - shift
+    wide = b.multiply(b.convert(x, _I64), _along(b, fixed, axis, shape, _I64))
+    wide = b.add(wide, _along(b, np.left_shift(np.int64(1), total - 1), axis, shape, _I64))
+    wide = b.shift_right_arithmetic(wide, _along(b, total, axis, shape, _I64))
+    lo, hi = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    return b.convert(b.clamp(b.scalar(lo, _I64), wide, b.scalar(hi, _I64)), _I32)
+
+
+def _clamp(b, x, lo, hi, dtype):
+    return b.convert(b.clamp(b.scalar(lo, _I32), x, b.scalar(hi, _I32)), dtype)
+
+
+def _requantize_centered(b, op, x, in_scales, out_scales, axis):
+    """(x - in_zp) already subtracted: the value in the output scale, before the output zero point."""
+    fixed, shift = quantize_multiplier(op, np.asarray(in_scales, np.float64) / np.asarray(out_scales, np.float64))
+    return _multiply_by_quantized_multiplier(b, x, fixed, shift, axis)
+
+
+# -- the ops ------------------------------------------------------------------------------------------
+
+def uniform_quantize(b, input, scales, zero_points, Tin=None, Tout=REQUIRED, quantization_axis=-1,
+                     quantization_min_val=REQUIRED, quantization_max_val=REQUIRED):
+    op, shape = "UniformQuantize", list(input.shape)
+    s = _params(op, scales, quantization_axis, shape, "scales").astype(np.float32)
+    z = _params(op, zero_points, quantization_axis, shape, "zero_points")
+    x = b.convert(input, _F32)
+    y = b.multiply(x, _along(b, (np.float32(1) / s).astype(np.float32), quantization_axis, shape, _F32))
+    r = b.convert(b.floor(b.add(y, b.full(shape, 0.5, _F32))), _I32)
+    q = b.add(r, _along(b, z, quantization_axis, shape, _I32))
+    return _clamp(b, q, quantization_min_val, quantization_max_val, storage(Tout))
+
+
+def uniform_dequantize(b, input, scales, zero_points, Tin=None, Tout=REQUIRED, quantization_axis=-1,
+                       quantization_min_val=REQUIRED, quantization_max_val=REQUIRED):
+    op, shape = "UniformDequantize", list(input.shape)
+    s = _params(op, scales, quantization_axis, shape, "scales").astype(np.float32)
+    z = _params(op, zero_points, quantization_axis, shape, "zero_points")
+    centered = b.subtract(b.convert(input, _I32), _along(b, z, quantization_axis, shape, _I32))
+    out = b.multiply(b.convert(centered, _F32), _along(b, s, quantization_axis, shape, _F32))
+    return b.convert(out, storage(Tout))
+
+
+def uniform_requantize(b, input, input_scales, input_zero_points, output_scales, output_zero_points, Tin=None,
+                       Tout=REQUIRED, input_quantization_axis=-1, input_quantization_min_val=REQUIRED,
+                       input_quantization_max_val=REQUIRED, output_quantization_axis=-1,
+                       output_quantization_min_val=REQUIRED, output_quantization_max_val=REQUIRED):
+    op, shape = "UniformRequantize", list(input.shape)
+    if -1 not in (input_quantization_axis, output_quantization_axis) and \
+            input_quantization_axis != output_quantization_axis:
+        raise op_error(op, "input and output quantization_axis must be equal when both are per-axis, got "
+                           f"{input_quantization_axis} and {output_quantization_axis}")
+    axis = max(input_quantization_axis, output_quantization_axis)
+    in_s = _params(op, input_scales, input_quantization_axis, shape, "input_scales").astype(np.float32)
+    in_z = _params(op, input_zero_points, input_quantization_axis, shape, "input_zero_points")
+    out_s = _params(op, output_scales, output_quantization_axis, shape, "output_scales").astype(np.float32)
+    out_z = _params(op, output_zero_points, output_quantization_axis, shape, "output_zero_points")
+    centered = b.subtract(b.convert(input, _I32), _along(b, in_z, input_quantization_axis, shape, _I32))
+    scaled = _requantize_centered(b, op, centered, in_s, out_s, axis)
+    q = b.add(scaled, _along(b, out_z, output_quantization_axis, shape, _I32))
+    return _clamp(b, q, output_quantization_min_val, output_quantization_max_val, storage(Tout))
+
+
+def _operand_axis(op: str, out_axis: int, out_rank: int, operand_rank: int, own_axis: int, name: str) -> int:
+    """An Add operand's quantization axis must name the output's axis (counted from the right)."""
+    if own_axis == -1 or out_axis == -1:
+        if own_axis != out_axis:
+            raise op_error(op, f"{name} and output must both be per-tensor or both per-axis, got "
+                               f"{name}_quantization_axis={own_axis}, output_quantization_axis={out_axis}")
+        return -1
+    if own_axis - operand_rank != out_axis - out_rank:
+        raise op_error(op, f"{name}_quantization_axis {own_axis} does not match output_quantization_axis {out_axis}")
+    return own_axis
+
+
+def uniform_quantized_add(b, lhs, rhs, lhs_scales, lhs_zero_points, rhs_scales, rhs_zero_points, output_scales,
+                          output_zero_points, lhs_quantization_axis=-1, lhs_quantization_min_val=REQUIRED,
+                          lhs_quantization_max_val=REQUIRED, rhs_quantization_axis=-1,
+                          rhs_quantization_min_val=REQUIRED, rhs_quantization_max_val=REQUIRED,
+                          output_quantization_axis=-1, output_quantization_min_val=REQUIRED,
+                          output_quantization_max_val=REQUIRED, T=None):
+    """Both operands requantized to the output's scale, added, the output zero point added once."""
+    from minixla.frontend.ops.registry import broadcast_shape
+
+    op = "UniformQuantizedAdd"
+    out_shape = list(broadcast_shape(op, lhs.shape, rhs.shape))
+    out_axis = output_quantization_axis
+    out_s = _params(op, output_scales, out_axis, out_shape, "output_scales").astype(np.float32)
+    out_z = _params(op, output_zero_points, out_axis, out_shape, "output_zero_points")
+    total = None
+    for x, scales, zps, axis, name in ((lhs, lhs_scales, lhs_zero_points, lhs_quantization_axis, "lhs"),
+                                       (rhs, rhs_scales, rhs_zero_points, rhs_quantization_axis, "rhs")):
+        shape = list(x.shape)
+        axis = _operand_axis(op, out_axis, len(out_shape), len(shape), axis, name)
+        s = _params(op, scales, axis, shape, f"{name}_scales").astype(np.float32)
+        z = _params(op, zps, axis, shape, f"{name}_zero_points")
+        centered = b.subtract(b.convert(x, _I32), _along(b, z, axis, shape, _I32))
+        scaled = _requantize_centered(b, op, centered, s, out_s, axis)
+        scaled = b.broadcast_in_dim(scaled, out_shape, list(range(len(out_shape) - len(shape), len(out_shape))))
+        total = scaled if total is None else b.add(total, scaled)
+    q = b.add(total, _along(b, out_z, out_axis, out_shape, _I32))
+    return _clamp(b, q, output_quantization_min_val, output_quantization_max_val, _I32)
+
+
+def uniform_quantized_clip_by_value(b, operand, min, max, scales, zero_points, T=None, quantization_axis=-1,
+                                    quantization_min_val=REQUIRED, quantization_max_val=REQUIRED):
+    """clamp(operand, min, max) on the quantized integers (same scale): per tensor or per axis."""
+    op, shape = "UniformQuantizedClipByValue", list(operand.shape)
+    _params(op, scales, quantization_axis, shape, "scales")
+    _params(op, zero_points, quantization_axis, shape, "zero_points")
+    x = b.convert(operand, _I32)
+    bounds = []
+    for bound, what in ((min, "min"), (max, "max")):
+        want = () if quantization_axis == -1 else (shape[quantization_axis],)
+        if tuple(bound.shape) != want:
+            raise op_error(op, f"{what} must have shape {list(want)}, got {list(bound.shape)}")
+        dims = () if quantization_axis == -1 else (quantization_axis,)
+        bounds.append(b.broadcast_in_dim(b.convert(bound, _I32), shape, dims))
+    return b.minimum(b.maximum(x, bounds[0]), bounds[1])
+
+
+def uniform_quantized_dot(b, lhs, rhs, lhs_scales, lhs_zero_points, rhs_scales, rhs_zero_points, output_scales,
+                          output_zero_points, Tin=None, Tout=REQUIRED, lhs_quantization_axis=-1,
+                          lhs_quantization_min_val=REQUIRED, lhs_quantization_max_val=REQUIRED,
+                          rhs_quantization_axis=-1, rhs_quantization_min_val=REQUIRED,
+                          rhs_quantization_max_val=REQUIRED, output_quantization_axis=-1,
+                          output_quantization_min_val=REQUIRED, output_quantization_max_val=REQUIRED):
+    """[m, k] x [k, n]: the int32 sum of (lhs - lhs_zp)(rhs - rhs_zp), requantized from scale
+    lhs_scale * rhs_scale to the output's (rhs and output per tensor or both per output channel)."""
+    op = "UniformQuantizedDot"
+    if len(lhs.shape) != 2 or len(rhs.shape) != 2 or lhs.shape[1] != rhs.shape[0]:
+        raise op_error(op, f"lhs and rhs must be [m, k] and [k, n] matrices, got {list(lhs.shape)} and "
+                           f"{list(rhs.shape)}")
+    if lhs_quantization_axis != -1:
+        raise op_error(op, f"lhs_quantization_axis must be -1 (per-tensor), got {lhs_quantization_axis}")
+    if rhs_quantization_axis not in (-1, 1) or output_quantization_axis != rhs_quantization_axis:
+        raise op_error(op, "rhs_quantization_axis and output_quantization_axis must both be -1 or both 1, got "
+                           f"{rhs_quantization_axis} and {output_quantization_axis}")
+    axis = rhs_quantization_axis
+    out_shape = [lhs.shape[0], rhs.shape[1]]
+    l_s = _params(op, lhs_scales, -1, list(lhs.shape), "lhs_scales").astype(np.float32)
+    l_z = _params(op, lhs_zero_points, -1, list(lhs.shape), "lhs_zero_points")
+    r_s = _params(op, rhs_scales, axis, list(rhs.shape), "rhs_scales").astype(np.float32)
+    r_z = _params(op, rhs_zero_points, axis, list(rhs.shape), "rhs_zero_points")
+    o_s = _params(op, output_scales, axis, out_shape, "output_scales").astype(np.float32)
+    o_z = _params(op, output_zero_points, axis, out_shape, "output_zero_points")
+    lc = b.subtract(b.convert(lhs, _I32), _along(b, l_z, -1, list(lhs.shape), _I32))
+    rc = b.subtract(b.convert(rhs, _I32), _along(b, r_z, axis, list(rhs.shape), _I32))
+    acc = b.dot_general(lc, rc, ((1,), (0,)), result_dtype=_I32)
+    scaled = _requantize_centered(b, op, acc, (l_s * r_s).astype(np.float32), o_s, axis)
+    q = b.add(scaled, _along(b, o_z, axis, out_shape, _I32))
+    return _clamp(b, q, output_quantization_min_val, output_quantization_max_val, storage(Tout))
+
+
+_ONE = {"quantization_axis": -1, "quantization_min_val": REQUIRED, "quantization_max_val": REQUIRED}
+_SIDES = {f"{side}_{k}": v for side in ("lhs", "rhs", "output") for k, v in _ONE.items()}
+_SCALES = ("scales", "zero_points")
+_THREE = tuple(f"{side}_{k}" for side in ("lhs", "rhs", "output") for k in _SCALES)
+
+register("UniformQuantize", ("input", *_SCALES), uniform_quantize, attrs={"Tin": None, "Tout": REQUIRED, **_ONE},
+         const_inputs=_SCALES, typed=("input",))
+register("UniformDequantize", ("input", *_SCALES), uniform_dequantize,
+         attrs={"Tin": None, "Tout": REQUIRED, **_ONE}, const_inputs=_SCALES, typed=("input",))
+register("UniformRequantize", ("input", *(f"{s}_{k}" for s in ("input", "output") for k in _SCALES)),
+         uniform_requantize, attrs={"Tin": None, "Tout": REQUIRED,
+                                    **{f"{s}_{k}": v for s in ("input", "output") for k, v in _ONE.items()}},
+         const_inputs=tuple(f"{s}_{k}" for s in ("input", "output") for k in _SCALES), typed=("input",))
+register("UniformQuantizedAdd", ("lhs", "rhs", *_THREE), uniform_quantized_add, attrs={**_SIDES, "T": None},
+         const_inputs=_THREE, typed=("lhs", "rhs"))
+register("UniformQuantizedClipByValue", ("operand", "min", "max", *_SCALES), uniform_quantized_clip_by_value,
+         attrs={"T": None, **_ONE}, const_inputs=_SCALES, typed=("operand", "min", "max"))
+register("UniformQuantizedDot", ("lhs", "rhs", *_THREE), uniform_quantized_dot,
+         attrs={"Tin": None, "Tout": REQUIRED, **_SIDES}, const_inputs=_THREE, typed=())
