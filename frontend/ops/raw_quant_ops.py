@@ -1,5 +1,6 @@
 """TF's uniform-quantized raw ops (UniformQuantize, UniformDequantize, UniformRequantize,
-UniformQuantizedAdd, UniformQuantizedClipByValue, UniformQuantizedDot) on integer and float ops.
+UniformQuantizedAdd, UniformQuantizedClipByValue, UniformQuantizedDot, UniformQuantizedConvolution) on
+integer and float ops.
 
 A qint8/qint32 tensor is carried as its storage integers (int8/int32): hlo has no quantized element
 type, and these ops only need the integers. Scales and zero points are compile-time constants (TF's XLA
@@ -226,6 +227,76 @@ def uniform_quantized_dot(b, lhs, rhs, lhs_scales, lhs_zero_points, rhs_scales, 
     return _clamp(b, q, output_quantization_min_val, output_quantization_max_val, storage(Tout))
 
 
+
+def _same_padding(n: int, k: int, stride: int, ld: int, rd: int) -> tuple[int, int]:
+    """TF's SAME padding on the dilated operands: ceil(n / stride) outputs, the extra on the high side."""
+    span_n, span_k = (n - 1) * ld + 1, (k - 1) * rd + 1
+    total = max((-(-span_n // stride) - 1) * stride + span_k - span_n, 0)
+    return total // 2, total - total // 2
+
+
+def uniform_quantized_convolution(b, lhs, rhs, lhs_scales, lhs_zero_points, rhs_scales, rhs_zero_points,
+                                  output_scales, output_zero_points, Tin=None, Tout=REQUIRED, window_strides=(),
+                                  padding=REQUIRED, explicit_padding=(), lhs_dilation=(), rhs_dilation=(),
+                                  batch_group_count=1, feature_group_count=1, dimension_numbers="",
+                                  lhs_quantization_axis=-1, lhs_quantization_min_val=REQUIRED,
+                                  lhs_quantization_max_val=REQUIRED, rhs_quantization_axis=-1,
+                                  rhs_quantization_min_val=REQUIRED, rhs_quantization_max_val=REQUIRED,
+                                  output_quantization_axis=-1, output_quantization_min_val=REQUIRED,
+                                  output_quantization_max_val=REQUIRED):
+    """The int32 convolution of (lhs - lhs_zp) and (rhs - rhs_zp) (zero padding there is padding by the zero
+    point in the quantized domain), requantized from lhs_scale * rhs_scale to the output's; TF's default
+    dimension numbers (lhs [b, f, spatial...], rhs [o, i, spatial...], output [b, f, spatial...]), rhs and
+    output per tensor or per output feature (axes 0 and 1)."""
+    from minixla.frontend.errors import UnimplementedError, at_user_line
+
+    op = "UniformQuantizedConvolution"
+    if dimension_numbers not in ("", b"", None):
+        raise UnimplementedError(at_user_line(f"{op}: only the default dimension_numbers are implemented in "
+                                              f"minixla [Op:{op}]"))
+    rank = len(lhs.shape)
+    nsp = rank - 2
+    if rank < 3 or len(rhs.shape) != rank:
+        raise op_error(op, f"lhs and rhs must have the same rank >= 3, got {list(lhs.shape)} and {list(rhs.shape)}")
+    strides = [int(v) for v in window_strides] or [1] * nsp
+    ld = [int(v) for v in lhs_dilation] or [1] * nsp
+    rd = [int(v) for v in rhs_dilation] or [1] * nsp
+    if not len(strides) == len(ld) == len(rd) == nsp:
+        raise op_error(op, f"window_strides, lhs_dilation and rhs_dilation must have {nsp} entries")
+    padding = padding.decode() if isinstance(padding, bytes) else str(padding)
+    if padding == "VALID":
+        pads = [(0, 0)] * nsp
+    elif padding == "SAME":
+        pads = [_same_padding(lhs.shape[2 + i], rhs.shape[2 + i], strides[i], ld[i], rd[i]) for i in range(nsp)]
+    elif padding == "EXPLICIT":
+        flat = [int(v) for v in explicit_padding]
+        if len(flat) != 2 * nsp:
+            raise op_error(op, f"explicit_padding must have {2 * nsp} entries, got {len(flat)}")
+        pads = list(zip(flat[0::2], flat[1::2]))
+    else:
+        raise op_error(op, f"padding must be SAME, VALID or EXPLICIT, got {padding!r}")
+    if lhs_quantization_axis != -1:
+        raise op_error(op, f"lhs_quantization_axis must be -1 (per-tensor), got {lhs_quantization_axis}")
+    if (rhs_quantization_axis, output_quantization_axis) not in ((-1, -1), (0, 1)):
+        raise op_error(op, "rhs_quantization_axis and output_quantization_axis must be -1 and -1, or the output "
+                           f"feature axes 0 and 1, got {rhs_quantization_axis} and {output_quantization_axis}")
+    l_s = _params(op, lhs_scales, -1, list(lhs.shape), "lhs_scales").astype(np.float32)
+    l_z = _params(op, lhs_zero_points, -1, list(lhs.shape), "lhs_zero_points")
+    r_s = _params(op, rhs_scales, rhs_quantization_axis, list(rhs.shape), "rhs_scales").astype(np.float32)
+    r_z = _params(op, rhs_zero_points, rhs_quantization_axis, list(rhs.shape), "rhs_zero_points")
+    lc = b.subtract(b.convert(lhs, _I32), _along(b, l_z, -1, list(lhs.shape), _I32))
+    rc = b.subtract(b.convert(rhs, _I32), _along(b, r_z, rhs_quantization_axis, list(rhs.shape), _I32))
+    sp = tuple(range(2, rank))
+    acc = b.convolution(lc, rc, strides, pads, ld, rd, dn=(0, 1, sp, 1, 0, sp, 0, 1, sp),
+                        feature_group_count=feature_group_count, batch_group_count=batch_group_count)
+    out_shape = list(acc.shape)
+    o_s = _params(op, output_scales, output_quantization_axis, out_shape, "output_scales").astype(np.float32)
+    o_z = _params(op, output_zero_points, output_quantization_axis, out_shape, "output_zero_points")
+    scaled = _requantize_centered(b, op, acc, (l_s * r_s).astype(np.float32), o_s, output_quantization_axis)
+    q = b.add(scaled, _along(b, o_z, output_quantization_axis, out_shape, _I32))
+    return _clamp(b, q, output_quantization_min_val, output_quantization_max_val, storage(Tout))
+
+
 _ONE = {"quantization_axis": -1, "quantization_min_val": REQUIRED, "quantization_max_val": REQUIRED}
 _SIDES = {f"{side}_{k}": v for side in ("lhs", "rhs", "output") for k, v in _ONE.items()}
 _SCALES = ("scales", "zero_points")
@@ -245,3 +316,7 @@ register("UniformQuantizedClipByValue", ("operand", "min", "max", *_SCALES), uni
          attrs={"T": None, **_ONE}, const_inputs=_SCALES, typed=("operand", "min", "max"))
 register("UniformQuantizedDot", ("lhs", "rhs", *_THREE), uniform_quantized_dot,
          attrs={"Tin": None, "Tout": REQUIRED, **_SIDES}, const_inputs=_THREE, typed=())
+register("UniformQuantizedConvolution", ("lhs", "rhs", *_THREE), uniform_quantized_convolution,
+         attrs={"Tin": None, "Tout": REQUIRED, "window_strides": (), "padding": REQUIRED, "explicit_padding": (),
+                "lhs_dilation": (), "rhs_dilation": (), "batch_group_count": 1, "feature_group_count": 1,
+                "dimension_numbers": "", **_SIDES}, const_inputs=_THREE, typed=())

@@ -130,3 +130,34 @@ CASES = {
     "uq_dot_per_channel": (lambda tf, a, b: _dot(tf, a, b, OUT5 * np.float32(1e-2), OUT_ZPS5, axis=1,
                                                  rhs_s=SCALES5, rhs_z=np.zeros(5, np.int32)), [LHS, RHS], None),
 }
+
+CONV_X = R.integers(-128, 128, (2, 4, 6, 5)).astype(np.int8)  # [b, f, h, w]
+CONV_W = R.integers(-127, 128, (3, 4, 3, 2)).astype(np.int8)  # [o, i, kh, kw]
+CONV_W_G = R.integers(-127, 128, (4, 2, 2, 2)).astype(np.int8)  # 2 feature groups
+
+
+def _conv(tf, lhs, rhs, padding="VALID", axis=-1, out_s=np.float32(0.05), out_z=np.int32(2), lo=I32_MIN, hi=I32_MAX,
+          **kw):
+    n = rhs.shape[0]
+    rhs_s = np.float32(0.03) if axis == -1 else np.linspace(0.01, 0.05, n).astype(F)
+    rhs_z = np.int32(0) if axis == -1 else np.zeros(n, np.int32)
+    return _int(tf, tf.raw_ops.UniformQuantizedConvolution(
+        lhs=_q(tf, lhs, "qint8"), rhs=_q(tf, rhs, "qint8"), lhs_scales=np.float32(0.02), lhs_zero_points=np.int32(-4),
+        rhs_scales=rhs_s, rhs_zero_points=rhs_z, output_scales=out_s, output_zero_points=out_z, Tout=tf.qint32,
+        padding=padding, lhs_quantization_min_val=-128, lhs_quantization_max_val=127, rhs_quantization_min_val=-127,
+        rhs_quantization_max_val=127, output_quantization_min_val=lo, output_quantization_max_val=hi,
+        rhs_quantization_axis=axis, output_quantization_axis=-1 if axis == -1 else 1, **kw), "int32")
+
+
+CASES.update({
+    "uq_conv_valid": (lambda tf, x, w: _conv(tf, x, w), [CONV_X, CONV_W], None),
+    "uq_conv_same_stride": (lambda tf, x, w: _conv(tf, x, w, "SAME", window_strides=[2, 2]), [CONV_X, CONV_W], None),
+    "uq_conv_explicit_dilated": (lambda tf, x, w: _conv(tf, x, w, "EXPLICIT", explicit_padding=[1, 0, 2, 1],
+                                                        rhs_dilation=[2, 1], lo=-5000, hi=5000), [CONV_X, CONV_W],
+                                 None),
+    "uq_conv_per_channel": (lambda tf, x, w: _conv(tf, x, w, "SAME", axis=0,
+                                                   out_s=np.array([0.01, 0.02, 0.04], F),
+                                                   out_z=np.array([0, -3, 5], np.int32)), [CONV_X, CONV_W], None),
+    "uq_conv_groups": (lambda tf, x, w: _conv(tf, x, w, feature_group_count=2, lhs_dilation=[1, 2]),
+                       [CONV_X, CONV_W_G], None),
+})

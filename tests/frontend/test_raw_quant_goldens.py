@@ -5,7 +5,7 @@ tests/golden/raw_quant`): every case eagerly, in tf.function and under jit_compi
 minixla gives TF's CPU kernels' integers in every mode. TF's own XLA lowering of these ops differs from
 its CPU kernels (ties of UniformQuantize round half to even there; Add, and Dot with requantization, round
 otherwise: the goldens' `tf_jit_differs_from_eager`), and fails to legalize some per-axis and clamped cases
-(`jit_error`); under jit the integer results are compared with TF's CPU kernels' (the replay's rule for
+and every UniformQuantizedConvolution with the default dimension numbers (`jit_error`); under jit the integer results are compared with TF's CPU kernels' (the replay's rule for
 integer outputs). None of these ops has a gradient in TF.
 """
 
