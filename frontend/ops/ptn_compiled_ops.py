@@ -135,6 +135,13 @@ def compiled_ptn(b, shape, key, counter, means, stddevs, minvals, maxvals, dtype
     flat = [b.reshape(b.broadcast_in_dim(b.convert(v, t), bshape, list(range(len(bshape) - len(v.shape),
                                                                                 len(bshape)))), [batches])
             for v in params]
+    return b.reshape(_loop(b, flat, key, counter, t, batches, per, n, dtype), dims)
+
+
+def _loop(b, flat, key, counter, t, batches: int, per: int, n: int, dtype, skip: int | None = None):
+    """The samples, flat: V2's layout (batch-minor, the stream continuing across batches at a fresh block)
+    or, with `skip` not None, V1's (batch-major, the last batch possibly short; batch i's stream at block
+    i * skip, or continuing when skip is 0)."""
     p = _batch_params(b, flat, t)
     state = [b.scalar(0, _I32), b.scalar(0, _I32), b.scalar(0, _U64), b.scalar(0, _I32), b.full([n], np.nan, t),
              key, counter, *(p[k] for k in _NAMES)]
@@ -152,19 +159,27 @@ def compiled_ptn(b, shape, key, counter, means, stddevs, minvals, maxvals, dtype
         words = _philox_blocks(bb, k, c, offs)
         cands, used = _candidates(bb, words, here, t)
         iota = bb.iota([n], 0, _I32)
+        want = bb.scalar(per, _I32)
+        if skip is not None:  # V1: the last batch ends at n
+            want = bb.minimum(want, bb.subtract(bb.scalar(n, _I32), bb.multiply(bi, bb.scalar(per, _I32))))
         for acc, val in cands:
-            room = bb.and_(acc, bb.compare(got, bb.scalar(per, _I32), "LT"))
-            at = bb.broadcast_in_dim(bb.add(bb.multiply(got, bb.scalar(batches, _I32)), bi), [n], [])
-            hit = bb.and_(bb.broadcast_in_dim(room, [n], []), bb.compare(iota, at, "EQ"))
+            room = bb.and_(acc, bb.compare(got, want, "LT"))
+            flat_at = (bb.add(bb.multiply(bi, bb.scalar(per, _I32)), got) if skip is not None
+                       else bb.add(bb.multiply(got, bb.scalar(batches, _I32)), bi))
+            hit = bb.and_(bb.broadcast_in_dim(room, [n], []), bb.compare(iota, bb.broadcast_in_dim(flat_at, [n], []),
+                                                                          "EQ"))
             out = bb.select(hit, bb.broadcast_in_dim(val, [n], []), out)
             got = bb.add(got, bb.select(room, bb.scalar(1, _I32), bb.scalar(0, _I32)))
-        done = bb.compare(got, bb.scalar(per, _I32), "EQ")
+        done = bb.compare(got, want, "EQ")
         bi = bb.add(bi, bb.select(done, bb.scalar(1, _I32), bb.scalar(0, _I32)))
         got = bb.select(done, bb.scalar(0, _I32), got)
-        return [bi, got, bb.add(blk, used), bb.add(it, bb.scalar(1, _I32)), out, k, c, *s[7:]]
+        blk = bb.add(blk, used)
+        if skip:  # 0: one shard, the stream continuing across batches
+            blk = bb.select(done, bb.multiply(bb.convert(bi, _U64), bb.scalar(skip, _U64)), blk)
+        return [bi, got, blk, bb.add(it, bb.scalar(1, _I32)), out, k, c, *s[7:]]
 
     out = b.while_loop(cond, body, state)[4]
-    return b.reshape(out if t == dtype else b.convert(out, dtype), dims)
+    return out if t == dtype else b.convert(out, dtype)
 
 
 def stateless_ptn(b, shape, seed, means, stddevs, minvals, maxvals, dtype=None, S=None, Tseed=None):
@@ -229,3 +244,69 @@ def _ptn_grad(b, op, grad):
             g = b.reduce(g, b.scalar(0, dt), lead, "add")
         out.append(b.reshape(g, list(p.shape)))
     return [None, None, *out]
+
+
+# -- the stateful V1 kernel: ParameterizedTruncatedNormal(shape, means, stdevs, minvals, maxvals; seed, seed2) --
+
+STATEFUL = "ParameterizedTruncatedNormal"
+_DESIRED_BATCH = 1000  # kDesiredBatchSize: scalar parameters are resampled in batches of this size
+
+
+def v1_batches(dims, param_ranks) -> tuple[int, int, int]:
+    """(batches, samples per batch, blocks reserved) of TF's V1 kernel: shape[0] batches of the other
+    dimensions' product, or, with scalar parameters, batches of 1000; each batch reserves
+    2 * kMaxIterations * (samples + 3) / 4 Philox blocks. TF's CPU kernel runs the batches in shards,
+    each shard's stream skipped to its first batch's reservation; minixla computes one shard (the
+    stream continuing from batch to batch), which is what TF does for small outputs (the goldens)."""
+    n = int(np.prod(dims, dtype=np.int64))
+    if not dims:
+        raise op_error(STATEFUL, "Input shape should be a vector, got shape []")
+    if all(r == 0 for r in param_ranks):
+        per = _DESIRED_BATCH
+        batches = -(-n // per)
+    else:
+        batches, per = dims[0], int(np.prod(dims[1:], dtype=np.int64))
+    return batches, per, batches * 2 * _MAX_ITERATIONS * (per + 3) // 4
+
+
+def stateful_ptn(b, shape, means, stdevs, minvals, maxvals, offset, seed=0, seed2=0, dtype=None, T=None):
+    from minixla.frontend.ops.raw_misc_ops import _kc
+
+    dims = _dims(STATEFUL, shape)
+    params = [means, stdevs, minvals, maxvals]
+    dt = np.dtype(getattr(dtype, "as_numpy_dtype", dtype)) if dtype is not None else np.dtype(means.dtype)
+    if any(len(v.shape) > 1 for v in params):
+        raise op_error(STATEFUL, "Input means, stdevs, minvals and maxvals should be scalars or vectors")
+    batches, per, _ = v1_batches(dims, [len(v.shape) for v in params])
+    n = int(np.prod(dims, dtype=np.int64))
+    for v, what in zip(params, ("means", "stdevs", "minvals", "maxvals")):
+        if len(v.shape) == 1 and v.shape[0] not in (1, batches):
+            raise op_error(STATEFUL, f"Input {what} should have length 1 or shape[0], got shape: {list(v.shape)}")
+    if n == 0:
+        return b.full(dims, 0, dt)
+    t = _F64 if dt == _F64 else np.dtype(np.float32)
+    if type(b).__name__ == "EagerBuilder":
+        _check_v1(params, batches)
+    flat = [b.convert(v, t) if len(v.shape) == 1 and v.shape[0] == batches else
+            b.broadcast_in_dim(b.reshape(b.convert(v, t), []), [batches], []) for v in params]
+    key, counter = _kc(b, seed, seed2, offset)
+    out = _loop(b, flat, key, counter, t, batches, per, n, dt, skip=0)
+    return b.reshape(out, dims)
+
+
+def _check_v1(params, batches):
+    mean, sd, lo, hi = (np.broadcast_to(np.asarray(v).reshape(-1), (batches,)) for v in params)
+    bad = ~((sd > 0) & (lo < hi) & (np.isfinite(lo) | np.isfinite(hi)))
+    if np.any(bad):
+        raise op_error(STATEFUL, "Invalid parameters")
+
+
+register(STATEFUL, ("shape", "means", "stdevs", "minvals", "maxvals", "offset"), stateful_ptn,
+         attrs={"seed": 0, "seed2": 0, "dtype": None, "T": None}, const_inputs=("shape",),
+         typed=("means", "stdevs", "minvals", "maxvals"), stateful=True)
+
+
+@register_gradient(STATEFUL)
+def _stateful_ptn_grad(b, op, grad):
+    """TF registers no gradient for the stateful kernel: None for every input (not the loop's derivative)."""
+    return [None] * 6

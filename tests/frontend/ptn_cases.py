@@ -36,3 +36,20 @@ CASES = {
                     [SEED64, np.array([0.0, 3.0]), np.array([1.0, 1.0]), np.array([-1.0, 5.0]),
                      np.array([2.0, np.inf])], None),
 }
+
+
+def _v1(shape, seed2, *params):
+    """The stateful V1 kernel (seed, seed2; batches along shape[0]); each case its own seeds, so that it is
+    the first call of its TF kernel."""
+    return (lambda tf, m, s, lo, hi: tf.raw_ops.ParameterizedTruncatedNormal(
+        shape=shape, means=m, stdevs=s, minvals=lo, maxvals=hi, seed=17, seed2=seed2),
+        [np.asarray(p) for p in params], None)
+
+
+CASES.update({
+    "ptn_v1_scalar": _v1([2, 5], 1, F(0.5), F(2.0), F(-3.0), F(4.0)),
+    "ptn_v1_uniform_narrow": _v1([7], 2, F(0.0), F(1.0), F(0.5), F(0.6)),
+    "ptn_v1_tail": _v1([6], 3, F(1.0), F(0.5), F(3.0), F(np.inf)),
+    "ptn_v1_batched": _v1([4, 3], 4, np.array([0.0, 1.0, -2.0, 5.0], F), np.array([1.0], F),
+                          np.array([-1.0, 2.0, -2.5, 4.9], F), np.array([1.0, np.inf, 3.0, 5.3], F)),
+})

@@ -1,4 +1,5 @@
-"""tf.raw_ops.StatelessParameterizedTruncatedNormal (frontend/ops/ptn_compiled_ops.py) against real
+"""tf.raw_ops.StatelessParameterizedTruncatedNormal and the stateful ParameterizedTruncatedNormal
+(frontend/ops/ptn_compiled_ops.py) against real
 TensorFlow 2.21 (tests/golden/ptn/, recorded by `record_tf_goldens.py --cases tests/frontend/ptn_cases.py
 --out tests/golden/ptn`): TF's eager numbers eagerly, in tf.function and compiled (TF's XLA kernel draws
 another stream: under jit either is accepted per element, as for the other random kernels), and TF's
@@ -19,6 +20,14 @@ from tests.frontend.test_goldens import MODES
 from tests.paths import GOLDEN_DIR
 
 GOLDEN = GOLDEN_DIR / "ptn"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_kernels():
+    """The stateful V1 cases are each their kernel's first call (TF's eager kernel cache, cleared by set_seed)."""
+    tf.random.set_seed(None)
+    yield
+    tf.random.set_seed(None)
 TABLE = "tests/frontend/ptn_cases.py"
 NAMES = sorted(CASES)
 
