@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.frontend.dtypes import QUANTIZED, as_dtype
+from minixla.frontend.errors import UnimplementedError, at_user_line
 from minixla.frontend.ops.registry import REQUIRED, op_error, register
 
 _I32, _I64, _F32 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32)
@@ -82,6 +83,19 @@ def _multiply_by_quantized_multiplier(b, x, fixed, shift, axis):
     return b.convert(b.clamp(b.scalar(lo, _I64), wide, b.scalar(hi, _I64)), _I32)
 
 
+def _int32(b, x):
+    """A quantized operand's integers as int32; an eager tf.qint* tensor (numpy's structured qint dtype, as
+    `tf.bitcast(x, tf.qint8)` makes) is read as its storage integers."""
+    dt = np.dtype(x.dtype)
+    if dt.names:
+        if not isinstance(x, np.ndarray):
+            raise UnimplementedError(at_user_line(
+                f"a {dt.names[0]} tensor inside tf.function: minixla traces quantized tensors as their storage "
+                f"integers (pass tf.bitcast(x, tf.{dt[0].name}) instead)"))
+        x = x.view(dt[0])
+    return b.convert(x, _I32)
+
+
 def _clamp(b, x, lo, hi, dtype):
     return b.convert(b.clamp(b.scalar(lo, _I32), x, b.scalar(hi, _I32)), dtype)
 
@@ -111,7 +125,7 @@ def uniform_dequantize(b, input, scales, zero_points, Tin=None, Tout=REQUIRED, q
     op, shape = "UniformDequantize", list(input.shape)
     s = _params(op, scales, quantization_axis, shape, "scales").astype(np.float32)
     z = _params(op, zero_points, quantization_axis, shape, "zero_points")
-    centered = b.subtract(b.convert(input, _I32), _along(b, z, quantization_axis, shape, _I32))
+    centered = b.subtract(_int32(b, input), _along(b, z, quantization_axis, shape, _I32))
     out = b.multiply(b.convert(centered, _F32), _along(b, s, quantization_axis, shape, _F32))
     return b.convert(out, storage(Tout))
 
@@ -130,7 +144,7 @@ def uniform_requantize(b, input, input_scales, input_zero_points, output_scales,
     in_z = _params(op, input_zero_points, input_quantization_axis, shape, "input_zero_points")
     out_s = _params(op, output_scales, output_quantization_axis, shape, "output_scales").astype(np.float32)
     out_z = _params(op, output_zero_points, output_quantization_axis, shape, "output_zero_points")
-    centered = b.subtract(b.convert(input, _I32), _along(b, in_z, input_quantization_axis, shape, _I32))
+    centered = b.subtract(_int32(b, input), _along(b, in_z, input_quantization_axis, shape, _I32))
     scaled = _requantize_centered(b, op, centered, in_s, out_s, axis)
     q = b.add(scaled, _along(b, out_z, output_quantization_axis, shape, _I32))
     return _clamp(b, q, output_quantization_min_val, output_quantization_max_val, storage(Tout))
@@ -169,7 +183,7 @@ def uniform_quantized_add(b, lhs, rhs, lhs_scales, lhs_zero_points, rhs_scales, 
         axis = _operand_axis(op, out_axis, len(out_shape), len(shape), axis, name)
         s = _params(op, scales, axis, shape, f"{name}_scales").astype(np.float32)
         z = _params(op, zps, axis, shape, f"{name}_zero_points")
-        centered = b.subtract(b.convert(x, _I32), _along(b, z, axis, shape, _I32))
+        centered = b.subtract(_int32(b, x), _along(b, z, axis, shape, _I32))
         scaled = _requantize_centered(b, op, centered, s, out_s, axis)
         scaled = b.broadcast_in_dim(scaled, out_shape, list(range(len(out_shape) - len(shape), len(out_shape))))
         total = scaled if total is None else b.add(total, scaled)
@@ -183,14 +197,14 @@ def uniform_quantized_clip_by_value(b, operand, min, max, scales, zero_points, T
     op, shape = "UniformQuantizedClipByValue", list(operand.shape)
     _params(op, scales, quantization_axis, shape, "scales")
     _params(op, zero_points, quantization_axis, shape, "zero_points")
-    x = b.convert(operand, _I32)
+    x = _int32(b, operand)
     bounds = []
     for bound, what in ((min, "min"), (max, "max")):
         want = () if quantization_axis == -1 else (shape[quantization_axis],)
         if tuple(bound.shape) != want:
             raise op_error(op, f"{what} must have shape {list(want)}, got {list(bound.shape)}")
         dims = () if quantization_axis == -1 else (quantization_axis,)
-        bounds.append(b.broadcast_in_dim(b.convert(bound, _I32), shape, dims))
+        bounds.append(b.broadcast_in_dim(_int32(b, bound), shape, dims))
     return b.minimum(b.maximum(x, bounds[0]), bounds[1])
 
 
@@ -219,8 +233,8 @@ def uniform_quantized_dot(b, lhs, rhs, lhs_scales, lhs_zero_points, rhs_scales, 
     r_z = _params(op, rhs_zero_points, axis, list(rhs.shape), "rhs_zero_points")
     o_s = _params(op, output_scales, axis, out_shape, "output_scales").astype(np.float32)
     o_z = _params(op, output_zero_points, axis, out_shape, "output_zero_points")
-    lc = b.subtract(b.convert(lhs, _I32), _along(b, l_z, -1, list(lhs.shape), _I32))
-    rc = b.subtract(b.convert(rhs, _I32), _along(b, r_z, axis, list(rhs.shape), _I32))
+    lc = b.subtract(_int32(b, lhs), _along(b, l_z, -1, list(lhs.shape), _I32))
+    rc = b.subtract(_int32(b, rhs), _along(b, r_z, axis, list(rhs.shape), _I32))
     acc = b.dot_general(lc, rc, ((1,), (0,)), result_dtype=_I32)
     scaled = _requantize_centered(b, op, acc, (l_s * r_s).astype(np.float32), o_s, axis)
     q = b.add(scaled, _along(b, o_z, axis, out_shape, _I32))
@@ -248,8 +262,6 @@ def uniform_quantized_convolution(b, lhs, rhs, lhs_scales, lhs_zero_points, rhs_
     point in the quantized domain), requantized from lhs_scale * rhs_scale to the output's; TF's default
     dimension numbers (lhs [b, f, spatial...], rhs [o, i, spatial...], output [b, f, spatial...]), rhs and
     output per tensor or per output feature (axes 0 and 1)."""
-    from minixla.frontend.errors import UnimplementedError, at_user_line
-
     op = "UniformQuantizedConvolution"
     if dimension_numbers not in ("", b"", None):
         raise UnimplementedError(at_user_line(f"{op}: only the default dimension_numbers are implemented in "
@@ -284,8 +296,8 @@ def uniform_quantized_convolution(b, lhs, rhs, lhs_scales, lhs_zero_points, rhs_
     l_z = _params(op, lhs_zero_points, -1, list(lhs.shape), "lhs_zero_points")
     r_s = _params(op, rhs_scales, rhs_quantization_axis, list(rhs.shape), "rhs_scales").astype(np.float32)
     r_z = _params(op, rhs_zero_points, rhs_quantization_axis, list(rhs.shape), "rhs_zero_points")
-    lc = b.subtract(b.convert(lhs, _I32), _along(b, l_z, -1, list(lhs.shape), _I32))
-    rc = b.subtract(b.convert(rhs, _I32), _along(b, r_z, rhs_quantization_axis, list(rhs.shape), _I32))
+    lc = b.subtract(_int32(b, lhs), _along(b, l_z, -1, list(lhs.shape), _I32))
+    rc = b.subtract(_int32(b, rhs), _along(b, r_z, rhs_quantization_axis, list(rhs.shape), _I32))
     sp = tuple(range(2, rank))
     acc = b.convolution(lc, rc, strides, pads, ld, rd, dn=(0, 1, sp, 1, 0, sp, 0, 1, sp),
                         feature_group_count=feature_group_count, batch_group_count=batch_group_count)

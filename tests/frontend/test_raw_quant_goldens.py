@@ -70,3 +70,12 @@ def test_dot_rejects_non_matrices():
             rhs_zero_points=np.int32(0), output_scales=np.float32(1), output_zero_points=np.int32(0), Tout=tf.qint32,
             lhs_quantization_min_val=-128, lhs_quantization_max_val=127, rhs_quantization_min_val=-128,
             rhs_quantization_max_val=127, output_quantization_min_val=-2**31, output_quantization_max_val=2**31 - 1)
+
+
+def test_tf_qint_tensors_are_read_as_their_integers_eagerly():
+    q8 = tf.bitcast(tf.constant(np.array([-128, -3, 0, 5, 127], np.int8)), tf.qint8)
+    assert q8.dtype == tf.qint8
+    got = tf.raw_ops.UniformDequantize(input=q8, scales=np.float32(0.3), zero_points=np.int32(-2), Tout=tf.float32,
+                                       quantization_min_val=-128, quantization_max_val=127)
+    want = (np.array([-128, -3, 0, 5, 127], np.float32) + 2) * np.float32(0.3)
+    np.testing.assert_array_equal(got.numpy(), want)
