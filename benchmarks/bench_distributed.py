@@ -42,7 +42,7 @@ def allreduce_rows(n: int) -> list[str]:
     for nbytes in SIZES:
         x = np.full(nbytes // 4, 1.0, np.float32)
         dst = np.empty_like(x)
-        repeats = 20 if nbytes <= 1 << 22 else 5
+        repeats = 400 if nbytes <= 1 << 17 else 50 if nbytes <= 1 << 22 else 5  # µs medians need many
         t_mpi = _median_time(lambda: comm.Allreduce(x, dst), repeats)
 
         @tf.function(jit_compile=True)
@@ -102,13 +102,16 @@ def main() -> int:
         print("run under mpiexec: mpiexec -n 2 python -m benchmarks.bench_distributed", file=sys.stderr)
         return 2
     n = w.size
+    load_before = os.getloadavg()[0]
     rows = allreduce_rows(n)
+    load_after = os.getloadavg()[0]
     step = training_step_time()
     if w.rank == 0:
         one = single_process_step_time()
         lines = [f"# Distributed benchmarks ({n} processes, one machine, {os.cpu_count()} cores)", "",
                  "`mpiexec -n 2 python -m benchmarks.bench_distributed` (times: median µs, max over ranks; "
-                 "bus bandwidth GB/s = 2(n-1)/n x bytes / time; % = of mpi4py's bandwidth).", "",
+                 "bus bandwidth GB/s = 2(n-1)/n x bytes / time; % = of mpi4py's bandwidth; 1-minute load "
+                 f"average {load_before:.1f} before the all-reduce rows, {load_after:.1f} after).", "",
                  "| f32 buffer | mpi4py Allreduce µs | minixla jit µs | minixla.distributed µs | mpi4py GB/s | "
                  "minixla jit GB/s | minixla.distributed GB/s |", "|---|---|---|---|---|---|---|", *rows, "",
                  f"MLP training step (Dense(10) on 8x8 digits, global batch 1024, Adam, jit, gradient all-reduce "

@@ -111,6 +111,9 @@ def to_attr(value: Any) -> Attribute:
     if as_numpy is not None or isinstance(value, np.dtype) or (isinstance(value, type)
                                                                and issubclass(value, np.generic)):
         dt = np.dtype(as_numpy if as_numpy is not None else value)
+        full = getattr(value, "np", dt)  # a DType's structured numpy dtype: TF's quantized types (qint8, ...)
+        if isinstance(full, np.dtype) and full.names and len(full.names) == 1:
+            dt = full[0]  # ... are stored as their storage integers
         return StringType() if dt == np.dtype(object) else element_type(dt)
     raise TypeError(f"cannot store {value!r} as an attribute")
 

@@ -161,7 +161,7 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     return outs[0] if single else tuple(outs)
 
 
-_MULTI_OUTPUT = {"Unpack", "Split", "SplitV", "EagerPyFunc", "If", "While"}
+_MULTI_OUTPUT = {"Unpack", "Split", "SplitV", "EagerPyFunc", "If", "While", "XlaCallModule"}
 
 
 def run_graph(graph: Graph, args: list[np.ndarray], outputs: list[Tensor]) -> list[np.ndarray]:

@@ -154,3 +154,5 @@ _complex_math.install(_sys.modules[__name__])  # tf.complex, tf.math.real/imag/c
 _signal_fft.install(_sys.modules[__name__])  # tf.signal's FFTs, stft and inverse_stft
 from minixla.frontend.api import linear_operator_circulant as _circulant  # noqa: E402
 _circulant.install(_sys.modules[__name__])  # tf.linalg.LinearOperatorCirculant{,2D,3D} on tf.signal's FFTs
+from minixla.frontend.api import raw_ptn as _raw_ptn  # noqa: E402
+_raw_ptn.install(_sys.modules[__name__])  # StatelessParameterizedTruncatedNormal: Tseed from the seed

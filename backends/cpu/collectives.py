@@ -20,7 +20,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
-from minixla.backends.mpi.runtime import HOST_COLLECTIVES, run_collective
+from minixla.backends.mpi.runtime import HOST_COLLECTIVES, AllReduceRunner, run_collective
 
 #: ops that only the process grid can run (the MPI runtime runs HOST_COLLECTIVES; the rest have no CPU path)
 _NO_CPU_PATH = {"send", "recv", "infeed", "outfeed", "after_all"}
@@ -54,25 +54,76 @@ class _HostCollective:
     results: tuple = ()
     owned: bool = False  # every operand is an intermediate buffer read by nothing else: reduce in place
 
+    def __post_init__(self):
+        if _mnemonic(self.op) == "all_reduce":
+            self.runner = AllReduceRunner(self.op, self.combine, self.owned)
+
+    def runner(self, arrays: list) -> list:
+        return run_collective(self.op, arrays, self.combine, self.owned)
+
 
 class SegmentedExecutable:
-    """Native segments and host collectives, run in order on one value environment."""
+    """Native segments and host collectives, run in order on one list of values.
+
+    Values are numbered once here (xDSL's SSAValue hash is Python code: a dict keyed by them cost
+    more than a small MPI all-reduce per call)."""
 
     def __init__(self, steps: list, args: list[SSAValue], returns: list[SSAValue]):
         self.steps, self.args, self.returns = steps, args, returns
+        slot: dict[SSAValue, int] = {v: i for i, v in enumerate(args)}
+        plan = []
+        for step in steps:
+            ins = tuple(slot[v] for v in (step.inputs if isinstance(step, _Segment) else step.operands))
+            outs = step.outputs if isinstance(step, _Segment) else step.results
+            for v in outs:
+                slot[v] = len(slot)
+            if isinstance(step, _Segment):
+                plan.append((step.run, ins, slot[outs[0]] if outs else 0, len(outs), False))
+            else:
+                plan.append((step.runner, ins, slot[outs[0]] if outs else 0, len(outs), True))
+        self._plan, self._size = plan, len(slot)
+        self._ret = tuple(slot[v] for v in returns)
+        if (len(plan) == 1 and plan[0][4] and plan[0][1] == tuple(range(len(args)))
+                and self._ret == tuple(range(len(args), len(slot)))):
+            self.__class__ = _OneCollective  # the program is one collective: no value list
+            if len(args) == 1 and self._ret == (1,) and isinstance(plan[0][0], AllReduceRunner):
+                self._one = plan[0][0].one
+                self.__class__ = _OneAllReduce
 
     def __call__(self, *arrays) -> tuple[np.ndarray, ...]:
         if len(arrays) != len(self.args):
             raise TypeError(f"expected {len(self.args)} arguments, got {len(arrays)}")
-        env: dict[SSAValue, np.ndarray] = dict(zip(self.args, (np.asarray(a) for a in arrays)))
-        for step in self.steps:
-            if isinstance(step, _Segment):
-                env.update(zip(step.outputs, step.run(*[env[v] for v in step.inputs])))
-            else:
-                outs = run_collective(step.op, [env[v] for v in step.operands], step.combine, step.owned)
-                env.update(zip(step.results, outs))
-        inputs = {id(a) for a in arrays}
-        return tuple(np.array(env[v], copy=True) if id(env[v]) in inputs else env[v] for v in self.returns)
+        arrays = [np.asarray(a) for a in arrays]
+        env: list = [*arrays, *[None] * (self._size - len(arrays))]
+        for run, ins, first, count, host in self._plan:
+            outs = run([env[i] for i in ins]) if host else run(*[env[i] for i in ins])
+            env[first:first + count] = outs
+        inputs = {id(a) for a in arrays}  # a returned argument is copied (callers may own the result)
+        return tuple(np.array(env[i], copy=True) if id(env[i]) in inputs else env[i] for i in self._ret)
+
+
+class _OneCollective(SegmentedExecutable):
+    """A program that is a single collective on its arguments, returning its results."""
+
+    def __call__(self, *arrays) -> tuple[np.ndarray, ...]:
+        if len(arrays) != len(self.args):
+            raise TypeError(f"expected {len(self.args)} arguments, got {len(arrays)}")
+        ins = [a if a.__class__ is np.ndarray else np.asarray(a) for a in arrays]
+        outs = self._plan[0][0](ins)
+        if len(outs) == 1 and len(ins) == 1:
+            return (outs[0].copy() if outs[0] is ins[0] else outs[0],)
+        return tuple(np.array(o, copy=True) if any(o is a for a in ins) else o for o in outs)
+
+
+class _OneAllReduce(SegmentedExecutable):
+    """A program that is one all_reduce of its one argument (a gradient all-reduce step, the benchmark)."""
+
+    def __call__(self, *arrays) -> tuple[np.ndarray, ...]:
+        if len(arrays) != 1:
+            raise TypeError(f"expected 1 argument, got {len(arrays)}")
+        x = arrays[0] if arrays[0].__class__ is np.ndarray else np.asarray(arrays[0])
+        out = self._one(x)
+        return (out.copy() if out is x else out,)
 
 
 def _check_supported(module: ModuleOp, fn: func.FuncOp) -> None:

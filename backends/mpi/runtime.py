@@ -20,6 +20,7 @@ from functools import cache
 import numpy as np
 from xdsl.ir import Operation
 
+from minixla.backends.mpi import fastpath
 from minixla.dialects.hlo_ops.collective import channel_id, group_strategy, groups_of, process_groups
 
 
@@ -98,6 +99,7 @@ def world() -> World:
     if comm.size % partitions:
         raise CollectiveError(f"MINIXLA_NUM_PARTITIONS={partitions} does not divide the {comm.size} MPI processes")
     _abort_on_uncaught_exception(comm)
+    fastpath.start(collective_timeout_s(), _timeout_message)
     return World(comm, comm.rank, comm.size, partitions)
 
 
@@ -183,33 +185,21 @@ def collective_timeout_s() -> float:
     return float(os.environ.get("MINIXLA_COLLECTIVE_TIMEOUT_S", "600"))
 
 
-def _wait(request, comm, what: str) -> None:
-    """Wait for a non-blocking MPI request; past the timeout, end every process with a message (a peer
-    that is alive but never arrives is something MPI itself cannot tell)."""
-    import time
-
-    if request.Test():
-        return
-    deadline = time.monotonic() + collective_timeout_s()
-    spins = 0
-    while not request.Test():
-        if time.monotonic() > deadline:
-            sys.stderr.write(f"minixla: {what}: replica {world().process[0]} (rank {world().rank}) waited "
-                             f"{collective_timeout_s():.0f} s for the other {comm.size - 1} process(es) of its "
-                             "group, which never arrived; aborting every process "
-                             "(MINIXLA_COLLECTIVE_TIMEOUT_S sets the limit)\n")
-            sys.stderr.flush()
-            world().comm.Abort(3)
-        spins += 1
-        if spins > 1000:
-            time.sleep(1e-4)
+def _timeout_message(comm, what: str) -> tuple[object, str]:
+    """What the watchdog (fastpath.WATCHDOG) prints before it ends every process: a peer that is alive
+    but never arrives is something MPI itself cannot tell."""
+    return world().comm, (f"minixla: {what}: replica {world().process[0]} (rank {world().rank}) waited "
+                          f"{collective_timeout_s():.0f} s for the other {comm.size - 1} process(es) of its "
+                          "group, which never arrived; aborting every process "
+                          "(MINIXLA_COLLECTIVE_TIMEOUT_S sets the limit)\n")
 
 
 def _same_everywhere(comm, items, what: str = "collective") -> bool:
     """Everyone's shapes/dtypes agree; doubles as the arrival check with a timeout."""
+    fastpath.invalidate(comm)  # a process still on the all-reduce fast path learns that this is not it
     sig = _signature(items)
-    out = np.empty_like(sig)
-    _wait(comm.Iallreduce(sig, out, op=mpi().MAX), comm, what)
+    out = sig.copy()
+    fastpath.blocking_allreduce(comm, out, mpi().MAX, what)  # past the timeout the watchdog ends the run
     return bool(out[0] == sig[0] and out[1] == sig[1])
 
 
@@ -230,26 +220,28 @@ _MPI_OPS = {"hlo.add": "SUM", "hlo.multiply": "PROD", "hlo.maximum": "MAX", "hlo
             "hlo.and": "BAND", "hlo.or": "BOR", "hlo.xor": "BXOR"}
 
 
-_REDUCTIONS: dict[int, tuple[Operation, object]] = {}
+_REDUCTIONS: dict[int, tuple[Operation, str | None, object]] = {}
 
 
-def _mpi_op(op: Operation):
-    """The MPI reduction op equal to the computation region, if it is one plain binary op (cached)."""
+def _mpi_op(op: Operation) -> tuple[str | None, object]:
+    """(name, MPI reduction op) equal to the computation region if it is one plain binary op, else
+    (None, None); cached."""
     hit = _REDUCTIONS.get(id(op))
     if hit is not None and hit[0] is op:
-        return hit[1]
-    found = _find_mpi_op(op)
-    _REDUCTIONS[id(op)] = (op, found)
-    return found
+        return hit[1], hit[2]
+    name = _find_mpi_op(op)
+    found = getattr(mpi(), name) if name is not None else None
+    _REDUCTIONS[id(op)] = (op, name, found)
+    return name, found
 
 
-def _find_mpi_op(op: Operation):
+def _find_mpi_op(op: Operation) -> str | None:
     ops = list(op.regions[0].block.ops)
     if len(ops) == 2 and len(ops[0].operands) == 2:
         name = ops[0].name.replace("stablehlo.", "hlo.")
         args = list(op.regions[0].block.args)
         if name in _MPI_OPS and set(ops[0].operands) == set(args) and ops[1].operands[0] is ops[0].results[0]:
-            return getattr(mpi(), _MPI_OPS[name])
+            return _MPI_OPS[name]
     return None
 
 
@@ -266,8 +258,15 @@ def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = F
     comm, members = _group(op)
     if comm is None:  # a group of one (or none): the operands themselves
         return [np.array(a, copy=True) for a in arrays]
+    name, reduction = _mpi_op(op)
+    state = fastpath.agreement(comm)
+    if len(arrays) == 1:  # one round trip while every process brings what they last agreed on
+        buf = contiguous(arrays[0])
+        key = (buf.shape, buf.dtype, name)
+        done = fastpath.try_allreduce(state, buf, key)
+        if done is not None:
+            return [done]
     _agree(comm, members, op, arrays)
-    reduction = _mpi_op(op)
     out = []
     for a in arrays:
         buf = contiguous(a)
@@ -281,6 +280,8 @@ def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = F
             out.append(result)
         else:  # general computation (or a dtype MPI lacks): gather, then reduce in group order
             out.append(_reduce_in_order(comm.allgather(buf), op, combine))
+    if len(arrays) == 1:
+        state.record(key, buf, name, reduction)
     return out
 
 
@@ -398,23 +399,41 @@ def partition_id(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
 _COMBINER_OPS = {"add": "SUM", "multiply": "PROD", "maximum": "MAX", "minimum": "MIN"}
 
 
+_EAGER: dict[str, tuple] = {}  # combiner -> (the world's agreement, MPI reduction name), once MPI runs
+
+
 def allreduce_array(x: np.ndarray, combiner: str = "add") -> np.ndarray:
     """Eager all-reduce of one array over every process (what the frontend's eager
     `all_reduce` and the Horovod-style API call); a copy with one process."""
+    hit = _EAGER.get(combiner)
+    if hit is not None and x.__class__ is np.ndarray:
+        done = fastpath.try_allreduce(hit[0], x, (x.shape, x.dtype, hit[1]))
+        if done is not None:
+            return done
     x = contiguous(x)
     w = world()
     if w.comm is None or w.size == 1:
         return x.copy()
     if combiner not in _COMBINER_OPS:
         raise CollectiveError(f"all_reduce: no MPI reduction for combiner {combiner!r}")
+    name = _COMBINER_OPS[combiner]
+    state = fastpath.agreement(w.comm)
+    key = (x.shape, x.dtype, name)
+    if hit is None or x.__class__ is not np.ndarray:  # (else tried above)
+        done = fastpath.try_allreduce(state, x, key)
+        if done is not None:
+            return done
+    _EAGER[combiner] = (state, name)
     agree_world(x, "all_reduce")
-    out = _POOL.empty(x.shape, x.dtype)
     if x.dtype.name in ("bfloat16", "float16"):  # MPI has no such types: reduce in f32
         wide = x.astype(np.float32)
-        res = np.empty_like(wide)
-        w.comm.Allreduce(wide, res, op=getattr(mpi(), _COMBINER_OPS[combiner]))
-        return res.astype(x.dtype)
-    w.comm.Allreduce(x, out, op=getattr(mpi(), _COMBINER_OPS[combiner]))
+        out = np.empty_like(wide)
+        w.comm.Allreduce(wide, out, op=getattr(mpi(), name))
+        out = out.astype(x.dtype)
+    else:
+        out = _POOL.empty(x.shape, x.dtype)
+        w.comm.Allreduce(x, out, op=getattr(mpi(), name))
+    state.record(key, x, name, getattr(mpi(), name))
     return out
 
 
@@ -438,6 +457,34 @@ HOST_COLLECTIVES = {
     "collective_broadcast": (collective_broadcast, False), "collective_reduce": (collective_reduce, True),
     "replica_id": (replica_id, False), "partition_id": (partition_id, False),
 }
+
+
+class AllReduceRunner:
+    """`arrays -> results` for one compiled all_reduce op (and `one(x)` for a single operand): after
+    its first call, an agreed operand goes straight to the one-round-trip path, with no per-call
+    group or reduction lookups."""
+
+    def __init__(self, op: Operation, combine, owned: bool = False):
+        self.op, self.combine, self.owned, self.state, self.name = op, combine, owned, None, None
+
+    def __call__(self, arrays: list) -> list:
+        if self.state is not None and len(arrays) == 1:
+            buf = arrays[0]
+            done = fastpath.try_allreduce(self.state, buf, (buf.shape, buf.dtype, self.name))
+            if done is not None:
+                return [done]
+        out = all_reduce(self.op, arrays, self.combine, self.owned)
+        comm, _ = _group(self.op)
+        if comm is not None and self.state is None:
+            self.state, self.name = fastpath.agreement(comm), _mpi_op(self.op)[0]
+        return out
+
+    def one(self, x: np.ndarray) -> np.ndarray:
+        if self.state is not None:
+            done = fastpath.try_allreduce(self.state, x, (x.shape, x.dtype, self.name))
+            if done is not None:
+                return done
+        return self([x])[0]
 
 
 def run_collective(op: Operation, arrays: list[np.ndarray], combine, owned: bool = False) -> list[np.ndarray]:

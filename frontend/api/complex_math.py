@@ -57,11 +57,8 @@ def angle(input, name=None):  # noqa: A002
 
 def _complex_abs(real_abs):
     def abs(x, name=None):  # noqa: A001
-        if getattr(x, "dtype", None) is not None and not isinstance(x, np.ndarray):
-            complex_ = x.dtype.is_complex
-        else:
-            complex_ = np.iscomplexobj(x)
-        return execute("ComplexAbs", [_t(x)]) if complex_ else real_abs(x, name=name)
+        x = _t(x)  # TF's conversion (and its errors for ragged lists) first
+        return execute("ComplexAbs", [x]) if x.dtype.is_complex else real_abs(x, name=name)
 
     abs.__doc__ = "`|x|`; of complex values through ComplexAbs (float results and TF's gradient)."
     return abs

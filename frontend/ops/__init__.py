@@ -12,3 +12,6 @@ from minixla.frontend.ops import raw_complex_ops  # noqa: F401,E402  (complex pa
 from minixla.frontend.ops.registry import REGISTRY, OpDef, get, register
 
 __all__ = ["REGISTRY", "OpDef", "get", "register"]
+from minixla.frontend.ops import raw_quant_ops  # noqa: F401,E402  (uniform-quantized ops on their storage integers)
+from minixla.frontend.ops import xla_call_module_ops  # noqa: F401,E402  (StableHLO modules from jax2tf)
+from minixla.frontend.ops import ptn_compiled_ops  # noqa: F401,E402  (a compiled parameterized truncated normal)

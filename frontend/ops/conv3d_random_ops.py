@@ -152,7 +152,7 @@ def _philox_blocks(b, key, counter, offsets: np.ndarray):
     ten Philox-4x32 rounds written with u64 products, for streams that skip (no rng_bit_generator
     draws the words in between)."""
     u32, u64 = np.dtype(np.uint32), np.dtype(np.uint64)
-    m = len(offsets)
+    m = len(offsets) if isinstance(offsets, np.ndarray) else int(offsets.shape[0])  # or a traced u64[m]
 
     def full(v, dt=u64):
         return b.full([m], v, dt)
@@ -165,7 +165,7 @@ def _philox_blocks(b, key, counter, offsets: np.ndarray):
 
     c_lo = b.broadcast_in_dim(b.reshape(b.slice(counter, [0], [1]), []), [m], [])
     c_hi = b.broadcast_in_dim(b.reshape(b.slice(counter, [1], [2]), []), [m], [])
-    lo = b.add(c_lo, b.constant(offsets.astype(u64)))
+    lo = b.add(c_lo, b.constant(offsets.astype(u64)) if isinstance(offsets, np.ndarray) else offsets)
     carry = b.select(b.compare(lo, c_lo, "LT", "UNSIGNED"), full(1), full(0))
     hi = b.add(c_hi, carry)
     c = [lo32(lo), hi32(lo), lo32(hi), hi32(hi)]

@@ -115,15 +115,80 @@ def conformance(path: str, chunk_index: str) -> None:
     print(f"rank {w.rank}: {len(results)} case(s) pass")
 
 
-def stuck_worker() -> None:
+def stuck_worker(when: str = "first") -> None:
+    """Rank 1 never reaches an all-reduce: the first one (checked path), or one after an agreed one
+    (the one-round-trip fast path, a blocking MPI call that the watchdog ends)."""
     import time
 
     import minixla.distributed as hvd
 
     hvd.init()
+    if when == "agreed":
+        hvd.allreduce(np.ones(4, np.float32))
     if hvd.rank() == 1:
         time.sleep(120)  # alive, but never reaches the collective
     hvd.allreduce(np.ones(4, np.float32))
+
+
+def mismatch_after_agreement() -> None:
+    """Shapes agree for a few calls (the fast path), then rank 1 changes: the error still names both."""
+    import minixla.distributed as hvd
+
+    for _ in range(3):
+        hvd.allreduce(np.ones(3, np.float32))
+    hvd.allreduce(np.ones(3 if hvd.rank() == 0 else 4, np.float32))
+
+
+def fast_path() -> None:
+    """All-reduces through minixla.distributed and compiled code, with shapes, dtypes and reductions
+    changing between calls and other collectives in between, against numpy."""
+    import minixla.distributed as hvd
+    from minixla import tf
+
+    n, r = hvd.size(), hvd.rank()
+
+    def mine(shape, dtype, rank):
+        return ((np.arange(int(np.prod(shape))).reshape(shape) % 7) + 1 + 3 * rank).astype(dtype)
+
+    def everyone(shape, dtype):
+        return [mine(shape, dtype, k) for k in range(n)]
+
+    from minixla.backends.mpi import fastpath, world
+
+    state = fastpath.agreement(world().comm)
+    calls = [((3,), np.float32, hvd.Sum)] * 3 + [((2, 5), np.float32, hvd.Sum)] * 2 + [
+        ((3,), np.float32, hvd.Max), ((3,), np.float32, hvd.Min), ((3,), np.int32, hvd.Sum),
+        ((3,), np.float64, hvd.Average), ((3,), np.float64, hvd.Average), ((4096,), np.float32, hvd.Sum),
+        ((300000,), np.float32, hvd.Sum), ((3,), np.int64, hvd.Max), ((3,), np.int64, hvd.Max)]
+    expect = {hvd.Sum: sum, hvd.Max: lambda xs: np.maximum.reduce(xs), hvd.Min: lambda xs: np.minimum.reduce(xs),
+              hvd.Average: lambda xs: sum(xs) / n}
+    for i, (shape, dtype, op) in enumerate(calls):
+        got = hvd.allreduce(mine(shape, dtype, r), op=op).numpy()
+        want = expect[op](everyone(shape, dtype)).astype(dtype)
+        assert got.dtype == want.dtype and got.shape == want.shape, (i, got.dtype, got.shape)
+        np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=f"call {i}")
+        if i == 2:  # the third call went the one-round-trip way (the second learnt that K follows K)
+            assert state.hits == 1, state.hits
+        if i == 4:  # another collective between two agreed all-reduces
+            np.testing.assert_array_equal(hvd.broadcast(mine((2,), np.float32, r), root_rank=1).numpy(),
+                                          mine((2,), np.float32, 1))
+
+    hits = state.hits  # gradients of several shapes in a fixed order: the successor predicts each one
+    for i in range(12):
+        shape = [(3,), (2, 5), (40000,)][i % 3]
+        got = hvd.allreduce(mine(shape, np.float32, r), op=hvd.Sum).numpy()
+        np.testing.assert_allclose(got, sum(everyone(shape, np.float32)), rtol=1e-6)
+    assert state.hits - hits >= 8, state.hits - hits
+
+    @tf.function(jit_compile=True)
+    def reduce(v):
+        return tf.distribute.get_replica_context().all_reduce("sum", v * 2.0) + 1.0
+
+    for shape in [(5,)] * 4:
+        hvd.allreduce(mine((3,), np.float32, r))  # the world's agreement, between the compiled program's
+        got = reduce(tf.constant(mine(shape, np.float32, r))).numpy()
+        np.testing.assert_allclose(got, 2 * sum(everyone(shape, np.float32)) + 1, rtol=1e-6)
+    print(f"rank {r}: fast path ok")
 
 
 def keras_fit() -> None:
@@ -153,7 +218,8 @@ def keras_fit() -> None:
 
 
 PROGRAMS = {"cpu_collectives": cpu_collectives, "mismatched_shapes": mismatched_shapes, "dead_worker": dead_worker,
-            "stuck_worker": stuck_worker, "keras_fit": keras_fit, "conformance": conformance}
+            "stuck_worker": stuck_worker, "keras_fit": keras_fit,
+            "mismatch_after_agreement": mismatch_after_agreement, "fast_path": fast_path, "conformance": conformance}
 
 
 if __name__ == "__main__":

@@ -64,11 +64,25 @@ def test_a_dead_worker_ends_the_run():
     assert "exited with non-zero status" in proc.stderr or "Exit code" in proc.stderr
 
 
-def test_a_stuck_worker_times_out_naming_the_waiting_replica():
+def test_mismatch_after_agreed_calls_names_the_replica():
+    """The one-round-trip all-reduce (backends/mpi/fastpath.py) still catches a shape change on one process."""
+    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "mismatch_after_agreement", timeout=60)
+    assert proc.returncode != 0
+    assert "operands differ across processes: replica 0 has shape [3] <f4, replica 1 has [4] <f4" in proc.stderr
+
+
+def test_fast_path_all_reduces_equal_numpy():
+    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "fast_path")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert proc.stdout.count("fast path ok") == 2
+
+
+@pytest.mark.parametrize("when", ["first", "agreed"])  # checked path (Iallreduce + Test) / fast path (watchdog)
+def test_a_stuck_worker_times_out_naming_the_waiting_replica(when):
     import time
 
     start = time.monotonic()
-    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "stuck_worker", timeout=90,
+    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "stuck_worker", when, timeout=90,
                   env={"MINIXLA_COLLECTIVE_TIMEOUT_S": "3"})
     assert proc.returncode != 0
     assert "replica 0 (rank 0) waited 3 s for the other 1 process(es)" in proc.stderr
