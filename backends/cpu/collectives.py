@@ -32,7 +32,16 @@ def _mnemonic(op: Operation) -> str | None:
 
 
 def is_collective(op: Operation) -> bool:
-    return _mnemonic(op) in HOST_COLLECTIVES or _mnemonic(op) in _NO_CPU_PATH
+    name = _mnemonic(op)
+    if name == "after_all" and _orders_nothing(op):  # hlo-legalize-structural erases it
+        return False
+    return name in HOST_COLLECTIVES or name in _NO_CPU_PATH
+
+
+def _orders_nothing(op: Operation) -> bool:
+    """An after_all whose token feeds only other such after_alls: it orders no effect."""
+    return all(_mnemonic(use.operation) == "after_all" and _orders_nothing(use.operation)
+               for result in op.results for use in result.uses)
 
 
 def has_collectives(module: ModuleOp) -> bool:

@@ -9,7 +9,8 @@ as XLA does for static programs before code generation:
 * a `dynamic_*` op whose shape operands are constants (or small computations on constants and
   static dimension sizes, evaluated with the constant folder's evaluator) becomes its static twin
   (iota, reshape, broadcast_in_dim, pad, gather, convolution); one whose shape stays
-  dynamic is a located error (the interpreter runs those).
+  dynamic is a located error (the interpreter runs those);
+* `after_all` whose token nothing uses is erased (tokens that order effects stay interpreter-only).
 """
 
 from __future__ import annotations
@@ -222,3 +223,8 @@ class HloLegalizeStructural(ModulePass):
         for inner in reversed([o for o in op.walk() if isinstance(o, hlo.MapOp)]):
             _map(inner)
         _fold_tuples(op)
+        # a token that orders nothing carries nothing: unused after_all chains go (last first)
+        for inner in reversed([o for o in op.walk() if isinstance(o, hlo.AfterAllOp)]):
+            if not inner.result.uses:
+                inner.detach()
+                inner.erase()
