@@ -1,0 +1,128 @@
+"""`tf.strings`: TF's string functions on the host-only string ops of frontend/ops/string_ops.py.
+
+Each function builds TF's raw op(s) (`tf.strings.split` is StringSplitV2, as in TF), so they run
+eagerly and traced into `tf.function` (on the host, like TF's CPU kernels); under
+jit_compile=True compilation fails with TF's "Detected unsupported operations" naming the op.
+Ragged results (split, bytes_split) are `tf.RaggedTensor`s of the op's flat values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minixla.frontend import dtypes
+from minixla.frontend.api import core
+from minixla.frontend.execute import execute
+from minixla.frontend.ragged_tensor import RaggedTensor
+
+_STRING = dtypes.string
+
+
+def _str(x):
+    return core.convert_to_tensor(x, _STRING) if not hasattr(x, "dtype") or x.dtype != _STRING else x
+
+
+def _check_unit(unit: str) -> str:
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"unit must be one of ['BYTE', 'UTF8_CHAR'], got {unit!r}")
+    return unit
+
+
+def length(input, unit="BYTE", name=None):
+    return execute("StringLength", [_str(input)], {"unit": _check_unit(unit)})
+
+
+def to_number(string_tensor, out_type=dtypes.float32, name=None):
+    dt = dtypes.as_dtype(out_type)
+    if dt.name not in ("float32", "float64", "int32", "int64"):
+        raise TypeError(f"Value passed to parameter 'out_type' has DataType {dt.name} not in list of allowed "
+                        "values: float32, float64, int32, int64")
+    return execute("StringToNumber", [_str(string_tensor)], {"out_type": dtypes.np_dtype(dt)})
+
+
+def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001 -- TF's name
+    """TF's StringFormat: one placeholder per input tensor, in order."""
+    items = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    if template.count(placeholder) != len(items):
+        raise ValueError(f"The template expects {template.count(placeholder)} tensors, but the inputs only has "
+                         f"{len(items)}. Please ensure the number of placeholders in template matches inputs length.")
+    return execute("StringFormat", [[core.convert_to_tensor(x) for x in items]],
+                   {"template": template, "placeholder": placeholder, "summarize": summarize})
+
+
+def _ragged(input, split):
+    """A vector's pieces as a RaggedTensor (a scalar's as a vector), from SparseTensor-style results."""
+    x = _str(input)
+    rank = x.shape.rank
+    if rank is None or rank > 1:
+        raise ValueError(f"minixla's tf.strings splits scalars and vectors; got shape {x.shape}")
+    indices, values, shape = split(core.reshape(x, [-1]))
+    if rank == 0:
+        return values
+    splits = execute("MinixlaRowSplitsFromIndices", [indices, shape])
+    return RaggedTensor.from_row_splits(values, splits, validate=False)
+
+
+def split(input, sep=None, maxsplit=-1, name=None):
+    """Pieces between `sep` (runs of whitespace when None) per string, at most `maxsplit` splits."""
+    return _ragged(input, lambda x: execute("StringSplitV2", [x, core.constant(sep or "", _STRING)],
+                                            {"maxsplit": -1 if maxsplit is None else int(maxsplit)}))
+
+
+def bytes_split(input, name=None):
+    return _ragged(input, lambda x: execute("StringSplit", [x, core.constant("", _STRING)], {"skip_empty": True}))
+
+
+def join(inputs, separator="", name=None):
+    return execute("StringJoin", [[_str(x) for x in inputs]], {"separator": separator})
+
+
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    x = _str(inputs)
+    axes = list(range(x.shape.rank - 1, -1, -1)) if axis is None else axis  # TF: all, innermost first
+    return execute("ReduceJoin", [x, core.constant(np.asarray(axes, np.int32))],
+                   {"keep_dims": bool(keepdims), "separator": separator})
+
+
+def upper(input, encoding="", name=None):
+    return execute("StringUpper", [_str(input)], {"encoding": encoding})
+
+
+def lower(input, encoding="", name=None):
+    return execute("StringLower", [_str(input)], {"encoding": encoding})
+
+
+def strip(input, name=None):
+    return execute("StringStrip", [_str(input)])
+
+
+def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 -- TF's keyword
+    p = core.convert_to_tensor(pos)
+    return execute("Substr", [_str(input), p, core.convert_to_tensor(len, p.dtype)], {"unit": _check_unit(unit)})
+
+
+def regex_full_match(input, pattern, name=None):
+    if isinstance(pattern, (str, bytes)):
+        return execute("StaticRegexFullMatch", [_str(input)], {"pattern": pattern})
+    return execute("RegexFullMatch", [_str(input), _str(pattern)])
+
+
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):
+    if isinstance(pattern, (str, bytes)) and isinstance(rewrite, (str, bytes)):
+        return execute("StaticRegexReplace", [_str(input)],
+                       {"pattern": pattern, "rewrite": rewrite, "replace_global": replace_global})
+    return execute("RegexReplace", [_str(input), _str(pattern), _str(rewrite)], {"replace_global": replace_global})
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None):
+    return execute("StringToHashBucketFast", [_str(input)], {"num_buckets": int(num_buckets)})
+
+
+PUBLIC = (length, to_number, format, split, bytes_split, join, reduce_join, upper, lower, strip, substr,
+          regex_full_match, regex_replace, to_hash_bucket_fast)
+
+
+def install(tf_module) -> None:
+    """Adds these to `tf.strings` (which already has as_string)."""
+    for fn in PUBLIC:
+        setattr(tf_module.strings, fn.__name__, fn)

@@ -1,0 +1,332 @@
+"""TF's string ops (`tf.strings`), host only: XLA has no string kernels, so they run eagerly
+and inside `tf.function` without jit (like host_ops.py's AsString), and under jit_compile=True
+TF's "Detected unsupported operations" names them. Strings are numpy object arrays of bytes.
+
+Regular expressions use Python's `re` on bytes, which agrees with RE2 on their common subset
+(RE2's `\\0` in a rewrite is Python's `\\g<0>`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from minixla.frontend import dtypes
+from minixla.frontend.api.farmhash import fingerprint64
+from minixla.frontend.builder import Spec
+from minixla.frontend.errors import InvalidArgumentError
+from minixla.frontend.ops.registry import register
+
+STRING = np.dtype(object)
+_INT32, _INT64, _BOOL = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.bool_)
+
+
+def _each(fn, otype, *arrays):
+    """fn over the (broadcast) elements of object arrays, as an array of `otype`."""
+    return np.vectorize(fn, otypes=[otype])(*arrays) if np.broadcast(*arrays).size else \
+        np.zeros(np.broadcast(*arrays).shape, otype)
+
+
+def _bytes(v) -> bytes:
+    return v.encode() if isinstance(v, str) else bytes(v)
+
+
+def _same(x, **kw):
+    return Spec(x.shape, STRING)
+
+
+# -- length, case, strip -------------------------------------------------------------------------
+
+def _utf8_len(s: bytes) -> int:
+    """Code points of UTF-8 text: the bytes that do not continue a character (as TF counts)."""
+    return sum((c & 0xC0) != 0x80 for c in s)
+
+
+def _string_length(input, unit="BYTE"):
+    count = len if unit == "BYTE" else _utf8_len
+    return _each(lambda s: count(_bytes(s)), _INT32, input)
+
+
+register("StringLength", ("input",), None, host=_string_length, attrs={"unit": "BYTE"},
+         infer=lambda x, **kw: Spec(x.shape, _INT32))
+for _name, _fn in (("StringUpper", bytes.upper), ("StringLower", bytes.lower)):
+    register(_name, ("input",), None, host=lambda input, encoding="", _fn=_fn: _each(
+        lambda s: _fn(_bytes(s)), object, input), attrs={"encoding": ""}, infer=_same)
+register("StringStrip", ("input",), None, host=lambda input: _each(lambda s: _bytes(s).strip(), object, input),
+         infer=_same)
+
+
+# -- to_number -------------------------------------------------------------------------------------
+
+_FLOAT = re.compile(rb"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf(inity)?|nan)", re.IGNORECASE)
+_INT = re.compile(rb"[+-]?\d+")
+
+
+def _to_number(s: bytes, dt: np.dtype):
+    """TF's safe_strto*: surrounding whitespace allowed, nothing else; integers in range."""
+    text = _bytes(s).strip()
+    bad = InvalidArgumentError(None, None, f"StringToNumberOp could not correctly convert string: "
+                                           f"{_bytes(s).decode(errors='replace')}")
+    if dt.kind == "f":
+        if not _FLOAT.fullmatch(text):
+            raise bad
+        return dt.type(float(text))
+    if not _INT.fullmatch(text):
+        raise bad
+    v = int(text)
+    info = np.iinfo(dt)
+    if not info.min <= v <= info.max:
+        raise bad
+    return v
+
+
+def _string_to_number(string_tensor, out_type=np.float32):
+    dt = dtypes.np_dtype(out_type)
+    return _each(lambda s: _to_number(s, dt), dt, string_tensor)
+
+
+register("StringToNumber", ("string_tensor",), None, host=_string_to_number, attrs={"out_type": np.float32},
+         infer=lambda x, out_type=np.float32: Spec(x.shape, dtypes.np_dtype(out_type)))
+
+
+# -- format (TF's Tensor::SummarizeValue with print_v2, what StringFormat and tf.print show) ----------
+
+def _element(v) -> str:
+    if isinstance(v, (bytes, str)):
+        return '"' + _bytes(v).decode("latin-1").encode("unicode_escape").decode("latin-1").replace('"', '\\"') + '"'
+    if isinstance(v, (bool, np.bool_)):
+        return "1" if v else "0"
+    if isinstance(v, (float, np.floating)):
+        digits = (6, 9) if np.asarray(v).dtype.itemsize <= 4 else (15, 17)
+        text = f"{float(v):.{digits[0]}g}"
+        return text if type(v)(float(text)) == v or v != v else f"{float(v):.{digits[1]}g}"
+    return str(v)
+
+
+def summarize(value: np.ndarray, summarize: int) -> str:
+    """A tensor as TF prints it: `[[1 2]\n [3 4]]`, at most `summarize` items at each end of a dimension."""
+    value = np.asarray(value)
+    ends = value.size if summarize < 0 else min(summarize, value.size)
+
+    def dim(x: np.ndarray, depth: int) -> str:
+        if x.ndim == 0:
+            return _element(x[()])
+        if x.ndim == 1:
+            x = [x[i:i + 1].reshape(()) for i in range(x.shape[0])]  # elements stay 0-d arrays
+        spacing = " " if isinstance(x, list) else "\n" * (x.ndim - 1) + " " * (depth + 1)
+        n = len(x)
+        items = [dim(x[i], depth + 1) for i in range(min(ends, n))]
+        if n > 2 * ends:
+            items.append("...")
+        items += [dim(x[i], depth + 1) for i in range(max(ends, n - ends), n)]
+        return "[" + spacing.join(items) + "]"
+
+    return dim(value, 0)
+
+
+# -- split, join -----------------------------------------------------------------------------------
+
+def _split_whitespace(s: bytes, maxsplit: int) -> list[bytes]:
+    """TF's whitespace SplitV2: after `maxsplit` pieces the rest (leading whitespace dropped) is one more
+    piece, even when empty ("one" with maxsplit=1 is ["one", ""], unlike Python's str.split)."""
+    if maxsplit == 0:
+        return [s]
+    out: list[bytes] = []
+    rest = s.lstrip()
+    while rest:
+        token = rest.split(None, 1)[0]
+        out.append(token)
+        rest = rest[len(token):].lstrip()
+        if maxsplit > 0 and len(out) == maxsplit:
+            return out + [rest]
+    return out
+
+
+def _string_split_v2(input, sep, maxsplit=-1):
+    """(indices [n, 2], values [n], dense_shape [2]) of the pieces of each string of a vector."""
+    if input.ndim != 1:
+        raise InvalidArgumentError(None, None, f"input must be a vector, got shape: {list(input.shape)}")
+    sep = _bytes(np.asarray(sep).reshape(())[()])
+    limit = -1 if maxsplit is None or maxsplit < 0 else maxsplit
+    pieces = [(_split_whitespace(_bytes(s), limit) if not sep else _bytes(s).split(sep, limit)) for s in input]
+    indices = np.array([(i, j) for i, p in enumerate(pieces) for j in range(len(p))], np.int64).reshape(-1, 2)
+    values = np.array([v for p in pieces for v in p] or [], dtype=object)
+    width = max((len(p) for p in pieces), default=0)
+    return indices, values, np.array([len(pieces), width], np.int64)
+
+
+register("StringSplitV2", ("input", "sep"), None, host=_string_split_v2, attrs={"maxsplit": -1}, typed=(),
+         infer=lambda x, s, **kw: (Spec(None, _INT64), Spec(None, STRING), Spec((2,), _INT64)))
+
+
+def _string_split(input, delimiter, skip_empty=True):
+    """TF's StringSplit (v1): splits on any byte of `delimiter`; an empty delimiter gives the bytes."""
+    if input.ndim != 1:
+        raise InvalidArgumentError(None, None, f"input must be a vector, got shape: {list(input.shape)}")
+    delim = _bytes(np.asarray(delimiter).reshape(())[()])
+    rx = re.compile(b"[" + re.escape(delim) + b"]") if delim else None
+
+    def pieces(s):
+        s = _bytes(s)
+        out = [bytes([c]) for c in s] if rx is None else rx.split(s)
+        return [p for p in out if p or not skip_empty]
+
+    parts = [pieces(s) for s in input]
+    indices = np.array([(i, j) for i, p in enumerate(parts) for j in range(len(p))], np.int64).reshape(-1, 2)
+    return indices, np.array([v for p in parts for v in p], dtype=object), np.array(
+        [len(parts), max((len(p) for p in parts), default=0)], np.int64)
+
+
+register("StringSplit", ("input", "delimiter"), None, host=_string_split, attrs={"skip_empty": True}, typed=(),
+         infer=lambda x, d, **kw: (Spec(None, _INT64), Spec(None, STRING), Spec((2,), _INT64)))
+
+
+def _row_splits(indices, dense_shape):
+    """int64 row_splits of a sparse result's rows (minixla's: tf.strings.split's RaggedTensor)."""
+    counts = np.bincount(indices[:, 0], minlength=int(dense_shape[0])) if len(indices) else \
+        np.zeros(int(dense_shape[0]), np.int64)
+    return np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
+
+register("MinixlaRowSplitsFromIndices", ("indices", "dense_shape"), None, host=_row_splits, typed=(),
+         infer=lambda i, d: Spec(None, _INT64))
+
+
+def _string_join(inputs, separator=""):
+    sep = _bytes(separator)
+    return _each(lambda *xs: sep.join(_bytes(x) for x in xs), object, *inputs) if inputs else \
+        np.array(b"", dtype=object)
+
+
+def _join_infer(xs, separator=""):
+    shapes = [x.shape for x in xs]
+    if any(s is None for s in shapes):
+        return Spec(None, STRING)
+    return Spec(tuple(np.broadcast_shapes(*shapes)), STRING)
+
+
+register("StringJoin", ("*inputs",), None, host=_string_join, attrs={"separator": ""}, typed=(), infer=_join_infer)
+
+
+def _reduce_axes(rank: int, reduction_indices) -> list[int]:
+    axes = np.asarray(reduction_indices).reshape(-1).tolist()
+    for a in axes:
+        if not -rank <= a < rank:
+            raise InvalidArgumentError(None, None, f"Invalid reduction dimension {a} for input with {rank} "
+                                                   f"dimension(s)")
+    return [a % rank for a in axes]
+
+
+def _reduce_join(inputs, reduction_indices, keep_dims=False, separator=""):
+    """Joins along each axis in turn, in the order given (TF's ReduceJoin: [0, 1] of [[a, b], [c, d]] is acbd)."""
+    sep = _bytes(separator)
+    axes = _reduce_axes(inputs.ndim, reduction_indices)
+    out = inputs
+    for a in axes:
+        moved = np.moveaxis(out, a, -1)
+        joined = np.empty(moved.shape[:-1], dtype=object)
+        for idx in np.ndindex(*joined.shape):
+            joined[idx] = sep.join(_bytes(x) for x in moved[idx])
+        out = np.expand_dims(joined, a)
+    if not keep_dims:
+        out = out.reshape([d for i, d in enumerate(out.shape) if i not in axes])
+    return np.asarray(out, dtype=object)
+
+
+def _reduce_join_infer(x, axes, keep_dims=False, separator=""):
+    if x.shape is None:
+        return Spec(None, STRING)
+    red = _reduce_axes(len(x.shape), axes)
+    return Spec(tuple(1 if i in red else d for i, d in enumerate(x.shape) if keep_dims or i not in red), STRING)
+
+
+register("ReduceJoin", ("inputs", "reduction_indices"), None, host=_reduce_join,
+         attrs={"keep_dims": False, "separator": ""}, const_inputs=("reduction_indices",), typed=("inputs",),
+         infer=_reduce_join_infer)
+
+
+# -- substr ---------------------------------------------------------------------------------------
+
+def _chars(s: bytes) -> list[bytes]:
+    """UTF-8 text split into its characters (a continuation byte stays with its lead byte)."""
+    out: list[bytes] = []
+    for c in s:
+        if (c & 0xC0) == 0x80 and out:
+            out[-1] += bytes([c])
+        else:
+            out.append(bytes([c]))
+    return out
+
+
+def _substr(input, pos, length, unit="BYTE"):
+    def one(s, p, n, index):
+        s = _bytes(s)
+        units = list(s) if unit == "BYTE" else _chars(s)
+        size = len(units)
+        p = int(p) + size if p < 0 else int(p)
+        if not 0 <= p <= size:
+            raise InvalidArgumentError(None, None, f"pos {int(p if p >= 0 else p - size)} out of range for string "
+                                                   f"b'{s.decode(errors='replace')}' at index {index}")
+        piece = units[p:p + max(int(n), 0)]
+        return bytes(piece) if unit == "BYTE" else b"".join(piece)
+
+    shape = np.broadcast_shapes(input.shape, pos.shape, length.shape)
+    s, p, n = (np.broadcast_to(a, shape) for a in (input, pos, length))
+    out = np.empty(shape, dtype=object)
+    for k, idx in enumerate(np.ndindex(*shape)):
+        out[idx] = one(s[idx], p[idx], n[idx], k)
+    return out
+
+
+register("Substr", ("input", "pos", "len"), None, host=_substr, attrs={"unit": "BYTE"}, typed=("pos", "len"),
+         infer=lambda x, p, n, **kw: _join_infer([x, p, n]))
+
+
+# -- regular expressions --------------------------------------------------------------------------
+
+def _compile(pattern) -> re.Pattern:
+    text = _bytes(np.asarray(pattern, dtype=object).reshape(())[()] if isinstance(pattern, np.ndarray) else pattern)
+    try:
+        return re.compile(text)
+    except re.error as err:
+        raise InvalidArgumentError(None, None, f"Invalid pattern: {text.decode(errors='replace')}, error: "
+                                               f"{err}") from None
+
+
+def _rewrite(rewrite) -> bytes:
+    text = _bytes(np.asarray(rewrite, dtype=object).reshape(())[()] if isinstance(rewrite, np.ndarray) else rewrite)
+    return re.sub(rb"\\0", rb"\\g<0>", text)
+
+
+def _full_match(input, pattern):
+    rx = _compile(pattern)
+    return _each(lambda s: rx.fullmatch(_bytes(s)) is not None, _BOOL, input)
+
+
+def _replace(input, pattern, rewrite, replace_global=True):
+    rx, rw = _compile(pattern), _rewrite(rewrite)
+    return _each(lambda s: rx.sub(rw, _bytes(s), count=0 if replace_global else 1), object, input)
+
+
+register("RegexFullMatch", ("input", "pattern"), None, host=_full_match, typed=(),
+         infer=lambda x, p: Spec(x.shape, _BOOL))
+register("StaticRegexFullMatch", ("input",), None, host=lambda input, pattern: _full_match(input, pattern),
+         attrs={"pattern": ""}, infer=lambda x, **kw: Spec(x.shape, _BOOL))
+register("RegexReplace", ("input", "pattern", "rewrite"), None, host=_replace, attrs={"replace_global": True},
+         typed=(), infer=lambda x, p, r, **kw: Spec(x.shape, STRING))
+register("StaticRegexReplace", ("input",), None, host=lambda input, pattern, rewrite, replace_global=True: _replace(
+    input, pattern, rewrite, replace_global), attrs={"pattern": "", "rewrite": "", "replace_global": True},
+    infer=_same)
+
+
+# -- hashing ---------------------------------------------------------------------------------------
+
+def _to_hash_bucket_fast(input, num_buckets=1):
+    if num_buckets < 1:
+        raise InvalidArgumentError(None, None, f"num_buckets must be >= 1, got {num_buckets}")
+    return _each(lambda s: fingerprint64(_bytes(s)) % num_buckets, _INT64, input)
+
+
+register("StringToHashBucketFast", ("input",), None, host=_to_hash_bucket_fast, attrs={"num_buckets": 1},
+         infer=lambda x, **kw: Spec(x.shape, _INT64))

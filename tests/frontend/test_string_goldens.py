@@ -1,0 +1,79 @@
+"""tf.strings (frontend/api/strings.py, frontend/ops/string_ops.py) against real TensorFlow 2.21
+(tests/golden/strings/, recorded by `record_tf_goldens.py --cases tests/frontend/string_cases.py
+--out tests/golden/strings --no-jit`): every case eagerly and in tf.function, exactly. String ops have
+no XLA kernel: under jit_compile=True compilation fails naming the op and the line that created it
+(TF 2.21 itself aborts the process jit-compiling some of these graphs, hence --no-jit). TF's error
+messages for bad input are checked against texts taken from TF 2.21.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from minixla.frontend import tf
+from tests.frontend import golden_replay as replay
+from tests.frontend.string_cases import CASES
+from tests.frontend.test_goldens import _flat, _inputs, _seq
+from tests.paths import GOLDEN_DIR
+
+GOLDEN = GOLDEN_DIR / "strings"
+TABLE = "tests/frontend/string_cases.py"
+NAMES = sorted(CASES)
+
+
+@pytest.mark.parametrize("mode", ("eager", "function"))
+@pytest.mark.parametrize("name", NAMES)
+def test_strings_against_tensorflow(name, mode):
+    data = replay.load(GOLDEN, name, TABLE)
+    fn = CASES[name][0]
+    tensors = [tf.constant(a) for a in _inputs(data)]
+    got = _flat(fn(tf, *tensors) if mode == "eager" else tf.function(lambda *a: fn(tf, *a))(*tensors))
+    want, _ = _seq(data, "output")
+    assert len(got) == len(want)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype.name == ("string" if w.dtype.kind == "S" else w.dtype.name), (name, k, g.dtype)
+        g = np.asarray(g.numpy(), dtype=object if w.dtype.kind == "S" else None)  # a scalar string is bytes
+        np.testing.assert_array_equal(g.astype(w.dtype) if w.dtype.kind == "S" else g, w, err_msg=f"{name} {k}")
+        assert g.shape == w.shape and g.dtype == (object if w.dtype.kind == "S" else w.dtype), (g.shape, w.shape)
+
+
+def test_jit_compile_names_the_unsupported_op_and_its_line():
+    def f(x):
+        return tf.strings.length(x) + 1  # the StringLength line
+
+    line = f.__code__.co_firstlineno + 1
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.function(f, jit_compile=True)(tf.constant(["ab", "c"]))
+    text = str(info.value)
+    assert "Detected unsupported operations" in text and "No registered 'StringLength' OpKernel" in text, text
+    assert f"line {line}" in text and __file__ in text, text
+
+
+def test_ragged_split_in_tf_function_is_a_ragged_tensor():
+    out = tf.function(lambda x: tf.strings.split(x, sep=","))(tf.constant(["a,b", "", "c"]))
+    assert isinstance(out, tf.RaggedTensor)
+    assert out.to_list() == [[b"a", b"b"], [b""], [b"c"]]
+
+
+@pytest.mark.parametrize("text, out_type", [("abc", tf.float32), ("1.5", tf.int32), ("2147483648", tf.int32),
+                                            ("1 2", tf.float64), ("", tf.int64), ("0x10", tf.int32)])
+def test_to_number_rejects_what_tensorflow_rejects(text, out_type):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=f"StringToNumberOp could not correctly convert string: {text}$"):
+        tf.strings.to_number(tf.constant([text]), out_type=out_type)
+
+
+def test_substr_position_out_of_range_is_tensorflow_error():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"pos 7 out of range for string b'hello' at index 1"):
+        tf.strings.substr(tf.constant(["abcdefghij", "hello"]), 7, 2)
+
+
+def test_format_with_wrong_number_of_inputs_is_value_error():
+    with pytest.raises(ValueError, match="The template expects 2 tensors"):
+        tf.strings.format("{} {}", [tf.constant(1)])
+
+
+def test_invalid_regex_is_tensorflow_error():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid pattern"):
+        tf.strings.regex_full_match(tf.constant(["a"]), "(unclosed")
