@@ -118,8 +118,17 @@ def to_hash_bucket_fast(input, num_buckets, name=None):
     return execute("StringToHashBucketFast", [_str(input)], {"num_buckets": int(num_buckets)})
 
 
+def to_hash_bucket(string_tensor, num_buckets, name=None):
+    return execute("StringToHashBucket", [_str(string_tensor)], {"num_buckets": int(num_buckets)})
+
+
+def to_hash_bucket_strong(input, num_buckets, key, name=None):
+    return execute("StringToHashBucketStrong", [_str(input)],
+                   {"num_buckets": int(num_buckets), "key": tuple(int(k) for k in key)})
+
+
 PUBLIC = (length, to_number, format, split, bytes_split, join, reduce_join, upper, lower, strip, substr,
-          regex_full_match, regex_replace, to_hash_bucket_fast)
+          regex_full_match, regex_replace, to_hash_bucket_fast, to_hash_bucket, to_hash_bucket_strong)
 
 
 def install(tf_module) -> None:

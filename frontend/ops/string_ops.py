@@ -322,11 +322,74 @@ register("StaticRegexReplace", ("input",), None, host=lambda input, pattern, rew
 
 # -- hashing ---------------------------------------------------------------------------------------
 
-def _to_hash_bucket_fast(input, num_buckets=1):
-    if num_buckets < 1:
-        raise InvalidArgumentError(None, None, f"num_buckets must be >= 1, got {num_buckets}")
-    return _each(lambda s: fingerprint64(_bytes(s)) % num_buckets, _INT64, input)
+
+_M64 = (1 << 64) - 1
 
 
-register("StringToHashBucketFast", ("input",), None, host=_to_hash_bucket_fast, attrs={"num_buckets": 1},
+def _tf_hash64(s: bytes, seed: int = 0xDECAFCAFFE) -> int:
+    """TF's Hash64 (core/lib/hash/hash.cc, MurmurHash64A-style), what StringToHashBucket uses."""
+    m, n = 0xC6A4A7935BD1E995, len(s)
+    h = (seed ^ (n * m)) & _M64
+    body = n - n % 8
+    for i in range(0, body, 8):
+        k = (int.from_bytes(s[i:i + 8], "little") * m) & _M64
+        k = ((k ^ (k >> 47)) * m) & _M64
+        h = ((h ^ k) * m) & _M64
+    if n % 8:
+        h = ((h ^ int.from_bytes(s[body:], "little")) * m) & _M64
+    h = ((h ^ (h >> 47)) * m) & _M64
+    return h ^ (h >> 47)
+
+
+def _siphash24(k0: int, k1: int, s: bytes) -> int:
+    """SipHash-2-4 keyed by (k0, k1): StringToHashBucketStrong's hash."""
+    def rotl(x, b):
+        return ((x << b) | (x >> (64 - b))) & _M64
+
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D, k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+
+    def rounds(count):
+        for _ in range(count):
+            v[0] = (v[0] + v[1]) & _M64
+            v[1] = rotl(v[1], 13) ^ v[0]
+            v[0] = rotl(v[0], 32)
+            v[2] = (v[2] + v[3]) & _M64
+            v[3] = rotl(v[3], 16) ^ v[2]
+            v[0] = (v[0] + v[3]) & _M64
+            v[3] = rotl(v[3], 21) ^ v[0]
+            v[2] = (v[2] + v[1]) & _M64
+            v[1] = rotl(v[1], 17) ^ v[2]
+            v[2] = rotl(v[2], 32)
+
+    n = len(s)
+    tail = s[n - n % 8:] + bytes(7 - n % 8) + bytes([n & 0xFF])
+    for i in list(range(0, n - n % 8, 8)) + [None]:
+        word = int.from_bytes(s[i:i + 8] if i is not None else tail, "little")
+        v[3] ^= word
+        rounds(2)
+        v[0] ^= word
+    v[2] ^= 0xFF
+    rounds(4)
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+def _buckets(hash_fn):
+    def host(input, num_buckets=1, **key):
+        if num_buckets < 1:
+            raise InvalidArgumentError(None, None, f"num_buckets must be >= 1, got {num_buckets}")
+        return _each(lambda s: hash_fn(_bytes(s), **key) % num_buckets, _INT64, input)
+    return host
+
+
+def _strong(s: bytes, key=()):
+    if len(key) != 2:
+        raise InvalidArgumentError(None, None, f"Key must have 2 elements, got {len(key)}")
+    return _siphash24(int(key[0]) & _M64, int(key[1]) & _M64, s)
+
+
+register("StringToHashBucketFast", ("input",), None, host=_buckets(fingerprint64), attrs={"num_buckets": 1},
+         infer=lambda x, **kw: Spec(x.shape, _INT64))
+register("StringToHashBucket", ("string_tensor",), None, host=_buckets(_tf_hash64), attrs={"num_buckets": 1},
+         infer=lambda x, **kw: Spec(x.shape, _INT64))
+register("StringToHashBucketStrong", ("input",), None, host=_buckets(_strong), attrs={"num_buckets": 1, "key": ()},
          infer=lambda x, **kw: Spec(x.shape, _INT64))

@@ -26,6 +26,7 @@ NUMS_I64 = _s("9223372036854775807", "-12", "5")
 CSV = _s("a,b,,c", ",x,", "", "single")
 GRID = _s(["a", "b", "c"], ["d", "e", "f"])
 MIXED = _s("  Hello World ", "MiXeD 123", "\tx\n", "ÄÖ ascii")
+HASHED = _s("", "a", "abcdefg", "abcdefgh", "abcdefghijklmnopq", "héllo wörld, a longer string")
 INTS = np.arange(10, dtype=np.int32)
 MAT = np.arange(12, dtype=np.int32).reshape(3, 4)
 
@@ -91,4 +92,7 @@ CASES = {
     # bytes_split, hashing
     "str_bytes_split": (lambda tf, a: _parts(tf.strings.bytes_split(a)), [_s("abc", "", "hé")], None),
     "str_to_hash_bucket_fast": (lambda tf, a: tf.strings.to_hash_bucket_fast(a, 1000), [WORDS], None),
+    "str_to_hash_bucket": (lambda tf, a: tf.strings.to_hash_bucket(a, 2**62), [HASHED], None),
+    "str_to_hash_bucket_strong": (lambda tf, a: tf.strings.to_hash_bucket_strong(a, 2**62, [12345, -7]),
+                                  [HASHED], None),
 }
