@@ -131,6 +131,68 @@ PUBLIC = (length, to_number, format, split, bytes_split, join, reduce_join, uppe
           regex_full_match, regex_replace, to_hash_bucket_fast, to_hash_bucket, to_hash_bucket_strong)
 
 
+# -- Unicode (frontend/ops/unicode_ops.py) ------------------------------------------------------------
+
+def _rows(x, splits, values):
+    return values if x.shape.rank == 0 else RaggedTensor.from_row_splits(values, splits, validate=False)
+
+
+def _decode(input, input_encoding, errors, replacement_char, replace_control_characters, offsets):
+    x = _str(input)
+    if x.shape.rank is None or x.shape.rank > 1:
+        raise ValueError(f"minixla's tf.strings.unicode_* take scalars and vectors; got shape {x.shape}")
+    out = execute("UnicodeDecodeWithOffsets" if offsets else "UnicodeDecode", [core.reshape(x, [-1])],
+                  {"input_encoding": input_encoding, "errors": errors, "replacement_char": replacement_char,
+                   "replace_control_characters": replace_control_characters})
+    return x, out
+
+
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,
+                   replace_control_characters=False, name=None):
+    x, (splits, codes) = _decode(input, input_encoding, errors, replacement_char, replace_control_characters, False)
+    return _rows(x, splits, codes)
+
+
+def unicode_decode_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,
+                                replace_control_characters=False, name=None):
+    x, (splits, codes, starts) = _decode(input, input_encoding, errors, replacement_char,
+                                         replace_control_characters, True)
+    return _rows(x, splits, codes), _rows(x, splits, starts)
+
+
+def _chars(codes, input_encoding):
+    """Each code point as its own string (what TF's unicode_split returns: replacements re-encoded)."""
+    return execute("UnicodeEncode", [codes, execute("MinixlaUnitRowSplits", [codes])],
+                   {"output_encoding": input_encoding})
+
+
+def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):
+    x, (splits, codes) = _decode(input, input_encoding, errors, replacement_char, False, False)
+    return _rows(x, splits, _chars(codes, input_encoding))
+
+
+def unicode_split_with_offsets(input, input_encoding, errors="replace", replacement_char=65533, name=None):
+    x, (splits, codes, starts) = _decode(input, input_encoding, errors, replacement_char, False, True)
+    return _rows(x, splits, _chars(codes, input_encoding)), _rows(x, splits, starts)
+
+
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):
+    """Code points (a vector, a matrix or a RaggedTensor of rows) as strings of `output_encoding`."""
+    attrs = {"output_encoding": output_encoding, "errors": errors, "replacement_char": replacement_char}
+    if isinstance(input, RaggedTensor):
+        return execute("UnicodeEncode", [input.flat_values, input.row_splits], attrs)
+    x = core.convert_to_tensor(input)
+    if x.shape.rank not in (1, 2):
+        raise ValueError(f"minixla's tf.strings.unicode_encode takes code points of rank 1 or 2; got {x.shape}")
+    rows, width = (1, x.shape[0]) if x.shape.rank == 1 else tuple(x.shape.as_list())
+    splits = core.constant(np.arange(rows + 1, dtype=np.int64) * width)
+    out = execute("UnicodeEncode", [core.reshape(x, [-1]), splits], attrs)
+    return core.reshape(out, []) if x.shape.rank == 1 else out
+
+
+PUBLIC += (unicode_decode, unicode_decode_with_offsets, unicode_split, unicode_split_with_offsets, unicode_encode)
+
+
 def install(tf_module) -> None:
     """Adds these to `tf.strings` (which already has as_string)."""
     for fn in PUBLIC:

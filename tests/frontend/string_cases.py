@@ -27,6 +27,8 @@ CSV = _s("a,b,,c", ",x,", "", "single")
 GRID = _s(["a", "b", "c"], ["d", "e", "f"])
 MIXED = _s("  Hello World ", "MiXeD 123", "\tx\n", "ÄÖ ascii")
 HASHED = _s("", "a", "abcdefg", "abcdefgh", "abcdefghijklmnopq", "héllo wörld, a longer string")
+BAD_UTF8 = np.array([b"a\xffb", b"\xe6\x97", b"ok", b"\xe6\x97\xa5x\x80\x80", b"\xef\xbf\xbd!"], "S")
+CODES = np.array([[104, 0x65E5, 0x110000], [0xD800, 33, -1]], np.int32)
 INTS = np.arange(10, dtype=np.int32)
 MAT = np.arange(12, dtype=np.int32).reshape(3, 4)
 
@@ -95,4 +97,25 @@ CASES = {
     "str_to_hash_bucket": (lambda tf, a: tf.strings.to_hash_bucket(a, 2**62), [HASHED], None),
     "str_to_hash_bucket_strong": (lambda tf, a: tf.strings.to_hash_bucket_strong(a, 2**62, [12345, -7]),
                                   [HASHED], None),
+    # Unicode
+    "str_unicode_decode": (lambda tf, a: _parts(tf.strings.unicode_decode(a, "UTF-8")), [UTF8[0]], None),
+    "str_unicode_decode_invalid": (lambda tf, a: _parts(tf.strings.unicode_decode(a, "UTF-8")), [BAD_UTF8], None),
+    "str_unicode_decode_ignore": (lambda tf, a: _parts(tf.strings.unicode_decode(a, "UTF-8", errors="ignore")),
+                                  [BAD_UTF8], None),
+    "str_unicode_decode_control": (lambda tf, a: _parts(tf.strings.unicode_decode(
+        a, "UTF-8", replacement_char=63, replace_control_characters=True)), [_s("a\x01b\tc", "\x1f")], None),
+    "str_unicode_decode_scalar": (lambda tf, a: tf.strings.unicode_decode(a, "UTF-8"), [UTF8[1, 0]], None),
+    "str_unicode_decode_with_offsets": (lambda tf, a: _parts(tf.strings.unicode_decode_with_offsets(a, "UTF-8")[1]),
+                                        [BAD_UTF8], None),
+    "str_unicode_split": (lambda tf, a: _parts(tf.strings.unicode_split(a, "UTF-8")), [BAD_UTF8], None),
+    "str_unicode_split_offsets": (lambda tf, a: _parts(tf.strings.unicode_split_with_offsets(a, "UTF-8")[1]),
+                                  [UTF8[0]], None),
+    "str_unicode_encode": (lambda tf, a: tf.strings.unicode_encode(a, "UTF-8"), [CODES], None),
+    "str_unicode_encode_vector_utf16": (lambda tf, a: tf.strings.unicode_encode(a, "UTF-16-BE"),
+                                        [np.array([104, 0x65E5, 0x1F600], np.int32)], None),
+    "str_unicode_encode_ignore": (lambda tf, a: tf.strings.unicode_encode(a, "UTF-8", errors="ignore"),
+                                  [CODES], None),
+    "str_unicode_encode_ragged": (lambda tf, v, s: tf.strings.unicode_encode(
+        tf.RaggedTensor.from_row_splits(v, s), "UTF-8", replacement_char=63),
+        [np.array([72, 105, 0x110000, 0x4E16, 33], np.int32), np.array([0, 2, 2, 5], np.int64)], None),
 }
