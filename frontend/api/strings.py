@@ -50,17 +50,32 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
                    {"template": template, "placeholder": placeholder, "summarize": summarize})
 
 
-def _ragged(input, split):
-    """A vector's pieces as a RaggedTensor (a scalar's as a vector), from SparseTensor-style results."""
-    x = _str(input)
-    rank = x.shape.rank
-    if rank is None or rank > 1:
-        raise ValueError(f"minixla's tf.strings splits scalars and vectors; got shape {x.shape}")
-    indices, values, shape = split(core.reshape(x, [-1]))
-    if rank == 0:
+def _static_dims(x):
+    dims = x.shape.as_list() if x.shape.rank is not None else None
+    if dims is None or None in dims:
+        raise ValueError(f"minixla's tf.strings needs a known shape here (it compiles static shapes); got {x.shape}")
+    return dims
+
+
+def _nest(x, splits, values):
+    """Rows of the flattened `x` as a RaggedTensor of rank x.rank + 1 (TF's: uniform outer rows); a scalar's
+    pieces as a vector."""
+    dims = _static_dims(x)
+    if not dims:
         return values
-    splits = execute("MinixlaRowSplitsFromIndices", [indices, shape])
-    return RaggedTensor.from_row_splits(values, splits, validate=False)
+    out = RaggedTensor.from_row_splits(values, splits, validate=False)
+    for i in range(len(dims) - 1, 0, -1):  # uniform rows of dims[i], as constant splits (known in a trace)
+        rows = int(np.prod(dims[:i]))
+        out = RaggedTensor.from_row_splits(out, np.arange(rows + 1, dtype=np.int64) * dims[i], validate=False)
+    return out
+
+
+def _ragged(input, split):
+    """Each string's pieces, from SparseTensor-style results of a vector."""
+    x = _str(input)
+    _static_dims(x)
+    indices, values, shape = split(core.reshape(x, [-1]))
+    return _nest(x, execute("MinixlaRowSplitsFromIndices", [indices, shape]), values)
 
 
 def split(input, sep=None, maxsplit=-1, name=None):
@@ -133,14 +148,12 @@ PUBLIC = (length, to_number, format, split, bytes_split, join, reduce_join, uppe
 
 # -- Unicode (frontend/ops/unicode_ops.py) ------------------------------------------------------------
 
-def _rows(x, splits, values):
-    return values if x.shape.rank == 0 else RaggedTensor.from_row_splits(values, splits, validate=False)
+_rows = _nest
 
 
 def _decode(input, input_encoding, errors, replacement_char, replace_control_characters, offsets):
     x = _str(input)
-    if x.shape.rank is None or x.shape.rank > 1:
-        raise ValueError(f"minixla's tf.strings.unicode_* take scalars and vectors; got shape {x.shape}")
+    _static_dims(x)
     out = execute("UnicodeDecodeWithOffsets" if offsets else "UnicodeDecode", [core.reshape(x, [-1])],
                   {"input_encoding": input_encoding, "errors": errors, "replacement_char": replacement_char,
                    "replace_control_characters": replace_control_characters})

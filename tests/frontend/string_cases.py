@@ -62,6 +62,10 @@ CASES = {
     "str_split_multichar_sep": (lambda tf, a: _parts(tf.strings.split(a, sep="<>")),
                                 [_s("a<>b<><>c", "<>", "no sep")], None),
     "str_split_scalar": (lambda tf, a: tf.strings.split(a, sep=" "), [_s("x y  z")[0]], None),
+    "str_split_2d": (lambda tf, a: (lambda r: (r.flat_values, r.values.row_splits, r.row_splits))(
+        tf.strings.split(a, sep="b")), [_s(["abc", "b", "xbybz"], ["", "bb", "q"])], None),
+    "str_bytes_split_2d": (lambda tf, a: (lambda r: (r.flat_values, r.values.row_splits, r.row_splits))(
+        tf.strings.bytes_split(a)), [GRID], None),
     # join / reduce_join
     "str_join": (lambda tf, a, b: tf.strings.join([a, b], separator="-"), [GRID, _s(["1", "2", "3"],
                                                                                    ["4", "5", "6"])], None),
@@ -110,6 +114,8 @@ CASES = {
     "str_unicode_split": (lambda tf, a: _parts(tf.strings.unicode_split(a, "UTF-8")), [BAD_UTF8], None),
     "str_unicode_split_offsets": (lambda tf, a: _parts(tf.strings.unicode_split_with_offsets(a, "UTF-8")[1]),
                                   [UTF8[0]], None),
+    "str_unicode_decode_2d": (lambda tf, a: (lambda r: (r.flat_values, r.values.row_splits, r.row_splits))(
+        tf.strings.unicode_decode(a, "UTF-8")), [UTF8], None),
     "str_unicode_encode": (lambda tf, a: tf.strings.unicode_encode(a, "UTF-8"), [CODES], None),
     "str_unicode_encode_vector_utf16": (lambda tf, a: tf.strings.unicode_encode(a, "UTF-16-BE"),
                                         [np.array([104, 0x65E5, 0x1F600], np.int32)], None),
