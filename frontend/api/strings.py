@@ -99,6 +99,11 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
                    {"keep_dims": bool(keepdims), "separator": separator})
 
 
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+    return execute("UnsortedSegmentJoin", [_str(inputs), core.convert_to_tensor(segment_ids),
+                                           core.convert_to_tensor(num_segments)], {"separator": separator})
+
+
 def upper(input, encoding="", name=None):
     return execute("StringUpper", [_str(input)], {"encoding": encoding})
 
@@ -203,7 +208,14 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     return core.reshape(out, []) if x.shape.rank == 1 else out
 
 
-PUBLIC += (unicode_decode, unicode_decode_with_offsets, unicode_split, unicode_split_with_offsets, unicode_encode)
+def unicode_transcode(input, input_encoding, output_encoding, errors="replace", replacement_char=65533,
+                      replace_control_characters=False, name=None):
+    return execute("UnicodeTranscode", [_str(input)], {
+        "input_encoding": input_encoding, "output_encoding": output_encoding, "errors": errors,
+        "replacement_char": replacement_char, "replace_control_characters": replace_control_characters})
+
+
+PUBLIC += (unicode_transcode, unsorted_segment_join, unicode_decode, unicode_decode_with_offsets, unicode_split, unicode_split_with_offsets, unicode_encode)
 
 
 def install(tf_module) -> None:

@@ -246,6 +246,32 @@ register("ReduceJoin", ("inputs", "reduction_indices"), None, host=_reduce_join,
          infer=_reduce_join_infer)
 
 
+def _unsorted_segment_join(inputs, segment_ids, num_segments, separator=""):
+    """Joins the rows of `inputs` by segment, in their order; segments without rows are empty."""
+    n, sep = int(num_segments), _bytes(separator)
+    ids = np.asarray(segment_ids)
+    if inputs.shape[:ids.ndim] != ids.shape:
+        raise InvalidArgumentError(None, None, f"segment_ids.shape = {list(ids.shape)} does not prefix "
+                                               f"inputs.shape = {list(inputs.shape)}")
+    rows = inputs.reshape((-1,) + inputs.shape[ids.ndim:])
+    parts: list[list] = [[] for _ in range(n)]
+    for row, sid in zip(rows, ids.reshape(-1)):
+        if not 0 <= sid < n:
+            raise InvalidArgumentError(None, None, f"segment_id {int(sid)} is out of range [0, {n})")
+        parts[sid].append(row)
+    out = np.empty((n,) + inputs.shape[ids.ndim:], dtype=object)
+    for k, group in enumerate(parts):
+        for idx in np.ndindex(*out.shape[1:]):
+            out[(k,) + idx] = sep.join(_bytes(np.asarray(r, dtype=object)[idx]) for r in group)
+    return out
+
+
+register("UnsortedSegmentJoin", ("inputs", "segment_ids", "num_segments"), None, host=_unsorted_segment_join,
+         attrs={"separator": ""}, const_inputs=("num_segments",), typed=("inputs",),
+         infer=lambda x, ids, n, **kw: Spec(None if x.shape is None or ids.shape is None else
+                                            (int(n),) + tuple(x.shape[len(ids.shape):]), STRING))
+
+
 # -- substr ---------------------------------------------------------------------------------------
 
 def _chars(s: bytes) -> list[bytes]:

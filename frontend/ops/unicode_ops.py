@@ -98,3 +98,23 @@ def _char_splits(values):
 
 
 register("MinixlaUnitRowSplits", ("values",), None, host=_char_splits, typed=(), infer=lambda v: Spec(None, _INT64))
+
+
+def _transcode(input, input_encoding="UTF-8", output_encoding="UTF-8", errors="replace", replacement_char=65533,
+               replace_control_characters=False):
+    codec_in, codec_out = _codec(input_encoding), _codec(output_encoding)
+
+    def one(s):
+        codes, _ = _decode_one(bytes(s), codec_in, errors, replacement_char, replace_control_characters)
+        return "".join(chr(c) if 0 <= c <= 0x10FFFF else chr(65533) for c in codes).encode(codec_out)
+
+    flat = np.asarray(input, dtype=object).reshape(-1)
+    out = np.empty(flat.shape, dtype=object)
+    for i, s in enumerate(flat):
+        out[i] = one(s)
+    return out.reshape(np.shape(input))
+
+
+register("UnicodeTranscode", ("input",), None, host=_transcode,
+         attrs={"input_encoding": "UTF-8", "output_encoding": "UTF-8", "errors": "replace", "replacement_char": 65533,
+                "replace_control_characters": False}, infer=lambda x, **kw: Spec(x.shape, STRING))

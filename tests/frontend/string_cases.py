@@ -116,6 +116,14 @@ CASES = {
                                   [UTF8[0]], None),
     "str_unicode_decode_2d": (lambda tf, a: (lambda r: (r.flat_values, r.values.row_splits, r.row_splits))(
         tf.strings.unicode_decode(a, "UTF-8")), [UTF8], None),
+    "str_unicode_transcode_utf16": (lambda tf, a: tf.strings.unicode_transcode(a, "UTF-8", "UTF-16-BE"),
+                                    [BAD_UTF8], None),
+    "str_unicode_transcode_control": (lambda tf, a: tf.strings.unicode_transcode(
+        a, "UTF-8", "UTF-8", replacement_char=42, replace_control_characters=True), [_s(["a\x01b", "\x1f"])], None),
+    "str_unsorted_segment_join": (lambda tf, a, i: tf.strings.unsorted_segment_join(a, i, 4, separator=":"),
+                                  [_s("a", "b", "c", "d", "e"), np.array([2, 0, 2, 3, 2], np.int32)], None),
+    "str_unsorted_segment_join_2d": (lambda tf, a, i: tf.strings.unsorted_segment_join(a, i, 2),
+                                     [GRID, np.array([1, 1], np.int32)], None),
     "str_unicode_encode": (lambda tf, a: tf.strings.unicode_encode(a, "UTF-8"), [CODES], None),
     "str_unicode_encode_vector_utf16": (lambda tf, a: tf.strings.unicode_encode(a, "UTF-16-BE"),
                                         [np.array([104, 0x65E5, 0x1F600], np.int32)], None),
