@@ -12,6 +12,7 @@ import numpy as np
 
 from minixla.frontend import dtypes
 from minixla.frontend.api import core
+from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.execute import execute
 from minixla.frontend.ragged_tensor import RaggedTensor
 
@@ -24,7 +25,8 @@ def _str(x):
 
 def _check_unit(unit: str) -> str:
     if unit not in ("BYTE", "UTF8_CHAR"):
-        raise ValueError(f"unit must be one of ['BYTE', 'UTF8_CHAR'], got {unit!r}")
+        raise InvalidArgumentError(None, None, f'Value for attr \'unit\' of "{unit}" is not in the list of allowed '
+                                               'values: "BYTE", "UTF8_CHAR"')
     return unit
 
 

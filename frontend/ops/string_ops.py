@@ -257,7 +257,8 @@ def _unsorted_segment_join(inputs, segment_ids, num_segments, separator=""):
     parts: list[list] = [[] for _ in range(n)]
     for row, sid in zip(rows, ids.reshape(-1)):
         if not 0 <= sid < n:
-            raise InvalidArgumentError(None, None, f"segment_id {int(sid)} is out of range [0, {n})")
+            raise InvalidArgumentError(None, None, "segment_ids are not allowed to exceed num_segments or to have "
+                                                   "negative values.")
         parts[sid].append(row)
     out = np.empty((n,) + inputs.shape[ids.ndim:], dtype=object)
     for k, group in enumerate(parts):
@@ -402,7 +403,8 @@ def _siphash24(k0: int, k1: int, s: bytes) -> int:
 def _buckets(hash_fn):
     def host(input, num_buckets=1, **key):
         if num_buckets < 1:
-            raise InvalidArgumentError(None, None, f"num_buckets must be >= 1, got {num_buckets}")
+            raise InvalidArgumentError(None, None, f"Value for attr 'num_buckets' of {num_buckets} must be at least "
+                                                   "minimum 1")
         return _each(lambda s: hash_fn(_bytes(s), **key) % num_buckets, _INT64, input)
     return host
 

@@ -76,8 +76,7 @@ def _encode(input_values, input_splits, errors="replace", output_encoding="UTF-8
         if 0 <= cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF:
             return chr(cp)
         if errors == "strict":
-            raise InvalidArgumentError(None, None, f"Code point is out of range for Unicode, or a noncharacter: "
-                                                   f"{cp}")
+            raise InvalidArgumentError(None, None, "Code point is out of range for Unicode, or is a surrogate.")
         return "" if errors == "ignore" else chr(replacement_char)
 
     splits = np.asarray(input_splits).astype(np.int64)

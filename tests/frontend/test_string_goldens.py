@@ -77,3 +77,34 @@ def test_format_with_wrong_number_of_inputs_is_value_error():
 def test_invalid_regex_is_tensorflow_error():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid pattern"):
         tf.strings.regex_full_match(tf.constant(["a"]), "(unclosed")
+
+
+def test_jit_compile_of_a_ragged_split_names_the_split_op():
+    def f(x):
+        return tf.strings.split(x).flat_values
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="No registered 'StringSplitV2' OpKernel"):
+        tf.function(f, jit_compile=True)(tf.constant(["a b"]))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: tf.strings.unicode_decode(tf.constant([b"a\xff"]), "UTF-8", errors="strict"),
+     "Invalid formatting on input string"),
+    (lambda: tf.strings.unicode_encode(tf.constant([0x110000]), "UTF-8", errors="strict"),
+     r"Code point is out of range for Unicode, or is a surrogate\."),
+    (lambda: tf.strings.unsorted_segment_join(tf.constant(["a", "b"]), [0, 5], 2),
+     "segment_ids are not allowed to exceed num_segments or to have negative values"),
+    (lambda: tf.strings.length(tf.constant(["a"]), unit="X"),
+     "Value for attr 'unit' of \"X\" is not in the list of allowed values"),
+    (lambda: tf.strings.to_hash_bucket_fast(tf.constant(["a"]), 0),
+     "Value for attr 'num_buckets' of 0 must be at least minimum 1"),
+], ids=["decode_strict", "encode_strict", "segment_range", "unit", "num_buckets"])
+def test_bad_input_is_tensorflow_error(call, message):
+    """Messages as TF 2.21 gives them (checked against real TF when these were written)."""
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        call()
+
+
+def test_numpy_bytes_and_str_arrays_are_string_tensors():
+    assert tf.constant(np.array([b"a", b"bc"])).dtype == tf.string
+    assert tf.constant(np.array(["é"])).numpy().tolist() == ["é".encode()]
