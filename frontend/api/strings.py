@@ -106,6 +106,29 @@ def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=
                                            core.convert_to_tensor(num_segments)], {"separator": separator})
 
 
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None, preserve_short_sequences=False,
+           name=None):
+    """TF's StringNGrams over the rows of a RaggedTensor or over the last axis of a vector or matrix."""
+    widths = [int(ngram_width)] if np.ndim(ngram_width) == 0 else [int(w) for w in ngram_width]
+    if pad_values is None:
+        left, right, width = "", "", 0
+    else:
+        left, right = (pad_values, pad_values) if isinstance(pad_values, (str, bytes)) else tuple(pad_values)
+        width = -1 if padding_width is None else int(padding_width)
+    attrs = {"separator": separator, "ngram_widths": tuple(widths), "left_pad": left, "right_pad": right,
+             "pad_width": width, "preserve_short_sequences": bool(preserve_short_sequences)}
+    if isinstance(data, RaggedTensor):
+        values, splits = execute("StringNGrams", [data.flat_values, data.row_splits], attrs)
+        return RaggedTensor.from_row_splits(values, splits, validate=False)
+    x = _str(data)
+    dims = _static_dims(x)
+    if len(dims) not in (1, 2):
+        raise ValueError(f"minixla's tf.strings.ngrams takes a vector, a matrix or a RaggedTensor; got {x.shape}")
+    rows, n = (1, dims[0]) if len(dims) == 1 else tuple(dims)
+    values, _ = execute("StringNGrams", [core.reshape(x, [-1]), core.constant(np.arange(rows + 1) * n)], attrs)
+    return values if len(dims) == 1 else core.reshape(values, [rows, -1])
+
+
 def upper(input, encoding="", name=None):
     return execute("StringUpper", [_str(input)], {"encoding": encoding})
 
@@ -217,7 +240,7 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace", 
         "replacement_char": replacement_char, "replace_control_characters": replace_control_characters})
 
 
-PUBLIC += (unicode_transcode, unsorted_segment_join, unicode_decode, unicode_decode_with_offsets, unicode_split, unicode_split_with_offsets, unicode_encode)
+PUBLIC += (ngrams, unicode_transcode, unsorted_segment_join, unicode_decode, unicode_decode_with_offsets, unicode_split, unicode_split_with_offsets, unicode_encode)
 
 
 def install(tf_module) -> None:

@@ -273,6 +273,40 @@ register("UnsortedSegmentJoin", ("inputs", "segment_ids", "num_segments"), None,
                                             (int(n),) + tuple(x.shape[len(ids.shape):]), STRING))
 
 
+def _string_ngrams(data, data_splits, separator=" ", ngram_widths=(), left_pad="", right_pad="", pad_width=0,
+                   preserve_short_sequences=False, Tsplits=np.int64):
+    """TF's StringNGrams kernel: per row and width, the windows over the row padded with `pad_width`
+    (-1: width - 1, at most width - 1) pads each side; `preserve_short_sequences` keeps a row that gives
+    no n-gram as one n-gram of the whole padded row."""
+    sep, lpad, rpad = _bytes(separator), _bytes(left_pad), _bytes(right_pad)
+    splits = np.asarray(data_splits).astype(np.int64)
+
+    def pads(width):
+        return min(width - 1 if pad_width < 0 else pad_width, width - 1)
+
+    def grams(row, width):
+        p = pads(width)
+        seq = [lpad] * p + row + [rpad] * p
+        return [sep.join(seq[i:i + width]) for i in range(max(0, len(seq) - width + 1))]
+
+    out, out_splits = [], [0]
+    for i in range(len(splits) - 1):
+        row = [_bytes(x) for x in data[splits[i]:splits[i + 1]]]
+        got = [g for w in ngram_widths for g in grams(row, int(w))]
+        if not got and preserve_short_sequences and row:
+            p = max(pad_width, 0)
+            got = [sep.join([lpad] * p + row + [rpad] * p)]
+        out += got
+        out_splits.append(len(out))
+    return np.array(out, dtype=object).reshape(len(out)), np.array(out_splits, np.dtype(Tsplits))
+
+
+register("StringNGrams", ("data", "data_splits"), None, host=_string_ngrams, typed=(),
+         attrs={"separator": " ", "ngram_widths": (), "left_pad": "", "right_pad": "", "pad_width": 0,
+                "preserve_short_sequences": False, "Tsplits": np.int64},
+         infer=lambda d, s, Tsplits=np.int64, **kw: (Spec(None, STRING), Spec(s.shape, np.dtype(Tsplits))))
+
+
 # -- substr ---------------------------------------------------------------------------------------
 
 def _chars(s: bytes) -> list[bytes]:
