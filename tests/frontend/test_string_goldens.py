@@ -108,3 +108,14 @@ def test_bad_input_is_tensorflow_error(call, message):
 def test_numpy_bytes_and_str_arrays_are_string_tensors():
     assert tf.constant(np.array([b"a", b"bc"])).dtype == tf.string
     assert tf.constant(np.array(["é"])).numpy().tolist() == ["é".encode()]
+
+
+def test_string_ops_feed_compiled_ops_in_tf_function():
+    """Host string ops and compiled arithmetic in one tf.function (a data-dependent length, retraced never)."""
+    f = tf.function(lambda x, y: (tf.strings.to_number(tf.strings.split(x, sep=",").flat_values) * y,
+                                  tf.strings.length(x) + 1))
+    for texts in (["1,2", "3.5"], ["1,2,4", "-3.5e1"]):
+        got, lengths = f(tf.constant(texts), tf.constant(2.0))
+        want = np.array([float(v) for t in texts for v in t.split(",")], np.float32) * 2
+        np.testing.assert_array_equal(got.numpy(), want)
+        np.testing.assert_array_equal(lengths.numpy(), [len(t) + 1 for t in texts])
