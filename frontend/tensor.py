@@ -296,7 +296,9 @@ for _dunder, _api in (("neg", "negative"), ("abs", "abs"), ("invert", "invert_or
 def _default_array(value: Any) -> np.ndarray:
     """numpy array with TF's default dtypes for Python values (float32, int32)."""
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
-        return np.asarray(value)
+        arr = np.asarray(value)  # numpy bytes/str arrays are string tensors (object arrays of bytes)
+        return arr if arr.dtype.kind not in "US" else np.vectorize(
+            lambda s: s.encode() if isinstance(s, str) else bytes(s), otypes=[object])(arr).reshape(arr.shape)
     if isinstance(value, (bytes, str)):
         return np.array(value.encode() if isinstance(value, str) else value, dtype=object)
     arr = np.asarray(value)

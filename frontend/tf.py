@@ -156,3 +156,5 @@ from minixla.frontend.api import linear_operator_circulant as _circulant  # noqa
 _circulant.install(_sys.modules[__name__])  # tf.linalg.LinearOperatorCirculant{,2D,3D} on tf.signal's FFTs
 from minixla.frontend.api import raw_ptn as _raw_ptn  # noqa: E402
 _raw_ptn.install(_sys.modules[__name__])  # StatelessParameterizedTruncatedNormal: Tseed from the seed
+from minixla.frontend.api import strings as _strings  # noqa: E402
+_strings.install(_sys.modules[__name__])  # tf.strings: length, to_number, format, split, join, regex, ... (host only)

@@ -15,3 +15,5 @@ __all__ = ["REGISTRY", "OpDef", "get", "register"]
 from minixla.frontend.ops import raw_quant_ops  # noqa: F401,E402  (uniform-quantized ops on their storage integers)
 from minixla.frontend.ops import xla_call_module_ops  # noqa: F401,E402  (StableHLO modules from jax2tf)
 from minixla.frontend.ops import ptn_compiled_ops  # noqa: F401,E402  (a compiled parameterized truncated normal)
+from minixla.frontend.ops import string_ops  # noqa: F401,E402  (tf.strings: host-only string ops)
+from minixla.frontend.ops import unicode_ops  # noqa: F401,E402  (tf.strings.unicode_*: host only)

@@ -46,12 +46,15 @@ def _as_string(input, precision=-1, scientific=False, shortest=False, width=-1, 
 
 
 def _string_format(inputs, template="{}", placeholder="{}", summarize=3):
+    from minixla.frontend.ops.string_ops import summarize as show  # TF's formatting of a tensor
+
     parts = template.split(placeholder)
     text = parts[0]
     for value, rest in zip(inputs, parts[1:]):
-        text += (np.array2string(value, separator=" ", threshold=summarize * 2, edgeitems=summarize)
-                 if value.ndim else str(value)) + rest
-    return np.array(text.encode(), dtype=object)
+        text += show(value, summarize) + rest
+    out = np.empty((), dtype=object)
+    out[()] = text.encode()
+    return out
 
 
 def _print_v2(input, output_stream="stderr", end="\n"):
@@ -74,7 +77,7 @@ register("ReadFile", ("filename",), None, host=_read_file, infer=lambda f: Spec(
 register("AsString", ("input",), None, host=_as_string,
          attrs={"precision": -1, "scientific": False, "shortest": False, "width": -1, "fill": ""},
          infer=lambda x, **kw: Spec(x.shape, STRING))
-register("StringFormat", ("*inputs",), None, host=_string_format,
+register("StringFormat", ("*inputs",), None, host=_string_format, typed=(),
          attrs={"template": "{}", "placeholder": "{}", "summarize": 3}, infer=lambda xs, **kw: Spec((), STRING))
 register("PrintV2", ("input",), None, host=_print_v2, attrs={"output_stream": "stderr", "end": "\n"},
          infer=lambda x, **kw: (), stateful=True)
