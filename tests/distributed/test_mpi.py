@@ -103,12 +103,15 @@ def _collective_cases():
         path = ref / f"{name}.mlir"
         if not path.is_file():
             continue
+        first = True  # the first case of each op runs by default; the rest (3-7 s of mpiexec each) with -m slow
         for chunk in split_input(path.read_text()):
             m = re.search(r"programs\s*=\s*(\[.*?\]\])", chunk.text, re.S)
             if m:
                 rows = re.findall(r"\[([^\[\]]*)\]", m.group(1))
                 grid = (len(rows), rows[0].count("@"))
-                yield pytest.param(str(path), chunk.index, grid, id=f"{name}-{chunk.index}-{grid[0]}x{grid[1]}")
+                yield pytest.param(str(path), chunk.index, grid, id=f"{name}-{chunk.index}-{grid[0]}x{grid[1]}",
+                                   marks=() if first else pytest.mark.slow)
+                first = False
 
 
 CASES = list(_collective_cases())
