@@ -128,9 +128,13 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """The identity matrix, of shape batch_shape + [num_rows, num_columns] with batch_shape (as TF)."""
     rows = range(num_rows)
     cols = range(num_rows if num_columns is None else num_columns)
-    return cast(equal(expand_dims(rows, 1), cols), dtype)
+    m = cast(equal(expand_dims(rows, 1), cols), dtype)
+    if batch_shape is None:
+        return m
+    return broadcast_to(m, [int(d) for d in batch_shape] + [num_rows, len(cols)])
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):

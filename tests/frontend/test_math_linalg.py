@@ -51,3 +51,11 @@ def test_linspace_num_computed_is_not_constant():
 
 def test_broadcast_static_shape():
     assert tf.broadcast_static_shape(tf.TensorShape([1, 3]), tf.TensorShape([2, 1])).as_list() == [2, 3]
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_eye_with_batch_shape(jit):
+    """tf.eye(n, m, batch_shape=b) has shape b + [n, m] (it ignored batch_shape before)."""
+    fn = lambda: tf.eye(2, 3, batch_shape=[4, 1], dtype=tf.int32)  # noqa: E731
+    got = (tf.function(fn, jit_compile=True) if jit else fn)().numpy()
+    np.testing.assert_array_equal(got, np.broadcast_to(np.eye(2, 3, dtype=np.int32), (4, 1, 2, 3)))
