@@ -17,10 +17,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import time
 from pathlib import Path
 
 import numpy as np
+
+from benchmarks.timing import best_time as _best
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,15 +49,6 @@ def _input(shape, dtype, rng) -> np.ndarray:
     if np.dtype(dtype).kind == "c":
         x = x + 1j * rng.standard_normal(shape)
     return x.astype(dtype)
-
-
-def _best(fn, calls: int) -> float:
-    best = float("inf")
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def _compiled(x: np.ndarray):

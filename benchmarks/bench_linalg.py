@@ -23,16 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.timing import best_time as _best
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _best(fn, calls: int) -> float:
-    best = float("inf")
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def _T(shape, ty: str) -> str:

@@ -18,21 +18,13 @@ import os
 import platform
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from benchmarks.timing import best_time as _best
 
 ROOT = Path(__file__).resolve().parent.parent
 TF_PYTHON = "/tmp/tfvenv/bin/python"
 CONV = (8, 28, 256)  # batch, height = width, channels: 3x3 SAME, NHWC; its gemm is 6272 x 2304 @ 2304 x 256
-
-
-def _best(fn, calls: int) -> float:
-    best = float("inf")
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def _inputs(n: int):

@@ -26,21 +26,24 @@ KERNELS = {**BINARY_KERNELS, **UNARY_KERNELS}
 _NUMERIC = frozenset("fiu")
 
 
+def _exact_scalar(x, dtype: np.dtype) -> bool:
+    """Whether Python number `x` converts to `dtype` exactly (TF's conversion would not fail or round)."""
+    if type(x) is float:
+        return dtype.kind == "f" and dtype.itemsize >= 4 and (abs(x) <= 3.0e38 or x != x)
+    if type(x) is int:
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            return bool(info.min <= x <= info.max)
+        return dtype.kind == "f" and dtype.itemsize >= 4 and abs(x) < 2 ** 24
+    return False
+
+
 def _operand(x, dtype: np.dtype):
     """x's array if it is an eager Tensor of `dtype`, or a Python number that converts exactly; else None."""
     if type(x) is Tensor:
         v = x._value
         return v if v is not None and v.dtype == dtype else None
-    if type(x) is float and dtype.kind == "f" and dtype.itemsize >= 4:
-        if abs(x) <= 3.0e38 or x != x:
-            return np.asarray(x, dtype)
-        return None
-    if type(x) is int and dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        return np.asarray(x, dtype) if info.min <= x <= info.max else None
-    if type(x) is int and dtype.kind == "f" and dtype.itemsize >= 4 and abs(x) < 2 ** 24:
-        return np.asarray(x, dtype)
-    return None
+    return np.asarray(x, dtype) if _exact_scalar(x, dtype) else None
 
 
 def _ignoring_errors():
@@ -121,16 +124,10 @@ _UFUNCS = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply}
 
 
 def _scalar(x, dtype: np.dtype):
+    """A Python number for the ufunc: itself under numpy 2's weak scalars, else its exact array."""
     if not _WEAK_SCALARS:
         return _operand(x, dtype)
-    if type(x) is float:
-        return x if dtype.kind == "f" and dtype.itemsize >= 4 and (abs(x) <= 3.0e38 or x != x) else None
-    if type(x) is int:
-        if dtype.kind in "iu":
-            info = np.iinfo(dtype)
-            return x if info.min <= x <= info.max else None
-        return x if dtype.kind == "f" and dtype.itemsize >= 4 and abs(x) < 2 ** 24 else None
-    return None
+    return x if _exact_scalar(x, dtype) else None
 
 
 def dunder(name: str, a, b) -> Tensor | None:
