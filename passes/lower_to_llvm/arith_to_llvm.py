@@ -35,8 +35,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from minixla.passes.rewrite_driver import rewrite_once
 from minixla.passes.lower_to_llvm.common import (
     Emit,
     LoweringError,
@@ -393,4 +394,4 @@ class ConvertArithToLLVM(ModulePass):
     name = "convert-arith-to-llvm"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(ArithToLLVMPattern(), apply_recursively=False).rewrite_module(op)
+        rewrite_once(op, ArithToLLVMPattern(), tuple(HANDLERS))

@@ -17,12 +17,12 @@ from xdsl.ir import Block
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 
+from minixla.passes.rewrite_driver import rewrite_once
 from minixla.passes.lower_to_llvm.common import Emit, constant_op, to_llvm
 from minixla.passes.lower_to_llvm.func_to_llvm import convert_entry_args
 
@@ -95,7 +95,6 @@ class ConvertCfToLLVM(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         retype_block_arguments(op)
-        PatternRewriteWalker(
-            SwitchLowering(), apply_recursively=False).rewrite_module(op)
-        for pattern in (BranchLowering(), CondBranchLowering()):
-            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        rewrite_once(op, SwitchLowering(), cf.SwitchOp)
+        rewrite_once(op, BranchLowering(), cf.BranchOp)
+        rewrite_once(op, CondBranchLowering(), cf.ConditionalBranchOp)

@@ -25,12 +25,12 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 
+from minixla.passes.rewrite_driver import rewrite_once
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -166,6 +166,6 @@ class ConvertFuncToLLVM(ModulePass):
     name = "convert-func-to-llvm"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(CallLowering(), apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(ReturnLowering(), apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(FuncLowering(), apply_recursively=False).rewrite_module(op)
+        rewrite_once(op, CallLowering(), func.CallOp)
+        rewrite_once(op, ReturnLowering(), func.ReturnOp)
+        rewrite_once(op, FuncLowering(), func.FuncOp)

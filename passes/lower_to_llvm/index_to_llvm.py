@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriteWalker
 
-from minixla.passes.lower_to_llvm.arith_to_llvm import ArithToLLVMPattern
+from minixla.passes.lower_to_llvm.arith_to_llvm import HANDLERS, ArithToLLVMPattern
+from minixla.passes.rewrite_driver import rewrite_once
 
 
 @dataclass(frozen=True)
@@ -26,4 +26,4 @@ class ConvertIndexToLLVM(ModulePass):
     name = "convert-index-to-llvm"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(ArithToLLVMPattern(only_index=True), apply_recursively=False).rewrite_module(op)
+        rewrite_once(op, ArithToLLVMPattern(only_index=True), tuple(HANDLERS))

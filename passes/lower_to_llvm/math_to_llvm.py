@@ -26,9 +26,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import SymbolTable
 
+from minixla.passes.rewrite_driver import rewrite_once
 from minixla.passes.lower_to_llvm.arith_to_llvm import mangle
 from minixla.passes.lower_to_llvm.common import (
     Emit,
@@ -177,4 +178,4 @@ class ConvertMathToLLVM(ModulePass):
     name = "convert-math-to-llvm"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(MathToLLVMPattern(), apply_recursively=False).rewrite_module(op)
+        rewrite_once(op, MathToLLVMPattern(), (*INTRINSICS, *LIBM, *INT_WITH_FLAG, math.RsqrtOp, math.FPowIOp))

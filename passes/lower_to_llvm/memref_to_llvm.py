@@ -29,9 +29,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from minixla.passes.rewrite_driver import rewrite_once
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -87,6 +88,8 @@ def store_element(e: Emit, value: SSAValue, ptr: SSAValue) -> None:
 
 
 class LoadStoreLowering(RewritePattern):
+    OP_TYPES = (memref.LoadOp, memref.StoreOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, (memref.LoadOp, memref.StoreOp)):
             return
@@ -103,6 +106,8 @@ class LoadStoreLowering(RewritePattern):
 
 
 class AllocLowering(RewritePattern):
+    OP_TYPES = (memref.AllocOp, memref.AllocaOp, memref.DeallocOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if isinstance(op, memref.AllocOp):
             self._heap(op, rewriter)
@@ -139,6 +144,8 @@ _VIEWS = (memref.SubviewOp, memref.CastOp, memref.ReinterpretCastOp, memref.Coll
 
 class ViewLowering(RewritePattern):
     """Views keep the base pointer; only their (static) type changes."""
+    OP_TYPES = _VIEWS
+
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, _VIEWS):
@@ -150,6 +157,8 @@ class ViewLowering(RewritePattern):
 
 
 class MetadataLowering(RewritePattern):
+    OP_TYPES = (memref.DimOp, memref.RankOp, memref.ExtractAlignedPointerAsIndexOp, memref.GetGlobalOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         e = Emit(rewriter)
         if isinstance(op, memref.DimOp):
@@ -171,6 +180,8 @@ class MetadataLowering(RewritePattern):
 class GlobalLowering(RewritePattern):
     """memref.global -> llvm.mlir.global (array of the memory element type),
     keeping the dense initial value; the translator lays out its bytes."""
+    OP_TYPES = (memref.GlobalOp,)
+
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, memref.GlobalOp):
@@ -193,6 +204,8 @@ class GlobalLowering(RewritePattern):
 class CopyLowering(RewritePattern):
     """memref.copy: one `llvm.memcpy` when both sides are dense with equal
     layouts, else a flat element loop (multi-index by div/rem of constants)."""
+    OP_TYPES = (memref.CopyOp,)
+
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, memref.CopyOp):
@@ -253,4 +266,4 @@ class ConvertMemRefToLLVM(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for pattern in (GlobalLowering(), MetadataLowering(), ViewLowering(), LoadStoreLowering(),
                         AllocLowering(), CopyLowering()):
-            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+            rewrite_once(op, pattern, pattern.OP_TYPES)
