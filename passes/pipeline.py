@@ -129,5 +129,8 @@ def run_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None, verify
         if verify and prev is not None:
             verify_module(mod)
 
-    build_pipeline(spec, check).apply(ctx or load_all(), module)
+    from minixla.passes.gc_pause import frozen_heap
+
+    with frozen_heap():
+        build_pipeline(spec, check).apply(ctx or load_all(), module)
     return module

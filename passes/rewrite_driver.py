@@ -63,3 +63,14 @@ def rewrite_once(root: ModuleOp | Operation, pattern: RewritePattern,
             op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
         changed |= rewriter.has_done_action
     return changed
+
+
+def rewrite_to_fixpoint(root: ModuleOp | Operation, pattern: RewritePattern,
+                        op_types: type[Operation] | tuple[type[Operation], ...]) -> bool:
+    """`rewrite_once` until a sweep changes nothing (as `apply_recursively=True`: ops of
+    `op_types` that a rewrite creates, or that a pattern left for later, get another sweep;
+    once none is left a sweep is one walk)."""
+    changed = False
+    while rewrite_once(root, pattern, op_types):
+        changed = True
+    return changed

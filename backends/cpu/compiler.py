@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
+from minixla.passes.gc_pause import frozen_heap
 from minixla.passes.pipeline import verify_each_pass
 from minixla.passes.trace_events import span, traced_pipeline_callback
 
@@ -88,7 +89,8 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)
 
-    build_pipeline(spec, traced_pipeline_callback(step, "cpu-pass")).apply(_context(), module)
+    with frozen_heap():
+        build_pipeline(spec, traced_pipeline_callback(step, "cpu-pass")).apply(_context(), module)
     if verify_each:
         module.verify()
     return signatures
@@ -133,7 +135,7 @@ def compile_module(module: ModuleOp, *, num_outputs: Mapping[str, int] | None = 
 def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_level: int = 3) -> CompiledModule:
     """Translate the llvm-dialect `module` and JIT it (the JIT reuses the native
     code of an identical LLVM module; each call gets its own signatures)."""
-    with span("translate-to-llvm-ir", "llvm"):
+    with span("translate-to-llvm-ir", "llvm"), frozen_heap():
         ir_module = translate_module(module)
         entries = [add_python_entry(ir_module, sig) for sig in signatures.values()]  # adds each one
     by_object = all(entries)

@@ -21,6 +21,8 @@ from xdsl.dialects.scf import (
     ConditionOp,
     ExecuteRegionOp,
     ForOp,
+    IfOp,
+    IndexSwitchOp,
     ParallelOp,
     ReduceOp,
     ReduceReturnOp,
@@ -32,12 +34,13 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLowering
+
+from minixla.passes.rewrite_driver import rewrite_to_fixpoint
 
 
 class WhileLowering(RewritePattern):
@@ -142,10 +145,7 @@ class ConvertScfToCf(ModulePass):
     name = "lower-scf-to-cf"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PatternRewriteWalker(ParallelToForNest()).rewrite_module(op)
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([
-                SwitchLowering(), IfLowering(), ForLowering(),
-                WhileLowering(), ExecuteRegionLowering(),
-            ])
-        ).rewrite_module(op)
+        rewrite_to_fixpoint(op, ParallelToForNest(), ParallelOp)
+        rewrite_to_fixpoint(op, GreedyRewritePatternApplier([
+            SwitchLowering(), IfLowering(), ForLowering(), WhileLowering(), ExecuteRegionLowering(),
+        ]), (IndexSwitchOp, IfOp, ForOp, WhileOp, ExecuteRegionOp))
