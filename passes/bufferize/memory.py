@@ -106,23 +106,21 @@ class Globals:
         return op.memref
 
 
-def _uses_any(op: Operation, values: set[SSAValue]) -> bool:
-    for o in op.walk():
-        if any(v in values for v in o.operands):
-            return True
-    return False
-
-
 def insert_deallocs(block: Block, owned: dict[SSAValue, set[SSAValue]]) -> None:
     """For each owned allocation (root -> every memref aliasing it) defined in
     `block`, free it after the last op of `block` that touches an alias
-    (before the terminator if the terminator is that op)."""
+    (before the terminator if the terminator is that op). One walk of the block
+    records each value's last user among its ops (a nested use counts for the
+    op that holds it), so this is linear in the block, not ops x allocations."""
     ops = list(block.ops)
+    last_user: dict[SSAValue, int] = {}
+    for i, op in enumerate(ops):
+        for o in op.walk():
+            for v in o.operands:
+                last_user[v] = i
     for root, aliases in owned.items():
-        last = None
-        for op in ops:
-            if _uses_any(op, aliases):
-                last = op
+        uses = [last_user[a] for a in aliases if a in last_user]
+        last = ops[max(uses)] if uses else None
         dealloc = memref.DeallocOp.get(root)
         if last is None:
             owner = root.owner
