@@ -1,0 +1,28 @@
+"""`reconcile-unrealized-casts`, as xDSL's pass (same pattern), with sweeps over the casts only.
+
+The llvm lowering leaves hundreds of `builtin.unrealized_conversion_cast` chains (index <-> i64,
+memref <-> ptr); xDSL's pass pushes every op of the module through its worklist driver, twice,
+to find them. Here each sweep visits only the casts (passes/rewrite_driver.py), until one
+removes nothing: the same chains are removed, by the same pattern.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.passes import ModulePass
+from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPattern
+
+from minixla.passes.rewrite_driver import rewrite_to_fixpoint
+
+
+@dataclass(frozen=True)
+class ReconcileUnrealizedCasts(ModulePass):
+    """Remove the unrealized casts whose chains cancel out."""
+
+    name = "reconcile-unrealized-casts"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rewrite_to_fixpoint(op, ReconcileUnrealizedCastsPattern(warn_on_failure=True), UnrealizedConversionCastOp)
