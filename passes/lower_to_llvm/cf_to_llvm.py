@@ -22,7 +22,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from minixla.passes.rewrite_driver import rewrite_once
+from minixla.passes.rewrite_driver import rewrite_in_order
 from minixla.passes.lower_to_llvm.common import Emit, constant_op, to_llvm
 from minixla.passes.lower_to_llvm.func_to_llvm import convert_entry_args
 
@@ -95,6 +95,5 @@ class ConvertCfToLLVM(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         retype_block_arguments(op)
-        rewrite_once(op, SwitchLowering(), cf.SwitchOp)
-        rewrite_once(op, BranchLowering(), cf.BranchOp)
-        rewrite_once(op, CondBranchLowering(), cf.ConditionalBranchOp)
+        rewrite_in_order(op, [(SwitchLowering(), cf.SwitchOp), (BranchLowering(), cf.BranchOp),
+                              (CondBranchLowering(), cf.ConditionalBranchOp)])

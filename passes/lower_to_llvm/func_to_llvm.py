@@ -30,7 +30,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from minixla.passes.rewrite_driver import rewrite_once
+from minixla.passes.rewrite_driver import rewrite_in_order
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -166,6 +166,5 @@ class ConvertFuncToLLVM(ModulePass):
     name = "convert-func-to-llvm"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        rewrite_once(op, CallLowering(), func.CallOp)
-        rewrite_once(op, ReturnLowering(), func.ReturnOp)
-        rewrite_once(op, FuncLowering(), func.FuncOp)
+        rewrite_in_order(op, [(CallLowering(), func.CallOp), (ReturnLowering(), func.ReturnOp),
+                              (FuncLowering(), func.FuncOp)])

@@ -32,7 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from minixla.passes.rewrite_driver import rewrite_once
+from minixla.passes.rewrite_driver import rewrite_in_order
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -264,6 +264,6 @@ class ConvertMemRefToLLVM(ModulePass):
     name = "convert-memref-to-llvm"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for pattern in (GlobalLowering(), MetadataLowering(), ViewLowering(), LoadStoreLowering(),
-                        AllocLowering(), CopyLowering()):
-            rewrite_once(op, pattern, pattern.OP_TYPES)
+        # one walk: no pattern creates memref ops
+        rewrite_in_order(op, [(p, p.OP_TYPES) for p in (GlobalLowering(), MetadataLowering(), ViewLowering(),
+                                                         LoadStoreLowering(), AllocLowering(), CopyLowering())])
