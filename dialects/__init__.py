@@ -15,16 +15,16 @@ def load_all(ctx: Context | None = None) -> Context:
     from xdsl.dialects import get_all_dialects
 
     from minixla.dialects import xdsl_fixes  # noqa: F401
-    from minixla.dialects.check import CHECK
     from minixla.dialects.hlo import HLO
-    from minixla.dialects.interpreter import INTERPRETER
-    from minixla.dialects.quant import QUANT
-    from minixla.dialects.stablehlo import STABLEHLO
 
     ctx = ctx or Context()
-    for dialect in (HLO, STABLEHLO, CHECK, INTERPRETER, QUANT):
-        if dialect.name not in ctx.registered_dialect_names:
-            ctx.load_dialect(dialect)
+    if HLO.name not in ctx.registered_dialect_names:
+        ctx.load_dialect(HLO)
+    # loaded when first parsed: building stablehlo's ~100 twin op classes took ~15 ms of every
+    # process's first compile, which never meets a stablehlo, check or interpreter op
+    for name, factory in _own_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
     # the `tf` graph dialect holds the TF ops registered so far (the frontend registers its table)
     for name, factory in _tf_dialects().items():
         if name not in ctx.registered_dialect_names:
@@ -59,6 +59,30 @@ def plugin_dialects() -> dict:
         return load
 
     return {ep.name: factory(ep) for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _own_dialects():
+    def stablehlo():
+        from minixla.dialects.stablehlo import STABLEHLO
+
+        return STABLEHLO
+
+    def check():
+        from minixla.dialects.check import CHECK
+
+        return CHECK
+
+    def interpreter():
+        from minixla.dialects.interpreter import INTERPRETER
+
+        return INTERPRETER
+
+    def quant():
+        from minixla.dialects.quant import QUANT
+
+        return QUANT
+
+    return {"stablehlo": stablehlo, "check": check, "interpreter": interpreter, "quant": quant}
 
 
 def _nvvm():

@@ -36,7 +36,7 @@ register("convert-index-to-llvm", ".lower_to_llvm:ConvertIndexToLLVM")
 register("convert-arith-to-llvm", ".lower_to_llvm:ConvertArithToLLVM")
 register("convert-func-to-llvm", ".lower_to_llvm:ConvertFuncToLLVM")
 register("convert-cf-to-llvm", ".lower_to_llvm:ConvertCfToLLVM")
-register("reconcile-unrealized-casts", ".lower_to_llvm.reconcile:ReconcileUnrealizedCasts")  # xDSL's, faster
+register("fast-reconcile-unrealized-casts", ".lower_to_llvm.reconcile:FastReconcileUnrealizedCasts")
 register("convert-parallel-loops-to-threads", ".lower_to_llvm.threads:ConvertParallelLoopsToThreads")
 register("lower-thread-dispatch", ".lower_to_llvm.threads:LowerThreadDispatch")
 

@@ -35,7 +35,8 @@ PASSES: dict[str, type[ModulePass]] = {
     )
 }
 
-LOWER_TO_LLVM_PIPELINE = ",".join([*PASSES, "reconcile-unrealized-casts"])
+#: ends with our faster twin of xDSL's reconcile-unrealized-casts (lower_to_llvm/reconcile.py)
+LOWER_TO_LLVM_PIPELINE = ",".join([*PASSES, "fast-reconcile-unrealized-casts"])
 
 __all__ = [
     "LOWER_TO_LLVM_PIPELINE", "PASSES", "ArithEmulateBf16", "ArithEmulateNarrowFloats", "ConvertArithToLLVM", "ConvertCfToLLVM", "ConvertFuncToLLVM",

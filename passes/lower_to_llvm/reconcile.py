@@ -1,9 +1,10 @@
-"""`reconcile-unrealized-casts`, as xDSL's pass (same pattern), with sweeps over the casts only.
+"""`fast-reconcile-unrealized-casts`: xDSL's `reconcile-unrealized-casts` (same pattern), sweeping the casts only.
 
 The llvm lowering leaves hundreds of `builtin.unrealized_conversion_cast` chains (index <-> i64,
 memref <-> ptr); xDSL's pass pushes every op of the module through its worklist driver, twice,
 to find them. Here each sweep visits only the casts (passes/rewrite_driver.py), until one
-removes nothing: the same chains are removed, by the same pattern.
+removes nothing: the same chains are removed, by the same pattern. The CPU pipeline ends with it;
+xDSL's pass keeps its name and stays available.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from minixla.passes.rewrite_driver import rewrite_to_fixpoint
 
 
 @dataclass(frozen=True)
-class ReconcileUnrealizedCasts(ModulePass):
+class FastReconcileUnrealizedCasts(ModulePass):
     """Remove the unrealized casts whose chains cancel out."""
 
-    name = "reconcile-unrealized-casts"
+    name = "fast-reconcile-unrealized-casts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rewrite_to_fixpoint(op, ReconcileUnrealizedCastsPattern(warn_on_failure=True), UnrealizedConversionCastOp)
