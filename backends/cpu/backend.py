@@ -34,9 +34,6 @@ from minixla.backends.cpu.runtime import SYMBOL_PREFIX, CompiledFunction, Compil
 # process whose compiles all come from the disk cache never pays for importing it (~0.1 s).
 
 _HIGH_LEVEL = ("hlo.", "stablehlo.", "tensor.", "linalg.", "bufferization.")
-#: ops that may become gemm calls (convert-linalg-to-blas)
-_GEMM_OPS = frozenset({"hlo.dot_general", "hlo.dot", "hlo.convolution", "hlo.fusion", "linalg.matmul",
-                       "linalg.batch_matmul", "linalg.generic"})
 
 
 def _entry_name(module: ModuleOp, entry: str | None) -> str:
@@ -115,10 +112,8 @@ class CpuBackend:
                 if reuse_key is not None:
                     store_lowered_parts(disk, reuse_key, stored)
                 return _from_stored(stored, name, hlo_type, self.opt_level, high_level)
-        if high_level and any(op.name in _GEMM_OPS for op in module.walk()):
-            from minixla.backends.cpu.blas import prefetch
-
-            prefetch()  # the gemm kernel builds while the passes run
+        # the gemm kernel and the thread pool build while the passes run, once a pass has decided that the
+        # module calls them (compiler.prefetch_runtime): an up-front guess built a gemm for most programs
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
         prefix_symbols(module)
         signatures: dict = {}

@@ -58,6 +58,27 @@ def build_pipeline(spec: str, callback=None) -> PassPipeline:
     return PassPipeline.parse_spec(registry, spec, callback)
 
 
+#: passes after which the module's calls into native helpers (gemm, thread pool) are known
+_RUNTIME_DECIDED = frozenset({"convert-linalg-to-blas", "convert-parallel-loops-to-threads"})
+
+
+def prefetch_runtime(module: ModuleOp) -> None:
+    """Start building the native helpers `module` declares (the generated gemm kernel, the thread
+    pool) on background threads, as soon as a pass has decided it calls them: their LLVM code
+    generation then overlaps the rest of the Python passes instead of waiting in the JIT. Deciding
+    here, not from the hlo ops up front, keeps programs without a gemm from building one (a
+    background LLVM build also holds llvmlite's lock that the JIT then waits on)."""
+    declared = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp) and not op.body.blocks}
+    if declared & {"minixla_sgemm", "minixla_dgemm"}:
+        from minixla.backends.cpu.blas import prefetch
+
+        prefetch()
+    if any(name.endswith("__threaded") for name in declared):
+        from minixla.backends.cpu.threadpool import prefetch as prefetch_pool
+
+        prefetch_pool()
+
+
 def public_functions(module: ModuleOp) -> list[func.FuncOp]:
     return [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks
             and (op.sym_visibility is None or op.sym_visibility.data == "public")]
@@ -86,6 +107,8 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
             mod.verify()
         if after is not None and prev is not None:
             after(prev.name, mod)
+        if prev is not None and prev.name in _RUNTIME_DECIDED:
+            prefetch_runtime(mod)
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)
 

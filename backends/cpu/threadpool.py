@@ -459,3 +459,25 @@ def set_num_threads(n: int) -> int:
 def get_num_threads() -> int:
     ensure_registered()
     return int(_STATE["count"].value)
+
+
+def prefetch() -> None:
+    """Start `ensure_registered` on a background thread (the compile calls this once it knows the
+    module will call the pool): building the helper is ~30-90 ms of LLVM code generation per new
+    process when the disk cache is off or cold, which then overlaps the remaining Python passes
+    (llvmlite serializes LLVM calls, so this only helps while the main thread is in Python)."""
+    if _STATE or _PREFETCH:
+        return
+    thread = threading.Thread(target=_register_quietly, name="minixla-pool-build", daemon=True)
+    _PREFETCH.append(thread)
+    thread.start()
+
+
+_PREFETCH: list[threading.Thread] = []
+
+
+def _register_quietly() -> None:
+    try:
+        ensure_registered()
+    except Exception:  # noqa: BLE001 -- the JIT calls ensure_registered again and reports
+        pass
