@@ -359,9 +359,9 @@ def compile_aot(source: ModuleOp | str, *, prefix: str = DEFAULT_PREFIX, entries
         signatures: dict = {}
         try:
             if hlo_level:
-                lower(module, hlo_to_cpu(optimize=optimize, blas=blas), num_outputs, signatures)
+                lower(module, hlo_to_cpu(optimize=optimize, blas=blas), num_outputs, signatures, prefetch=False)
             if any(isinstance(op, func.FuncOp) for op in module.ops):
-                lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures)
+                lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures, prefetch=False)
         except Exception as err:  # noqa: BLE001 -- a pass rejected the module: report, do not trace back
             raise AotError(f"lowering failed: {type(err).__name__}: {err}") from None
         found = [_hlo_entry(name, types[name], signatures[SYMBOL_PREFIX + name], prefix, hlo_level)

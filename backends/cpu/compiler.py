@@ -86,12 +86,13 @@ def public_functions(module: ModuleOp) -> list[func.FuncOp]:
 
 def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
           num_outputs: Mapping[str, int] | None = None,
-          signatures: dict[str, Signature] | None = None) -> dict[str, Signature]:
+          signatures: dict[str, Signature] | None = None, prefetch: bool = True) -> dict[str, Signature]:
     """Run `spec` on `module` in place; returns the signatures of public
     functions as they were before convert-func-to-llvm. With
     MINIXLA_VERIFY_EACH_PASS=1 (set by the test suite) the IR is verified after
     every pass; by default it is not: xDSL's verifier is quadratic in the number
-    of blocks and dominated JIT compile times, and LLVM verifies what we emit."""
+    of blocks and dominated JIT compile times, and LLVM verifies what we emit. `prefetch`: start
+    building the JIT's native helpers the module will call (`prefetch_runtime`; AOT output links its own)."""
     signatures = {} if signatures is None else signatures
     num_outputs = num_outputs or {}
 
@@ -107,7 +108,7 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
             mod.verify()
         if after is not None and prev is not None:
             after(prev.name, mod)
-        if prev is not None and prev.name in _RUNTIME_DECIDED:
+        if prefetch and prev is not None and prev.name in _RUNTIME_DECIDED:
             prefetch_runtime(mod)
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)
