@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import AnyFloat, ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
@@ -60,16 +60,24 @@ def build_pipeline(spec: str, callback=None) -> PassPipeline:
 
 #: passes after which the module's calls into native helpers (gemm, thread pool) are known
 _RUNTIME_DECIDED = frozenset({"convert-linalg-to-blas", "convert-parallel-loops-to-threads"})
+#: float contractions: (almost) always a gemm call, known before any pass runs
+_CONTRACTIONS = frozenset({"hlo.dot_general", "hlo.dot", "hlo.convolution"})
 
 
-def prefetch_runtime(module: ModuleOp) -> None:
-    """Start building the native helpers `module` declares (the generated gemm kernel, the thread
-    pool) on background threads, as soon as a pass has decided it calls them: their LLVM code
-    generation then overlaps the rest of the Python passes instead of waiting in the JIT. Deciding
-    here, not from the hlo ops up front, keeps programs without a gemm from building one (a
-    background LLVM build also holds llvmlite's lock that the JIT then waits on)."""
+def _has_contraction(module: ModuleOp) -> bool:
+    return any(op.name in _CONTRACTIONS and any(isinstance(getattr(r.type, "element_type", None), AnyFloat)
+                                                for r in op.results) for op in module.walk())
+
+
+def prefetch_runtime(module: ModuleOp, gemm: bool = False) -> None:
+    """Start building the native helpers `module` calls (the generated gemm kernel, the thread pool)
+    on background threads, so that their LLVM code generation overlaps the Python passes instead of
+    waiting in the JIT: the gemm up front (`gemm`) when the module has a float dot or convolution,
+    else each once a pass has decided that the module calls it (a fused multiply-reduce can become a
+    gemm; most programs need none, and a background LLVM build holds llvmlite's lock, which the JIT
+    would then wait on)."""
     declared = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp) and not op.body.blocks}
-    if declared & {"minixla_sgemm", "minixla_dgemm"}:
+    if gemm or declared & {"minixla_sgemm", "minixla_dgemm"}:
         from minixla.backends.cpu.blas import prefetch
 
         prefetch()
@@ -108,8 +116,8 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
             mod.verify()
         if after is not None and prev is not None:
             after(prev.name, mod)
-        if prefetch and prev is not None and prev.name in _RUNTIME_DECIDED:
-            prefetch_runtime(mod)
+        if prefetch and (prev is None and _has_contraction(mod) or prev is not None and prev.name in _RUNTIME_DECIDED):
+            prefetch_runtime(mod, gemm=prev is None)
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)
 
