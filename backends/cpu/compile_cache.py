@@ -301,3 +301,26 @@ def cache_object_code(engine, text: str) -> None:
     cached = disk.get(key)
     engine.set_object_cache(None if cached is not None else (lambda _m, data: disk.put(key, bytes(data))),
                             lambda _m: cached)
+
+
+def cached_object(text: str, opt_level: int = 0) -> bytes | None:
+    """The object code stored for IR `text` at `opt_level`, or None (cache off, or not stored)."""
+    disk = active_cache()
+    return None if disk is None else disk.get(object_key(text, opt_level))
+
+
+def engine_for_object(data: bytes):
+    """An MCJIT engine (finalized) holding object code `data` from the cache. Its IR module is an empty
+    stand-in: MCJIT takes the object from the cache and never looks at the IR, so nothing is parsed or
+    verified (parsing the generated gemm's IR was ~5 ms of a warm first call). The IR must not need
+    static constructors (minixla's has none)."""
+    import llvmlite.binding as llvm
+
+    from minixla.backends.cpu.target import create_machine, host_target
+
+    host = host_target()
+    module = llvm.parse_assembly(f'target triple = "{host.triple}"\ntarget datalayout = "{host.data_layout}"\n')
+    engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+    engine.set_object_cache(None, lambda _m: data)
+    engine.finalize_object()
+    return engine
