@@ -141,8 +141,10 @@ def test_hit_in_a_new_process_skips_the_cpu_passes_and_llvm(tmp_path):
     assert _run_script(tmp_path, log=logs) == "1"
     assert "cpu-pass" in logs[0] and "llvm-optimize" in logs[0] and "hlo-optimize" in logs[0]
     assert "cpu-pass" not in logs[1] and "llvm-optimize" not in logs[1] and "load-cached-object" in logs[1]
-    # keyed before hlo-optimize (frontend/compile_reuse.py), so the hit skips it and its imports too
-    assert "hlo-optimize" not in logs[1]
+    # keyed before hlo-optimize (frontend/compile_reuse.py), so the hit skips it and its imports too;
+    # by the traced graph, so it skips legalization too
+    assert "hlo-optimize" not in logs[1] and "tf-legalize-to-hlo" in logs[0]
+    assert "tf-legalize-to-hlo" not in logs[1] and "graph-key" in logs[1]
 
 
 def test_changed_settings_miss_the_frontend_key(tmp_path):
