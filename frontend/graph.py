@@ -65,12 +65,15 @@ _TYPES: dict = {}
 
 
 def _attr(value, to_attr):
-    """`to_attr(value)`, memoised for ints, bools, strings and flat lists/tuples of them (axes, strides,
-    flags: most attributes repeat, and building and verifying each anew was ~10% of a trace's op-adding
-    time). Not floats: 0.0 == -0.0 would share an entry."""
+    """`to_attr(value)`, memoised for ints, bools, strings, flat lists/tuples of them (axes, strides,
+    flags) and small numeric arrays (scalar constants, keyed by their bytes): most attributes repeat, and
+    building and verifying each anew was ~30% of a trace's op-adding time. Not Python floats: 0.0 ==
+    -0.0 would share an entry."""
     kind = value.__class__
     if kind in _SCALARS:
         key = (kind, value)
+    elif kind is np.ndarray and value.size <= 16 and value.dtype.kind in "biuf":  # small constants, by bits
+        key = (kind, value.dtype, value.shape, value.tobytes())
     elif (kind is list or kind is tuple) and all(v.__class__ in _SCALARS for v in value):
         key = (kind, tuple((v.__class__, v) for v in value))
     else:
