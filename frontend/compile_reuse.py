@@ -48,6 +48,8 @@ from xdsl.printer import Printer
 
 #: what a level-1 entry holds before the level-2 key it names
 _POINTER = b"minixla-reuse:"
+#: how ops/xla_ops.py writes a region body it keeps in its process-wide table
+_BODY_TOKEN = "'__body__'"
 
 #: settings that do not change what a compile produces
 _NEUTRAL_SETTINGS = frozenset({"MINIXLA_CACHE_DIR", "MINIXLA_CACHE_MAX_BYTES", "MINIXLA_LOG_COMPILE",
@@ -131,7 +133,8 @@ def graph_key(module: ModuleOp, const_values: dict[int, np.ndarray], optimize_pi
         value = np.ascontiguousarray(const_values[index])
         h.update(f"\0const {index} {value.dtype.str} {value.dtype.name} {value.shape}\0".encode())
         h.update(value.tobytes() if value.dtype != np.dtype(object) else repr(value.tolist()).encode())
-    if not _GraphDigest(h).module(module):
+    digest = _GraphDigest(h)
+    if not digest.module(module) or digest.process_local:
         return None
     return h.hexdigest()
 
@@ -145,6 +148,9 @@ class _GraphDigest:
         self.values: dict = {}
         self.text: dict[Attribute, str] = {}
         self.rules_checked: set[str] = set()
+        #: an attribute names a Python object of this process (an `XlaHlo` region body kept under a
+        #: counter token, ops/xla_ops.py): the same text may mean another body in another process
+        self.process_local = False
 
     def module(self, module: ModuleOp) -> bool:
         entry = True
@@ -205,6 +211,8 @@ class _GraphDigest:
         if isinstance(a, TensorType):
             return f"tensor{tuple(a.get_shape())}{self.attr(a.element_type)}"
         if isinstance(a, StringAttr):
+            if _BODY_TOKEN in a.data:
+                self.process_local = True
             return "s" + repr(a.data)
         if isinstance(a, IntegerAttr):
             return f"i{a.value.data}:{self.attr(a.type)}"

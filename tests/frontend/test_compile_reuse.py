@@ -165,3 +165,26 @@ def test_a_broken_graph_entry_falls_back(cache_dir):
     f, got, compiled = _fresh_call(body, X)
     np.testing.assert_allclose(got.numpy(), np.tanh(X) * 4.0, rtol=1e-6)
     assert compiled._hlo is not None  # legalized: the graph entry named nothing
+
+
+def test_a_process_local_body_token_gives_no_key(cache_dir):
+    """An `XlaHlo` region body kept in this process's table under a counter token (ops/xla_ops.py) could be
+    another body in another process under the same token: no graph key."""
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr, TensorType, f32
+    from xdsl.ir import Block, Region
+
+    from minixla.dialects.tf import tf_op_class
+
+    def module(body: str) -> ModuleOp:
+        t = TensorType(f32, [2])
+        block = Block(arg_types=[t])
+        op = tf_op_class("XlaHlo").create(operands=[block.args[0]], result_types=[t], attributes={
+            "hlo_op": StringAttr("reduce"), "hlo_attrs": StringAttr("{}"), "results": StringAttr("[((2,), 'float32')]"),
+            "body": StringAttr(body)})
+        block.add_ops([op, func.ReturnOp(op.results[0])])
+        return ModuleOp([func.FuncOp("f", FunctionType.from_lists([t], [t]), Region(block))])
+
+    assert compile_reuse.graph_key(module(""), {}, OPTIMIZE_PIPELINE) is not None
+    assert compile_reuse.graph_key(module("('__combiner__', 'add')"), {}, OPTIMIZE_PIPELINE) is not None
+    assert compile_reuse.graph_key(module("('__body__', 'body_0')"), {}, OPTIMIZE_PIPELINE) is None
