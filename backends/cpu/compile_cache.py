@@ -243,8 +243,13 @@ def layer_roots(*layers: str) -> tuple[Path, ...]:
 @cache
 def sources_fingerprint() -> str:
     """Hash of every source file of the layers a compile runs (dialects, passes, backends) and the
-    compiler's versions: any edit to the compiler invalidates the lowered-module entries."""
+    compiler's versions (with xDSL's and ml_dtypes'): any edit to the compiler invalidates the
+    lowered-module entries."""
+    import ml_dtypes
+    import xdsl
+
     h = hashlib.sha256(compiler_fingerprint().encode())
+    h.update(f"\0xdsl {xdsl.__version__}\0ml_dtypes {ml_dtypes.__version__}\0".encode())
     h.update(tree_fingerprint(layer_roots("dialects", "passes", "backends")).encode())
     return h.hexdigest()
 
