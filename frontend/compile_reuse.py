@@ -30,6 +30,7 @@ import os
 import re
 import struct
 from io import StringIO
+from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
@@ -48,6 +49,8 @@ from xdsl.printer import Printer
 
 #: what a level-1 entry holds before the level-2 key it names
 _POINTER = b"minixla-reuse:"
+#: this layer's sources (legalization rules live here)
+_FRONTEND = Path(__file__).resolve().parent
 #: how ops/xla_ops.py writes a region body it keeps in its process-wide table
 _BODY_TOKEN = "'__body__'"
 
@@ -114,9 +117,9 @@ def compile_on(backend, module: ModuleOp, key: str | None):
 
 def _frontend_fingerprint() -> str:
     """The compiler's sources and versions, with the frontend's (legalization rules live there)."""
-    from minixla.backends.cpu.compile_cache import layer_roots, sources_fingerprint, tree_fingerprint
+    from minixla.backends.cpu.compile_cache import sources_fingerprint, tree_fingerprint
 
-    return sources_fingerprint() + tree_fingerprint(layer_roots("frontend"))
+    return sources_fingerprint() + tree_fingerprint((_FRONTEND,))
 
 
 def graph_key(module: ModuleOp, const_values: dict[int, np.ndarray], optimize_pipeline: str) -> str | None:

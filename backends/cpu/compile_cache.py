@@ -233,11 +233,13 @@ def tree_fingerprint(roots: tuple[Path, ...]) -> str:
     return digest
 
 
-def layer_roots(*layers: str) -> tuple[Path, ...]:
-    """The source folders of these minixla layers (`"dialects"`, `"frontend"`, ...)."""
-    import importlib
+def compiler_roots() -> tuple[Path, ...]:
+    """The source folders of the layers a compile runs: dialects, passes, backends."""
+    import minixla.backends
+    import minixla.dialects
+    import minixla.passes
 
-    return tuple(Path(importlib.import_module(f"minixla.{name}").__file__).parent for name in layers)
+    return tuple(Path(p.__file__).parent for p in (minixla.dialects, minixla.passes, minixla.backends))
 
 
 @cache
@@ -250,7 +252,7 @@ def sources_fingerprint() -> str:
 
     h = hashlib.sha256(compiler_fingerprint().encode())
     h.update(f"\0xdsl {xdsl.__version__}\0ml_dtypes {ml_dtypes.__version__}\0".encode())
-    h.update(tree_fingerprint(layer_roots("dialects", "passes", "backends")).encode())
+    h.update(tree_fingerprint(compiler_roots()).encode())
     return h.hexdigest()
 
 
