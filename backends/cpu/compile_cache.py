@@ -251,7 +251,10 @@ def sources_fingerprint() -> str:
     import xdsl
 
     h = hashlib.sha256(compiler_fingerprint().encode())
-    h.update(f"\0xdsl {xdsl.__version__}\0ml_dtypes {ml_dtypes.__version__}\0".encode())
+    # xDSL's version string reads package metadata (importlib.metadata: ~40 ms); an install or upgrade
+    # rewrites its __init__.py, so that file's stat stands for it
+    st = os.stat(xdsl.__file__)
+    h.update(f"\0xdsl {xdsl.__file__} {st.st_size} {st.st_mtime_ns}\0ml_dtypes {ml_dtypes.__version__}\0".encode())
     h.update(tree_fingerprint(compiler_roots()).encode())
     return h.hexdigest()
 
