@@ -11,6 +11,7 @@ process-wide table under a token.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 from typing import Any
 from collections.abc import Callable
@@ -72,10 +73,17 @@ def encode_attrs(op: str, attrs: dict, results: list, body) -> dict[str, str]:
             "body": repr(_encode(body)) if body is not None else ""}
 
 
+@functools.lru_cache(maxsize=4096)
+def _literal(text: str) -> Any:
+    """`ast.literal_eval(text)`, memoised: a trace replays the same few attribute texts many times. The
+    result is shared, so it is only read (`_decode` builds new containers)."""
+    return ast.literal_eval(text)
+
+
 def xla_hlo(b, operands, hlo_op, hlo_attrs, results, body=""):
-    attrs = _decode(ast.literal_eval(hlo_attrs))
-    specs = [Spec(tuple(s), np.dtype(d)) for s, d in ast.literal_eval(results)]
-    fn = _decode(ast.literal_eval(body)) if body else None
+    attrs = _decode(_literal(hlo_attrs))
+    specs = [Spec(tuple(s), np.dtype(d)) for s, d in _literal(results)]
+    fn = _decode(_literal(body)) if body else None
     outs = b._apply(hlo_op, list(operands), attrs, specs, fn)
     return tuple(outs) if len(outs) != 1 else outs[0]
 
