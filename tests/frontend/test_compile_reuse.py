@@ -188,3 +188,24 @@ def test_a_process_local_body_token_gives_no_key(cache_dir):
     assert compile_reuse.graph_key(module(""), {}, OPTIMIZE_PIPELINE) is not None
     assert compile_reuse.graph_key(module("('__combiner__', 'add')"), {}, OPTIMIZE_PIPELINE) is not None
     assert compile_reuse.graph_key(module("('__body__', 'body_0')"), {}, OPTIMIZE_PIPELINE) is None
+
+
+def test_a_source_edit_misses(cache_dir, tmp_path, monkeypatch):
+    """The graph key covers the frontend's sources (legalization rules) and the compiler's."""
+    tree = tmp_path / "frontend_copy"
+    tree.mkdir()
+    (tree / "rules.py").write_text("RULE = 1\n")
+    monkeypatch.setattr(compile_reuse, "_FRONTEND", tree)
+    compile_cache.tree_fingerprint.cache_clear()
+
+    def key():
+        return _key(lambda x: tf.exp(x), X)
+
+    before = key()
+    st = os.stat(tree / "rules.py")
+    (tree / "rules.py").write_text("RULE = 2\n")
+    os.utime(tree / "rules.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    compile_cache.tree_fingerprint.cache_clear()  # as a new process
+    edited = key()
+    monkeypatch.setattr(compile_cache, "sources_fingerprint", lambda: "another compiler")
+    assert len({before, edited, key()}) == 3
