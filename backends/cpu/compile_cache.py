@@ -196,13 +196,16 @@ def _stamps(roots: tuple[Path, ...]) -> list[tuple[str, int, int]]:
     pending = list(roots)
     while pending:
         directory = pending.pop()
-        with os.scandir(directory) as it:
-            for entry in it:
-                if entry.name.endswith(".py") and entry.is_file():
-                    st = entry.stat()
-                    found.append((entry.path, st.st_size, st.st_mtime_ns))
-                elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
+        try:
+            with os.scandir(directory) as it:
+                for entry in it:
+                    if entry.name.endswith(".py") and entry.is_file():
+                        st = entry.stat()
+                        found.append((str(entry.path), st.st_size, st.st_mtime_ns))
+                    elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+        except OSError:  # a folder gone meanwhile: the files found still key
+            continue
     return sorted(found)
 
 
