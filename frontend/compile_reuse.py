@@ -212,7 +212,7 @@ class _GraphDigest:
 
     def _attr_text(self, a: Attribute) -> str:
         if isinstance(a, TensorType):
-            return f"tensor{tuple(a.get_shape())}{self.attr(a.element_type)}"
+            return f"tensor{tuple(a.get_shape())}{self.attr(a.element_type)}{self.attr(a.encoding)}"
         if isinstance(a, StringAttr):
             if _BODY_TOKEN in a.data:
                 self.process_local = True
