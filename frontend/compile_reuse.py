@@ -47,6 +47,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation
 from xdsl.printer import Printer
 
+from minixla.passes.trace_events import span
+
 #: what a level-1 entry holds before the level-2 key it names
 _POINTER = b"minixla-reuse:"
 #: this layer's sources (legalization rules live here)
@@ -130,7 +132,9 @@ def graph_key(module: ModuleOp, const_values: dict[int, np.ndarray], optimize_pi
 
     if not _cpu_first() or active_cache() is None:
         return None
-    h = hashlib.sha256(_frontend_fingerprint().encode())
+    with span("compiler-fingerprint", "compile"):  # the first one imports llvmlite (the host CPU's name)
+        fingerprint = _frontend_fingerprint()
+    h = hashlib.sha256(fingerprint.encode())
     h.update(f"\0frontend-graph\0{optimize_pipeline}\0{_settings()}\0".encode())
     for index in sorted(const_values):
         value = np.ascontiguousarray(const_values[index])
