@@ -8,6 +8,11 @@
 3. compile on the best backend: `cpu` when registered and able to compile
    this module, else the reference `interpreter`.
 
+With the disk cache on, a compile stored before is loaded instead: by the
+traced module's key before step 1 (skipping all three; the hlo is legalized
+on demand for stage text), else by the legalized module's key before
+`hlo-optimize` (frontend/compile_reuse.py).
+
 `XLA_FLAGS=--xla_dump_to=DIR` writes the module after every step and, as
 XLA's per-pass dumps, after every pass of the hlo-optimize and CPU pipelines
 (`module_0001.<name>.0007.cpu.after_<pass>.txt`); without the flag no IR is
