@@ -4,11 +4,16 @@ and with the cache off; the running example's first call. Each row is a new
 Python process, so nothing is cached in memory. Writes
 benchmarks/results_first_call.md.
 
-    PYTHONPATH=. python benchmarks/bench_first_call.py
+    PYTHONPATH=. python benchmarks/bench_first_call.py [--repeats 3] [--baseline /other/checkout]
+
+`--baseline` runs every process twice, interleaved: once from this checkout
+and once from the other one (each with its own cache directories), so a
+change is compared with what it changes under the same machine load.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import subprocess
@@ -43,44 +48,60 @@ print(time.perf_counter() - t0)
 """
 
 
-def first_call(script: str, cache_dir: str | None) -> float:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def first_call(script: str, cache_dir: str | None, root: Path = ROOT) -> float:
+    env = dict(os.environ, PYTHONPATH=str(root))
     env.pop("MINIXLA_VERIFY_EACH_PASS", None)
     env["MINIXLA_CACHE_DIR"] = cache_dir or "off"
-    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True,
+    out = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, check=True,
                          capture_output=True, text=True).stdout
     return float(out.strip().splitlines()[-1])
 
 
-def best_of(script: str, mode: str, repeats: int) -> float:
-    """Best first call over `repeats` fresh processes; `mode` is off, empty (a new cache directory each
-    time) or warm (a directory filled by one earlier process)."""
-    times = []
+def best_of(script: str, mode: str, repeats: int, roots: tuple[Path, ...] = (ROOT,)) -> list[float]:
+    """Best first call per checkout in `roots` over `repeats` fresh processes each (interleaved); `mode`
+    is off, empty (a new cache directory each time) or warm (a directory per checkout filled by one
+    earlier process)."""
+    times: list[list[float]] = [[] for _ in roots]
     with tempfile.TemporaryDirectory() as warm:
+        dirs = [os.path.join(warm, str(i)) for i in range(len(roots))]
         if mode == "warm":
-            first_call(script, warm)
+            for root, d in zip(roots, dirs):
+                first_call(script, d, root)
         for _ in range(repeats):
-            if mode == "empty":
-                with tempfile.TemporaryDirectory() as empty:
-                    times.append(first_call(script, empty))
-            else:
-                times.append(first_call(script, None if mode == "off" else warm))
-    return min(times)
+            for k, (root, d) in enumerate(zip(roots, dirs)):
+                if mode == "empty":
+                    with tempfile.TemporaryDirectory() as empty:
+                        times[k].append(first_call(script, empty, root))
+                else:
+                    times[k].append(first_call(script, None if mode == "off" else d, root))
+    return [min(t) for t in times]
 
 
-def main(repeats: int = 3) -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, help="another checkout, measured interleaved with this one")
+    args = parser.parse_args(argv)
+    roots = (ROOT,) if args.baseline is None else (ROOT, args.baseline.resolve())
     rows = []
     for label, script in (("MLP training step", MLP), ("running example 1024²", RUNNING_EXAMPLE)):
         for mode, what in (("off", "cache off"), ("empty", "empty disk cache"), ("warm", "warm disk cache")):
-            rows.append((f"{label}, {what}", best_of(script, mode, repeats)))
+            rows.append((f"{label}, {what}", best_of(script, mode, args.repeats, roots)))
     for name, seconds in rows:
-        print(f"{name:>42}: {seconds * 1e3:8.1f} ms", flush=True)
+        print(f"{name:>42}: " + " | ".join(f"{s * 1e3:8.1f} ms" for s in seconds), flush=True)
     lines = ["# First-call compile time (fresh process each row)", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
-             f"(shared). Best of {repeats} fresh processes per row. "
-             "Command: `PYTHONPATH=. python benchmarks/bench_first_call.py`.", "",
-             "| case | first call (ms) |", "| --- | ---: |"]
-    lines += [f"| {name} | {seconds * 1e3:.1f} |" for name, seconds in rows]
+             f"(shared). Best of {args.repeats} fresh processes per row. "
+             "Command: `PYTHONPATH=. python benchmarks/bench_first_call.py"
+             + (" --baseline <checkout>`" if args.baseline else "`") + ".", ""]
+    if args.baseline is None:
+        lines += ["| case | first call (ms) |", "| --- | ---: |"]
+        lines += [f"| {name} | {s[0] * 1e3:.1f} |" for name, s in rows]
+    else:
+        lines += ["Each row's processes alternate between this checkout and the baseline "
+                  f"(`{args.baseline}`), so both see the same machine load.", "",
+                  "| case | this checkout (ms) | baseline (ms) | speed-up |", "| --- | ---: | ---: | ---: |"]
+        lines += [f"| {name} | {s[0] * 1e3:.1f} | {s[1] * 1e3:.1f} | {s[1] / s[0]:.2f}x |" for name, s in rows]
     (ROOT / "benchmarks" / "results_first_call.md").write_text("\n".join(lines) + "\n")
     return 0
 

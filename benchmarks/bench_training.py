@@ -12,8 +12,10 @@ markdown table to `--out`.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
 import sys
 import time
 
@@ -63,45 +65,28 @@ def time_step(step, x, y, steps: int, eager: bool) -> tuple[float, float]:
     return first, float(np.median(times))
 
 
+JAX_PYTHON = os.environ.get("MINIXLA_BENCH_JAX_PYTHON", "/tmp/tfvenv/bin/python")
+
+
 def jax_step_time(x, y, steps: int):
-    """The same step in JAX (jit), or None when JAX is not installed."""
+    """The same step in JAX (benchmarks/jax_training_step.py): in this process when JAX imports
+    (the `bench` extra), else under `MINIXLA_BENCH_JAX_PYTHON` when that interpreter exists; None
+    otherwise. Same data (the seed), same initial weights and Adam constants."""
     try:
-        import jax
-        import jax.numpy as jnp
+        import jax  # noqa: F401
     except ImportError:
-        return None
-    rng = np.random.default_rng(0)
-    params = [jnp.asarray(rng.uniform(-0.07, 0.07, (IN, HIDDEN)), jnp.float32), jnp.zeros(HIDDEN, jnp.float32),
-              jnp.asarray(rng.uniform(-0.2, 0.2, (HIDDEN, OUT)), jnp.float32), jnp.zeros(OUT, jnp.float32)]
-    state = ([jnp.zeros_like(p) for p in params], [jnp.zeros_like(p) for p in params], jnp.float32(0))
+        if not os.path.exists(JAX_PYTHON):
+            return None
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jax_training_step.py")
+        out = subprocess.run([JAX_PYTHON, script, "--steps", str(steps)], capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"JAX run under {JAX_PYTHON} failed: {out.stderr.strip().splitlines()[-1:]}", flush=True)
+            return None
+        times = json.loads(out.stdout.strip().splitlines()[-1])
+        return times["first"], times["step"]
+    from benchmarks.jax_training_step import jax_step_time as in_process
 
-    def loss_fn(ps, xb, yb):
-        h = jax.nn.relu(xb @ ps[0] + ps[1])
-        logits = h @ ps[2] + ps[3]
-        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), yb[:, None], 1))
-
-    @jax.jit
-    def step(ps, st, xb, yb):
-        loss, gs = jax.value_and_grad(loss_fn)(ps, xb, yb)
-        m, v, t = st
-        t = t + 1
-        m = [mi + (g - mi) * 0.1 for mi, g in zip(m, gs)]
-        v = [vi + (g * g - vi) * 0.001 for vi, g in zip(v, gs)]
-        alpha = 1e-3 * jnp.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
-        ps = [p - alpha * mi / (jnp.sqrt(vi) + 1e-7) for p, mi, vi in zip(ps, m, v)]
-        return ps, (m, v, t), loss
-
-    t0 = time.perf_counter()
-    params, state, loss = step(params, state, x, y)
-    loss.block_until_ready()
-    first = time.perf_counter() - t0
-    times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        params, state, loss = step(params, state, x, y)
-        loss.block_until_ready()
-        times.append(time.perf_counter() - t0)
-    return first, float(np.median(times))
+    return in_process(x, y, steps)
 
 
 def main(argv=None) -> int:
@@ -146,7 +131,7 @@ def main(argv=None) -> int:
               f"{losses['tf.function + autoclustering']:.6f} vs {losses['tf.function']:.6f} (each mode trains "
               "its own model from the same initial weights and data)."]
     if jax_times is None:
-        lines += ["", "JAX is not installed here: no JAX row."]
+        lines += ["", f"JAX is not installed here (nor at MINIXLA_BENCH_JAX_PYTHON={JAX_PYTHON}): no JAX row."]
     lines += ["", "Regenerate with `python benchmarks/bench_training.py`."]
     with open(args.out, "w") as fh:
         fh.write("\n".join(lines) + "\n")

@@ -8,6 +8,11 @@
 3. compile on the best backend: `cpu` when registered and able to compile
    this module, else the reference `interpreter`.
 
+With the disk cache on, a compile stored before is loaded instead: by the
+traced module's key before step 1 (skipping all three; the hlo is legalized
+on demand for stage text), else by the legalized module's key before
+`hlo-optimize` (frontend/compile_reuse.py).
+
 `XLA_FLAGS=--xla_dump_to=DIR` writes the module after every step and, as
 XLA's per-pass dumps, after every pass of the hlo-optimize and CPU pipelines
 (`module_0001.<name>.0007.cpu.after_<pass>.txt`); without the flag no IR is
@@ -25,6 +30,7 @@ import sys
 import time
 import warnings
 from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -150,7 +156,9 @@ class Compiled:
     """One compile-cache entry: the IR at each stage and the executable."""
 
     name: str
-    hlo: ModuleOp
+    #: None when the executable came from the persistent cache by the traced graph's key (legalized on
+    #: demand, for stage text, by `_legalize`)
+    _hlo: ModuleOp | None
     #: None when the executable came from the persistent cache (optimized on demand, for stage text)
     _optimized: ModuleOp | None
     executable: object = None
@@ -161,6 +169,15 @@ class Compiled:
     dumper: PassDumper | None = None
     #: the persistent-cache key of `hlo` before hlo-optimize (compile_reuse.py), when the cache is on
     reuse_key: str | None = None
+    #: the persistent-cache key of the traced graph (compile_reuse.graph_key), when the cache is on
+    graph_key: str | None = None
+    _legalize: Callable[[], ModuleOp] | None = None
+
+    @property
+    def hlo(self) -> ModuleOp:
+        if self._hlo is None:
+            self._hlo = self._legalize()
+        return self._hlo
 
     @property
     def optimized(self) -> ModuleOp:
@@ -173,10 +190,8 @@ class Compiled:
         return self.executable(*arrays)
 
 
-def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stacks=None, names=None) -> Compiled:
-    """Specialize, legalize and optimize (no backend compile)."""
-    _dump_counter[0] += 1
-    dump("tf", name, module)
+def legalize(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stacks=None, names=None) -> ModuleOp:
+    """Specialize and legalize: the hlo module of traced `tf` module `module`."""
     mod = specialize(module, const_values)
     if stacks or names:  # carry the per-op records over to the clone (same order after the new consts)
         def tf_ops(m):
@@ -188,19 +203,41 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
         names = {new: (names or {}).get(old, old.name[3:]) for old, new in pairs}
     with span("tf-legalize-to-hlo", "compile", function=name):
         legalize_module(mod, stacks, names)
-    verify = verify_each_pass()
-    if verify:
+    if verify_each_pass():
         mod.verify()
     dump("tf-legalize-to-hlo", name, mod)
+    return mod
+
+
+def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stacks=None, names=None) -> Compiled:
+    """Specialize, legalize and optimize (no backend compile); with the disk cache on, a compile stored
+    for the same traced graph (or the same legalized module) is loaded instead."""
+    _dump_counter[0] += 1
+    dump("tf", name, module)
     n_args = len(next(op for op in module.ops if isinstance(op, func.FuncOp)).body.block.args)
     kept_args = [i for i in range(n_args) if i not in const_values]
     directory = _dump_dir()
+    graph_key = None
+    if not directory:
+        with span("graph-key", "compile", function=name):
+            graph_key = compile_reuse.graph_key(module, const_values, OPTIMIZE_PIPELINE)
+    if graph_key is not None:
+        hit = compile_reuse.load_by_graph(graph_key, module, const_values)
+        if hit is not None:
+            executable, backend, reuse_key = hit
+            return Compiled(name, None, None, executable, backend, kept_args=kept_args, reuse_key=reuse_key,
+                            graph_key=graph_key,
+                            _legalize=lambda: legalize(module, const_values, name, stacks, names))
+    mod = legalize(module, const_values, name, stacks, names)
+    verify = verify_each_pass()
     reuse_key = None if directory else compile_reuse.reuse_key(mod, OPTIMIZE_PIPELINE)
     if reuse_key is not None:
         hit = compile_reuse.load(reuse_key, mod)
         if hit is not None:
             executable, backend = hit
-            return Compiled(name, mod, None, executable, backend, kept_args=kept_args, reuse_key=reuse_key)
+            compile_reuse.remember(graph_key, reuse_key)
+            return Compiled(name, mod, None, executable, backend, kept_args=kept_args, reuse_key=reuse_key,
+                            graph_key=graph_key)
     optimized = mod.clone()
     dumper = PassDumper(directory, _dump_counter[0], name) if directory else None
     try:
@@ -213,7 +250,8 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
         warnings.warn(f"minixla: hlo-optimize failed on {name!r} ({type(err).__name__}: {err}); "
                       "compiling it unoptimized (unfused)", RuntimeWarning, stacklevel=2)
         optimized = mod.clone()
-    return Compiled(name, mod, optimized, kept_args=kept_args, dumper=dumper, reuse_key=reuse_key)
+    return Compiled(name, mod, optimized, kept_args=kept_args, dumper=dumper, reuse_key=reuse_key,
+                    graph_key=graph_key)
 
 
 def pick_backend(compiled: Compiled) -> None:
@@ -246,6 +284,8 @@ def _compile_first(compiled: Compiled, order: list[str], reasons: list[str]) -> 
             compiled.executable = compile_reuse.compile_on(get_backend(name), compiled.optimized, compiled.reuse_key)
             compiled.backend = name
             compiled.fallback_reason = "; ".join(reasons)
+            if name == "cpu":  # the backend stored its result under reuse_key: the graph key names it
+                compile_reuse.remember(compiled.graph_key, compiled.reuse_key)
             return
         except Exception as err:  # noqa: BLE001 -- try the next backend
             reasons.append(f"{name}: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}")

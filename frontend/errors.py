@@ -124,18 +124,27 @@ class SourceLocation:
         return f'File "{self.filename}", line {self.lineno}, in {self.function}'
 
 
+#: filename -> whether it is ours (or Python's): decided once per file, since tracing asks for
+#: every op's stack (abspath on every frame of every op was ~10% of a trace)
+_INTERNAL: dict[str, bool] = {}
+
+
 def _is_internal(filename: str) -> bool:
-    path = os.path.abspath(filename)
-    return path.startswith(_SKIP_DIRS) or filename.startswith("<frozen")
+    hit = _INTERNAL.get(filename)
+    if hit is None:
+        path = os.path.abspath(filename)
+        hit = _INTERNAL[filename] = path.startswith(_SKIP_DIRS) or filename.startswith("<frozen")
+    return hit
 
 
 def user_frame() -> SourceLocation | None:
     """The innermost stack frame outside the frontend package."""
     frame = sys._getframe(1)  # noqa: SLF001
     while frame is not None:
-        name = frame.f_code.co_filename
+        code = frame.f_code
+        name = code.co_filename
         if not _is_internal(name):
-            return SourceLocation(name, frame.f_lineno, frame.f_code.co_name)
+            return SourceLocation(name, frame.f_lineno, code.co_name)
         frame = frame.f_back
     return None
 
@@ -144,12 +153,20 @@ def user_stack(limit: int = 8) -> list[SourceLocation]:
     """User frames, outermost first (for "The op is created at:" listings)."""
     out = []
     frame = sys._getframe(1)  # noqa: SLF001
+    internal = _INTERNAL
     while frame is not None:
-        name = frame.f_code.co_filename
-        if not _is_internal(name):
-            out.append(SourceLocation(name, frame.f_lineno, frame.f_code.co_name))
+        code = frame.f_code
+        name = code.co_filename
+        flag = internal.get(name)
+        if flag is None:
+            flag = _is_internal(name)
+        if not flag:
+            out.append(SourceLocation(name, frame.f_lineno, code.co_name))
+            if len(out) == limit:
+                break
         frame = frame.f_back
-    return list(reversed(out[:limit]))
+    out.reverse()
+    return out
 
 
 def at_user_line(message: str) -> str:

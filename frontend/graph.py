@@ -40,13 +40,54 @@ class NeedsConstant(Exception):
 
 
 def value_type(spec: Spec):
+    """The tensor type of `spec` (memoised: types are immutable, and building and verifying one was ~15%
+    of a trace's op-adding time)."""
+    key = (spec.shape, spec.dtype)
+    try:
+        hit = _TYPES.get(key)
+    except TypeError:  # an unhashable shape (a list): no memo
+        hit, key = None, None
+    if hit is not None:
+        return hit
     if np.dtype(spec.dtype) == np.dtype(object):
         from minixla.dialects.tf import StringType
 
         elem = StringType()
     else:
         elem = element_type(spec.dtype)
-    return UnrankedTensorType(elem) if spec.shape is None else TensorType(elem, list(spec.shape))
+    made = UnrankedTensorType(elem) if spec.shape is None else TensorType(elem, list(spec.shape))
+    if key is not None and len(_TYPES) < 4096:
+        _TYPES[key] = made
+    return made
+
+
+_TYPES: dict = {}
+
+
+def _attr(value, to_attr):
+    """`to_attr(value)`, memoised for ints, bools, strings, flat lists/tuples of them (axes, strides,
+    flags) and small numeric arrays (scalar constants, keyed by their bytes): most attributes repeat, and
+    building and verifying each anew was ~30% of a trace's op-adding time. Not Python floats: 0.0 ==
+    -0.0 would share an entry."""
+    kind = value.__class__
+    if kind in _SCALARS:
+        key = (kind, value)
+    elif kind is np.ndarray and value.size <= 16 and value.dtype.kind in "biuf":  # small constants, by bits
+        key = (kind, value.dtype, value.shape, value.tobytes())
+    elif (kind is list or kind is tuple) and all(v.__class__ in _SCALARS for v in value):
+        key = (kind, tuple((v.__class__, v) for v in value))
+    else:
+        return to_attr(value)
+    hit = _ATTRS.get(key)
+    if hit is None:
+        hit = to_attr(value)
+        if len(_ATTRS) < 4096:
+            _ATTRS[key] = hit
+    return hit
+
+
+_SCALARS = frozenset({bool, int, str})
+_ATTRS: dict = {}
 
 
 @dataclass
@@ -140,8 +181,9 @@ class Graph:
     def add_node(self, opdef: OpDef, inputs: list, attrs: dict[str, Any]) -> list[Tensor]:
         """Append `opdef(inputs, attrs)`; returns the symbolic outputs."""
         spec_args, fold_args, foldable = [], [], not opdef.stateful and opdef.compilable
+        has_const = bool(opdef.const_inputs)
         for i, x in enumerate(inputs):
-            if opdef.is_const(i):
+            if has_const and opdef.is_const(i):
                 v = self._const_value(x, opdef, i)
                 spec_args.append(v)
                 fold_args.append(v)
@@ -179,7 +221,7 @@ class Graph:
                 self.py_funcs[token] = v
                 v = token
             if v is not None:
-                mlir_attrs[k] = to_attr(v)
+                mlir_attrs[k] = _attr(v, to_attr)
         props = {"value": mlir_attrs.pop("value")} if opdef.name == "Const" else {}
         op = tf_op_class(opdef.name).create(operands=operands, result_types=[value_type(s) for s in specs],
                                             attributes=mlir_attrs, properties=props)

@@ -69,16 +69,18 @@ class CpuBackend:
         """The function an earlier `compile(..., reuse_key=reuse_key)` stored on disk, or None. The
         frontend keys by its module before `hlo-optimize`, so a hit skips that too (`module` is only
         read for the entry's signature)."""
+        name = _entry_name(module, entry)
+        fn = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name), None)
+        return None if fn is None else self.load_stored(reuse_key, name, fn.function_type)
+
+    def load_stored(self, reuse_key: str, name: str, hlo_type: FunctionType):
+        """`load_reusable` given the entry's name and hlo signature (no module needed)."""
         disk = active_cache() if AFTER_PASS.get() is None else None
         if disk is None:
             return None
         with span("compile-cache-lookup", "compile"):
             stored = load_lowered(disk, reuse_key)
-        if stored is None:
-            return None
-        name = _entry_name(module, entry)
-        fn = next((op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == name), None)
-        return None if fn is None else _from_stored(stored, name, fn.function_type, self.opt_level)
+        return None if stored is None else _from_stored(stored, name, hlo_type, self.opt_level)
 
     def compile(self, module: ModuleOp, entry: str | None = None, reuse_key: str | None = None) -> CompiledFunction:
         """With `reuse_key` (and the disk cache on), the result is also stored under that key for

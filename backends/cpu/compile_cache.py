@@ -189,19 +189,76 @@ def object_key(llvm_ir: str, opt_level: int) -> str:
     return h.hexdigest()
 
 
+def _stamps(roots: tuple[Path, ...]) -> list[tuple[str, int, int]]:
+    """(path, size, mtime_ns) of every `.py` file under `roots`, sorted: one stat per file (~1 ms for
+    the ~300 files of the compiler), where reading and hashing them all costs several."""
+    found = []
+    pending = list(roots)
+    while pending:
+        directory = pending.pop()
+        try:
+            with os.scandir(directory) as it:
+                for entry in it:
+                    if entry.name.endswith(".py") and entry.is_file():
+                        st = entry.stat()
+                        found.append((str(entry.path), st.st_size, st.st_mtime_ns))
+                    elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+        except OSError:  # a folder gone meanwhile: the files found still key
+            continue
+    return sorted(found)
+
+
+def _content_hash(roots: tuple[Path, ...], stamps: list[tuple[str, int, int]]) -> str:
+    h = hashlib.sha256()
+    for path, _, _ in stamps:
+        rel = next((os.path.relpath(path, root) for root in roots if path.startswith(str(root) + os.sep)), path)
+        with open(path, "rb") as fh:
+            h.update(rel.encode() + b"\0" + fh.read())
+    return h.hexdigest()
+
+
 @cache
-def sources_fingerprint() -> str:
-    """Hash of every source file of the layers a compile runs (dialects, passes, backends): any edit
-    to the compiler invalidates the lowered-module entries."""
+def tree_fingerprint(roots: tuple[Path, ...]) -> str:
+    """Hash of the contents of every `.py` file under `roots`. Memoised on disk (with the cache on) under
+    the files' (path, size, mtime_ns): a new process stats the files instead of reading them all. An edit
+    changes a file's mtime (and mostly its size), so it still changes the result."""
+    stamps = _stamps(roots)
+    disk = active_cache()
+    if disk is None:
+        return _content_hash(roots, stamps)
+    stamp_key = hashlib.sha256(repr(("sources-stamp", MAGIC, [str(r) for r in roots], stamps)).encode()).hexdigest()
+    memo = disk.get(stamp_key)
+    if memo is not None and len(memo) == 64:
+        return memo.decode()
+    digest = _content_hash(roots, stamps)
+    disk.put(stamp_key, digest.encode())
+    return digest
+
+
+def compiler_roots() -> tuple[Path, ...]:
+    """The source folders of the layers a compile runs: dialects, passes, backends."""
     import minixla.backends
     import minixla.dialects
     import minixla.passes
 
+    return tuple(Path(p.__file__).parent for p in (minixla.dialects, minixla.passes, minixla.backends))
+
+
+@cache
+def sources_fingerprint() -> str:
+    """Hash of every source file of the layers a compile runs (dialects, passes, backends) and the
+    compiler's versions (with xDSL's and ml_dtypes'): any edit to the compiler invalidates the
+    lowered-module entries."""
+    import ml_dtypes
+    import xdsl
+
     h = hashlib.sha256(compiler_fingerprint().encode())
-    for package in (minixla.dialects, minixla.passes, minixla.backends):
-        root = Path(package.__file__).parent
-        for path in sorted(root.rglob("*.py")):
-            h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    # xDSL's version string reads package metadata (importlib.metadata: ~40 ms); an install or upgrade
+    # rewrites its __init__.py, so that file's stat stands for it
+    st = os.stat(xdsl.__file__)
+    h.update(f"\0xdsl {xdsl.__file__} {st.st_size} {st.st_mtime_ns}\0ml_dtypes {ml_dtypes.__version__}\0".encode())
+    h.update(tree_fingerprint(compiler_roots()).encode())
     return h.hexdigest()
 
 
@@ -257,3 +314,26 @@ def cache_object_code(engine, text: str) -> None:
     cached = disk.get(key)
     engine.set_object_cache(None if cached is not None else (lambda _m, data: disk.put(key, bytes(data))),
                             lambda _m: cached)
+
+
+def cached_object(text: str, opt_level: int = 0) -> bytes | None:
+    """The object code stored for IR `text` at `opt_level`, or None (cache off, or not stored)."""
+    disk = active_cache()
+    return None if disk is None else disk.get(object_key(text, opt_level))
+
+
+def engine_for_object(data: bytes):
+    """An MCJIT engine (finalized) holding object code `data` from the cache. Its IR module is an empty
+    stand-in: MCJIT takes the object from the cache and never looks at the IR, so nothing is parsed or
+    verified (parsing the generated gemm's IR was ~5 ms of a warm first call). The IR must not need
+    static constructors (minixla's has none)."""
+    import llvmlite.binding as llvm
+
+    from minixla.backends.cpu.target import create_machine, host_target
+
+    host = host_target()
+    module = llvm.parse_assembly(f'target triple = "{host.triple}"\ntarget datalayout = "{host.data_layout}"\n')
+    engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+    engine.set_object_cache(None, lambda _m: data)
+    engine.finalize_object()
+    return engine

@@ -76,36 +76,43 @@ class JitModule:
             from minixla.backends.cpu.fft import ensure_registered as ensure_fft
 
             ensure_fft()
-        from minixla.backends.cpu.compile_cache import active_cache, object_key
+        from minixla.backends.cpu.compile_cache import active_cache, engine_for_object, object_key
 
         disk = active_cache()
         key = object_key(llvm_ir, opt_level) if disk is not None else None
         cached = disk.get(key) if disk is not None else None
-        with span("llvm-parse", "llvm"):
-            try:
-                module = llvm.parse_assembly(llvm_ir)
-                module.verify()
-            except RuntimeError as err:
-                raise JitError(f"invalid LLVM IR: {err}") from None
         self.llvm_ir = llvm_ir
         self.opt_level = opt_level
-        self._module = module
         self._optimized = False
         self.from_disk_cache = cached is not None
-        if cached is None and opt_level > 0:
+        if cached is not None:  # the IR is parsed only if asked for (optimized_ir, assembly)
+            self._module = None
+            with span("load-cached-object", "llvm"):
+                self.engine = engine_for_object(cached)
+            return
+        self._module = self._parse()
+        if opt_level > 0:
             with span("llvm-optimize", "llvm", opt_level=opt_level):
                 self._optimize()
-        self.engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+        self.engine = llvm.create_mcjit_compiler(self._module, create_machine(host.triple, host.cpu, host.features))
         if disk is not None:
-            # MCJIT asks getbuffer first: on a hit it loads our object and skips code generation
-            self.engine.set_object_cache(
-                None if cached is not None else (lambda _m, data: disk.put(key, bytes(data))),
-                lambda _m: cached)
-        with span("llvm-codegen-and-load" if cached is None else "load-cached-object", "llvm"):
+            self.engine.set_object_cache(lambda _m, data: disk.put(key, bytes(data)), lambda _m: None)
+        with span("llvm-codegen-and-load", "llvm"):
             self.engine.finalize_object()
             self.engine.run_static_constructors()
 
+    def _parse(self) -> llvm.ModuleRef:
+        with span("llvm-parse", "llvm"):
+            try:
+                module = llvm.parse_assembly(self.llvm_ir)
+                module.verify()
+            except RuntimeError as err:
+                raise JitError(f"invalid LLVM IR: {err}") from None
+        return module
+
     def _optimize(self) -> None:
+        if self._module is None:
+            self._module = self._parse()
         optimize(self._module, self.opt_level, unroll=instruction_count(self.llvm_ir) <= UNROLL_LIMIT)
         self._optimized = True
 
@@ -119,12 +126,12 @@ class JitModule:
         """The IR after LLVM's optimizer (run now when the code came from the disk cache, which skips it)."""
         if not self._optimized and self.opt_level > 0:
             self._optimize()
-        return str(self._module)
+        return str(self._module if self._module is not None else self._parse())
 
     def assembly(self) -> str:
         if not self._optimized and self.opt_level > 0:
             self._optimize()
-        return host_target().machine.emit_assembly(self._module)
+        return host_target().machine.emit_assembly(self._module if self._module is not None else self._parse())
 
 
 def jit_compile(llvm_ir: str, opt_level: int = 3) -> JitModule:

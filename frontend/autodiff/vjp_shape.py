@@ -128,10 +128,35 @@ def _scatter(b, p, cts):
                                       input_batching_dims=ibd, scatter_indices_batching_dims=sbd))
         share = b.divide(g, hits)
         return [b.multiply(share, x_hit), None, b.multiply(gather(share), u_hit)]
-    gu = gather(g)
+    gu = _drop_skipped(b, gather(g), idx, upd, x.shape, sizes, uwd, sdod, ivd)
     gx = g
     if combiner == "replace":  # overwritten positions get no gradient
         gx = b.scatter(g, idx, zeros_like(b, upd), update_window_dims=uwd, inserted_window_dims=iwd,
                        scatter_dims_to_operand_dims=sdod, index_vector_dim=ivd, combiner="replace",
                        input_batching_dims=ibd, scatter_indices_batching_dims=sbd)
     return [gx, None, gu]
+
+
+def _drop_skipped(b, gu, idx, upd, operand_shape, sizes, uwd, sdod, ivd):
+    """Zero the gradient of the updates scatter skipped (a window out of bounds: TF's
+    UnsortedSegmentSum drops negative and too-large ids). The clamped gather would hand
+    them a neighbour's gradient (TF's _GatherDropNegatives zeroes them)."""
+    rank = len(idx.shape)
+    batch_shape = [n for d, n in enumerate(idx.shape) if d != ivd]
+    valid = None
+    for k, dim in enumerate(sdod):
+        if ivd < rank:
+            start, limit = [0] * rank, list(idx.shape)
+            start[ivd], limit[ivd] = k, k + 1
+            comp = b.reshape(b.slice(idx, start, limit), batch_shape)
+        else:
+            comp = idx
+        low = b.compare(comp, b.full(batch_shape, 0, idx.dtype), "GE")
+        high = b.compare(comp, b.full(batch_shape, operand_shape[dim] - sizes[dim], idx.dtype), "LE")
+        ok = b.and_(low, high)
+        valid = ok if valid is None else b.and_(valid, ok)
+    if valid is None:
+        return gu
+    scatter_dims = [d for d in range(len(upd.shape)) if d not in uwd]
+    mask = b.broadcast_in_dim(valid, list(upd.shape), scatter_dims)
+    return b.select(mask, gu, b.full(list(upd.shape), 0, gu.dtype))

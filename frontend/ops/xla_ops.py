@@ -11,6 +11,7 @@ process-wide table under a token.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 from typing import Any
 from collections.abc import Callable
@@ -65,17 +66,30 @@ def _decode(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=256)
+def _dtype_name(dtype) -> str:
+    """`np.dtype(dtype).name`, memoised (numpy computes a dtype's name in Python, ~5 us a call)."""
+    return np.dtype(dtype).name
+
+
 def encode_attrs(op: str, attrs: dict, results: list, body) -> dict[str, str]:
     """The `XlaHlo` node attributes for one primitive."""
-    specs = [(tuple(int(d) for d in r.shape), np.dtype(r.dtype).name) for r in results]
+    specs = [(tuple(int(d) for d in r.shape), _dtype_name(r.dtype)) for r in results]
     return {"hlo_op": op, "hlo_attrs": repr(_encode(attrs)), "results": repr(specs),
             "body": repr(_encode(body)) if body is not None else ""}
 
 
+@functools.lru_cache(maxsize=4096)
+def _literal(text: str) -> Any:
+    """`ast.literal_eval(text)`, memoised: a trace replays the same few attribute texts many times. The
+    result is shared, so it is only read (`_decode` builds new containers)."""
+    return ast.literal_eval(text)
+
+
 def xla_hlo(b, operands, hlo_op, hlo_attrs, results, body=""):
-    attrs = _decode(ast.literal_eval(hlo_attrs))
-    specs = [Spec(tuple(s), np.dtype(d)) for s, d in ast.literal_eval(results)]
-    fn = _decode(ast.literal_eval(body)) if body else None
+    attrs = _decode(_literal(hlo_attrs))
+    specs = [Spec(tuple(s), np.dtype(d)) for s, d in _literal(results)]
+    fn = _decode(_literal(body)) if body else None
     outs = b._apply(hlo_op, list(operands), attrs, specs, fn)
     return tuple(outs) if len(outs) != 1 else outs[0]
 

@@ -83,6 +83,25 @@ def test_unsorted_segment_ids_out_of_range_are_dropped():
     np.testing.assert_array_equal(got.numpy(), [1.0, np.finfo(np.float32).min])
 
 
+@pytest.mark.parametrize("jit", [False, True])
+def test_unsorted_segment_sum_gradient_is_zero_for_dropped_ids(jit):
+    """TF's gradient gathers with _GatherDropNegatives: skipped rows (id < 0 or >= n) get 0."""
+    data = np.arange(10, dtype=np.float32).reshape(5, 2) + 1
+    ids = np.array([0, -1, 2, 7, 0], np.int32)
+    weight = np.array([[3.0, -1.0], [5.0, 2.0], [0.5, 4.0]], np.float32)
+
+    def loss_and_grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.math.unsorted_segment_sum(x, tf.constant(ids), 3) * weight)
+        return tape.gradient(loss, x)
+
+    fn = tf.function(loss_and_grad, jit_compile=True) if jit else loss_and_grad
+    kept = (ids >= 0) & (ids < 3)
+    want = np.where(kept[:, None], weight[np.clip(ids, 0, 2)], 0.0)
+    np.testing.assert_array_equal(fn(tf.constant(data)).numpy(), want)
+
+
 def test_segment_ids_must_be_sorted():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Segment id 1 out of range"):
         tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 2, 1]))

@@ -75,7 +75,10 @@ def test_miss_then_hit_counts_compiles(cache_dir):
     assert second.from_disk_cache and cache.hits == 1
     for module in (first, second):
         assert _call_scale(module, 2.0) == 2.0 * 3.0 + 1.5
-    assert "fmul" in second.optimized_ir()  # optimized lazily when asked for
+    # a hit never parsed the IR (an empty stand-in module carried the cached object): parsed and optimized
+    # lazily when asked for
+    assert second._module is None
+    assert "fmul" in second.optimized_ir() and second.assembly() == first.assembly()
 
 
 def test_different_opt_level_is_a_different_entry(cache_dir):
@@ -141,8 +144,10 @@ def test_hit_in_a_new_process_skips_the_cpu_passes_and_llvm(tmp_path):
     assert _run_script(tmp_path, log=logs) == "1"
     assert "cpu-pass" in logs[0] and "llvm-optimize" in logs[0] and "hlo-optimize" in logs[0]
     assert "cpu-pass" not in logs[1] and "llvm-optimize" not in logs[1] and "load-cached-object" in logs[1]
-    # keyed before hlo-optimize (frontend/compile_reuse.py), so the hit skips it and its imports too
-    assert "hlo-optimize" not in logs[1]
+    # keyed before hlo-optimize (frontend/compile_reuse.py), so the hit skips it and its imports too;
+    # by the traced graph, so it skips legalization too
+    assert "hlo-optimize" not in logs[1] and "tf-legalize-to-hlo" in logs[0]
+    assert "tf-legalize-to-hlo" not in logs[1] and "graph-key" in logs[1]
 
 
 def test_changed_settings_miss_the_frontend_key(tmp_path):
