@@ -10,10 +10,11 @@ more than the translation a cache keyed by it would save).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import AnyFloat, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
 from xdsl.passes import ModulePass, PassPipeline
 
 from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
@@ -62,26 +63,39 @@ def build_pipeline(spec: str, callback=None) -> PassPipeline:
 _RUNTIME_DECIDED = frozenset({"convert-linalg-to-blas", "convert-parallel-loops-to-threads"})
 #: float contractions: (almost) always a gemm call, known before any pass runs
 _CONTRACTIONS = frozenset({"hlo.dot_general", "hlo.dot", "hlo.convolution"})
+#: elements of an hlo result from which a loop over it is threaded (threads.py's min_work: 2^17 operations)
+_THREADED_ELEMENTS = 1 << 17
 
 
-def _has_contraction(module: ModuleOp) -> bool:
-    return any(op.name in _CONTRACTIONS and any(isinstance(getattr(r.type, "element_type", None), AnyFloat)
-                                                for r in op.results) for op in module.walk())
+def _likely_helpers(module: ModuleOp) -> tuple[bool, bool]:
+    """(gemm, pool): whether the hlo module has a float contraction, and a result big enough that its
+    loop will be threaded; read before any pass runs."""
+    gemm = pool = False
+    for op in module.walk():
+        for r in op.results:
+            t = r.type
+            if not isinstance(t, TensorType):
+                continue
+            if op.name in _CONTRACTIONS and isinstance(t.element_type, AnyFloat):
+                gemm = True
+            if not pool and all(d >= 0 for d in t.get_shape()) and prod(t.get_shape()) >= _THREADED_ELEMENTS:
+                pool = True
+    return gemm, pool
 
 
-def prefetch_runtime(module: ModuleOp, gemm: bool = False) -> None:
+def prefetch_runtime(module: ModuleOp, gemm: bool = False, pool: bool = False) -> None:
     """Start building the native helpers `module` calls (the generated gemm kernel, the thread pool)
     on background threads, so that their LLVM code generation overlaps the Python passes instead of
-    waiting in the JIT: the gemm up front (`gemm`) when the module has a float dot or convolution,
-    else each once a pass has decided that the module calls it (a fused multiply-reduce can become a
-    gemm; most programs need none, and a background LLVM build holds llvmlite's lock, which the JIT
-    would then wait on)."""
+    waiting in the JIT: up front (`gemm`, `pool`) when the hlo module makes them likely, else each
+    once a pass has decided that the module calls it (a fused multiply-reduce can become a gemm; most
+    programs need none, and a background LLVM build holds llvmlite's lock, which the JIT would then
+    wait on)."""
     declared = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp) and not op.body.blocks}
     if gemm or declared & {"minixla_sgemm", "minixla_dgemm"}:
         from minixla.backends.cpu.blas import prefetch
 
         prefetch()
-    if any(name.endswith("__threaded") for name in declared):
+    if pool or any(name.endswith("__threaded") for name in declared):
         from minixla.backends.cpu.threadpool import prefetch as prefetch_pool
 
         prefetch_pool()
@@ -116,8 +130,10 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
             mod.verify()
         if after is not None and prev is not None:
             after(prev.name, mod)
-        if prefetch and (prev is None and _has_contraction(mod) or prev is not None and prev.name in _RUNTIME_DECIDED):
-            prefetch_runtime(mod, gemm=prev is None)
+        if prefetch and prev is None:
+            prefetch_runtime(mod, *_likely_helpers(mod))
+        elif prefetch and prev is not None and prev.name in _RUNTIME_DECIDED:
+            prefetch_runtime(mod)
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)
 
