@@ -1,0 +1,48 @@
+"""Which native helpers a compile starts building before its passes (`compiler._likely_helpers`),
+and that the JIT then uses them: a float contraction -> the gemm kernel, a result with 2^17+
+elements -> the thread pool; an elementwise program builds no gemm (llvmlite serializes LLVM calls,
+so an unneeded background build made the JIT wait)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minixla.backends import get_backend
+from minixla.backends.cpu.compiler import _likely_helpers
+from minixla.dialects import load_all
+from minixla.dialects.diagnostics import parse_and_verify
+
+
+def _module(text: str):
+    return parse_and_verify(text, "m.mlir", load_all())
+
+
+DOT = """
+func.func @main(%a: tensor<8x16x{t}>, %b: tensor<16x4x{t}>) -> tensor<8x4x{t}> {{
+  %r = hlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x16x{t}>, tensor<16x4x{t}>) -> tensor<8x4x{t}>
+  return %r : tensor<8x4x{t}>
+}}
+"""
+ADD = """
+func.func @main(%a: tensor<{n}x512xf32>) -> tensor<{n}x512xf32> {{
+  %r = hlo.add %a, %a : tensor<{n}x512xf32>
+  return %r : tensor<{n}x512xf32>
+}}
+"""
+
+
+def test_float_contraction_means_gemm():
+    assert _likely_helpers(_module(DOT.format(t="f32"))) == (True, False)
+    assert _likely_helpers(_module(DOT.format(t="i32"))) == (False, False)  # no integer gemm
+
+
+def test_big_result_means_thread_pool():
+    assert _likely_helpers(_module(ADD.format(n=256))) == (False, True)  # 2^17 elements
+    assert _likely_helpers(_module(ADD.format(n=8))) == (False, False)
+
+
+def test_prefetched_pool_runs_the_threaded_loop():
+    fn = get_backend("cpu").compile(_module(ADD.format(n=256)), "main")
+    a = np.random.default_rng(0).standard_normal((256, 512)).astype(np.float32)
+    (out,) = fn(a)
+    np.testing.assert_array_equal(out, a + a)
