@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.backends.mpi.runtime import agree_world, allreduce_array, contiguous, world
+from minixla.backends.mpi.fastpath import try_allreduce
+from minixla.backends.mpi.runtime import EAGER, agree_world, allreduce_array, contiguous, world
 from minixla.frontend.builder import Spec
 from minixla.frontend.indexed_slices import densify
 from minixla.frontend.tensor import Tensor, eager_tensor
@@ -51,14 +52,24 @@ def _array(tensor) -> np.ndarray:
     return np.asarray(tensor)
 
 
+_COMBINERS = {Average: "add", Sum: "add", Max: "maximum", Min: "minimum"}
+
+
 def allreduce(tensor, average: bool | None = None, op: str = Average, name: str | None = None) -> Tensor:
     """Sum (or average, the default as in Horovod) of `tensor` over every process."""
     if average is not None:
         op = Average if average else Sum
-    x = _array(tensor)
-    out = allreduce_array(x, "add" if op in (Average, Sum) else op)
+    x = tensor if tensor.__class__ is np.ndarray else _array(tensor)
+    combiner = _COMBINERS.get(op, op)
+    hit = EAGER.get(combiner)  # an agreed small all-reduce: one round trip (backends/mpi/fastpath.py)
+    out = try_allreduce(hit[0], x, hit[1]) if hit is not None else None
+    if out is None:
+        out = allreduce_array(x, combiner)
     if op == Average:
-        out = (out / size()).astype(x.dtype, copy=False)
+        if out.dtype.kind == "f":
+            np.true_divide(out, size(), out=out)  # (the result is ours: fresh or handed over)
+        else:
+            out = (out / size()).astype(x.dtype, copy=False)
     return _wrap(out)
 
 
