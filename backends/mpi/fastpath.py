@@ -86,14 +86,16 @@ class _Entry:
         self.header = (x.dtype.type(unchanged), x.dtype.type(changed))
         self.expect = x.dtype.type(expect)
         self.new_stage(x.shape, x.dtype)
-        if x.dtype.isnative and native.available() is not None:
+        found = native.available() if x.dtype.isnative else None
+        if found is not None:
             from mpi4py import MPI
 
             mpi_type = MPI._typedict.get(x.dtype.char)
             if mpi_type is not None:
-                self.desc = native.descriptor(self.stage.ctypes.data, x.nbytes, self.n + 1, mpi_type, mpi_op, comm,
-                                              self.header[0], self.expect, copy_out=not self.rotate)
-                WATCHDOG.comms[int(self.desc[native.COMM])] = comm
+                handles = (MPI._handleof(mpi_type), MPI._handleof(mpi_op), MPI._handleof(comm))
+                self.desc = native.descriptor(self.stage.ctypes.data, x.nbytes, self.n + 1, handles, self.header[0],
+                                              self.expect, not self.rotate, found[1], found[2])
+                WATCHDOG.comms[handles[2]] = comm
 
     def new_stage(self, shape, dtype) -> None:
         """A staging buffer that no earlier result lives in any more (reused: a fresh large buffer

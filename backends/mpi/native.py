@@ -161,15 +161,23 @@ def _load():
         return None
     from mpi4py import MPI
 
-    import llvmlite.binding as llvm
+    return compile_call(), address, int(MPI.IN_PLACE)
 
-    from minixla.backends.cpu.jit import jit_compile
 
-    for name in ("PyEval_SaveThread", "PyEval_RestoreThread", "PyLong_FromLong"):
-        llvm.add_symbol(name, ctypes.cast(getattr(ctypes.pythonapi, name), ctypes.c_void_p).value)
-    module = jit_compile(_IR)
-    _STATE["module"] = module  # keeps the code alive
-    return _builtin(module.address("minixla_mpi_fast_allreduce_py")), address, int(MPI.IN_PLACE)
+def compile_call():
+    """The native call as a Python builtin `fast(operand, result, descriptor) -> return code` (the
+    descriptor names the MPI_Allreduce to call: tests pass a stand-in)."""
+    if "call" not in _STATE:
+        import llvmlite.binding as llvm
+
+        from minixla.backends.cpu.jit import jit_compile
+
+        for name in ("PyEval_SaveThread", "PyEval_RestoreThread", "PyLong_FromLong"):
+            llvm.add_symbol(name, ctypes.cast(getattr(ctypes.pythonapi, name), ctypes.c_void_p).value)
+        module = jit_compile(_IR)
+        _STATE["module"] = module  # keeps the code alive
+        _STATE["call"] = _builtin(module.address("minixla_mpi_fast_allreduce_py"))
+    return _STATE["call"]
 
 
 class _MethodDef(ctypes.Structure):
@@ -224,21 +232,18 @@ def _mpi_allreduce_address() -> int:
     return 0
 
 
-def descriptor(stage_address: int, nbytes: int, count: int, dtype: object, op: object, comm: object, header,
-               expect, copy_out: bool) -> np.ndarray:
-    """The descriptor of one fast-path entry (`dtype`, `op`, `comm`: mpi4py objects; `header`,
-    `expect`: numpy scalars of the operand's dtype)."""
-    from mpi4py import MPI
-
-    found = available()
+def descriptor(stage_address: int, nbytes: int, count: int, handles: tuple[int, int, int], header, expect,
+               copy_out: bool, allreduce: int, in_place: int) -> np.ndarray:
+    """The descriptor of one fast-path entry: `handles` are the MPI datatype, op and communicator,
+    `header`/`expect` numpy scalars of the operand's dtype, `allreduce` MPI_Allreduce's address."""
     desc = np.zeros(SLOTS, np.int64)
     size = header.dtype.itemsize
     desc[STAGE], desc[NBYTES], desc[COUNT] = stage_address, nbytes, count
-    desc[DTYPE], desc[OP], desc[COMM] = (MPI._handleof(h) for h in (dtype, op, comm))
+    desc[DTYPE], desc[OP], desc[COMM] = handles
     desc[HEADER] = _bits(header)
     desc[EXPECT] = _bits(expect)
     desc[MASK] = -1 if size == 8 else (1 << (8 * size)) - 1
-    desc[FN], desc[IN_PLACE] = found[1], found[2]
+    desc[FN], desc[IN_PLACE] = allreduce, in_place
     desc[COUNTER_AT] = COUNTER.ctypes.data
     desc[COPY_OUT] = int(copy_out)
     return desc

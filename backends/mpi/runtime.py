@@ -20,7 +20,7 @@ from functools import cache
 import numpy as np
 from xdsl.ir import Operation
 
-from minixla.backends.mpi import fastpath
+from minixla.backends.mpi import fastpath, waiting
 from minixla.dialects.hlo_ops.collective import channel_id, group_strategy, groups_of, process_groups
 
 
@@ -77,6 +77,7 @@ def world() -> World:
         raise CollectiveError(f"MINIXLA_NUM_PARTITIONS={partitions} does not divide the {comm.size} MPI processes")
     _abort_on_uncaught_exception(comm)
     fastpath.start(collective_timeout_s(), _timeout_message)
+    waiting.install()  # blocking calls spin a while, then give the core away (shared cores)
     return World(comm, comm.rank, comm.size, partitions)
 
 

@@ -1,0 +1,119 @@
+"""How a process waits inside a blocking MPI call: spin first, then give the core away.
+
+Open MPI waits by polling (`opal_progress` in a loop). On a machine with spare cores that is the
+fastest way, but when the cores are shared (more processes than cores, or other work running) a
+waiting process burns the time slice its peer needs to arrive: the 2-process training step of
+benchmarks/results_distributed.md ran 2-10x slower under foreign load. `mpi_yield_when_idle=1`
+makes every idle poll call `sched_yield`, which fixes that but costs small all-reduces their latency
+under load (1 KiB: 1.7 -> 5-6 us at load ~3).
+
+So by default each wait spins for MINIXLA_MPI_SPIN_US (50 us) and only then yields on every idle
+poll: Open MPI's yield is switched on at run time (`opal_progress_set_yield_when_idle`) and its
+yield function (`opal_threads_pthreads_yield_fn`) is replaced by a small compiled one that yields only
+once the current wait is older than the spin time (a wait starts when the polls pause for more than
+10 us). Both are Open MPI internals found in its library: elsewhere, or when the user chose
+(OMPI_MCA_mpi_yield_when_idle set, MINIXLA_MPI_SPIN_US=-1), MPI's own waiting stays as it is.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+_IR = """
+declare i32 @clock_gettime(i32, ptr)
+
+@minixla_mpi_spin_ns = global i64 50000
+@minixla_mpi_yield_fn = global ptr null
+@last = internal global i64 0
+@start = internal global i64 0
+
+define void @minixla_mpi_yield() {
+entry:
+  %ts = alloca [2 x i64], align 8
+  %r = call i32 @clock_gettime(i32 1, ptr %ts)
+  %sec = load i64, ptr %ts
+  %nsp = getelementptr i64, ptr %ts, i64 1
+  %nsec = load i64, ptr %nsp
+  %secns = mul i64 %sec, 1000000000
+  %now = add i64 %secns, %nsec
+  %last = load i64, ptr @last
+  store i64 %now, ptr @last
+  %gap = sub i64 %now, %last
+  %fresh = icmp ugt i64 %gap, 10000
+  br i1 %fresh, label %new_wait, label %waiting
+new_wait:
+  store i64 %now, ptr @start
+  ret void
+waiting:
+  %start = load i64, ptr @start
+  %waited = sub i64 %now, %start
+  %spin = load i64, ptr @minixla_mpi_spin_ns
+  %long = icmp ugt i64 %waited, %spin
+  br i1 %long, label %yield, label %done
+yield:
+  %fn = load ptr, ptr @minixla_mpi_yield_fn
+  %y = call i32 %fn()
+  br label %done
+done:
+  ret void
+}
+"""
+
+_KEEP: dict = {}
+
+
+def spin_us() -> float:
+    """MINIXLA_MPI_SPIN_US: how long a wait polls before it yields (-1: leave MPI's waiting alone)."""
+    return float(os.environ.get("MINIXLA_MPI_SPIN_US", "50"))
+
+
+def install() -> bool:
+    """Spin-then-yield for this process's blocking MPI calls (after MPI_Init); True if installed."""
+    spin = spin_us()
+    if spin < 0 or "OMPI_MCA_mpi_yield_when_idle" in os.environ or "spin_ns" in _KEEP:
+        return "spin_ns" in _KEEP
+    pal = _open_pal()
+    if pal is None:
+        return False
+    try:
+        set_yield = pal.opal_progress_set_yield_when_idle
+        yield_fn = ctypes.c_void_p.in_dll(pal, "opal_threads_pthreads_yield_fn")
+    except (AttributeError, ValueError):
+        return False
+    libc = ctypes.CDLL(None)
+    code, spin_ns = compile_yield(ctypes.cast(libc.sched_yield, ctypes.c_void_p).value)
+    spin_ns.value = int(spin * 1000)
+    _KEEP.update(code=code, spin_ns=spin_ns)
+    yield_fn.value = code.address("minixla_mpi_yield")
+    set_yield.argtypes, set_yield.restype = [ctypes.c_bool], ctypes.c_bool
+    set_yield(True)
+    return True
+
+
+def compile_yield(yield_address: int):
+    """(compiled module with `minixla_mpi_yield`, its spin time in ns as a ctypes int64) calling the
+    function at `yield_address` to yield (sched_yield; tests pass a counter)."""
+    import llvmlite.binding as llvm
+
+    from minixla.backends.cpu.jit import jit_compile
+
+    llvm.add_symbol("clock_gettime", ctypes.cast(ctypes.CDLL(None).clock_gettime, ctypes.c_void_p).value)
+    code = jit_compile(_IR)
+    ctypes.c_void_p.from_address(code.engine.get_global_value_address("minixla_mpi_yield_fn")).value = yield_address
+    return code, ctypes.c_int64.from_address(code.engine.get_global_value_address("minixla_mpi_spin_ns"))
+
+
+def _open_pal():
+    """Open MPI's libopen-pal as loaded by this process (through mpi4py), or None."""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = [line.split()[-1] for line in maps if "libopen-pal" in line and ".so" in line]
+    except OSError:
+        return None
+    for path in dict.fromkeys(paths):
+        try:
+            return ctypes.CDLL(path)
+        except OSError:
+            continue
+    return None
