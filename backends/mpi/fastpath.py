@@ -117,31 +117,44 @@ class _Overlapped:
     """One agreed all-reduce above MAX_BYTES: the header goes in its own small message, started without
     waiting (Iallreduce) just before the data's all-reduce into a pooled buffer, so its round trip
     overlaps the data's instead of preceding it as the checked path's agreement does (at 512 KiB the
-    agreement and the checked path's bookkeeping were ~10% of the time, more under load)."""
+    agreement and the checked path's bookkeeping were ~10% of the time, more under load). `in_place`:
+    recorded by a compiled program whose operand is a buffer nobody else reads, so MPI reduces in place
+    (at 4 MiB that saves MPI's copy of the operand, a third of the time); every process of the group
+    shares the history, so all of them are in place or none (as MPI wants)."""
 
-    __slots__ = ("key", "shape", "dtype", "name", "n", "mpi_op", "header", "expect", "hdr", "comm")
+    __slots__ = ("key", "shape", "dtype", "name", "n", "mpi_op", "header", "expect", "hdr", "comm", "in_place")
     overlapped, desc = True, None
 
-    def __init__(self, key, x: np.ndarray, reduction: str, mpi_op, comm):
-        self.key, self.shape, self.dtype, self.name, self.n, self.mpi_op, self.comm = \
-            key, key[0], key[1], key[2], x.size, mpi_op, comm
+    def __init__(self, key, x: np.ndarray, reduction: str, mpi_op, comm, in_place: bool = False):
+        self.key, self.shape, self.dtype, self.name, self.n, self.mpi_op, self.comm, self.in_place = \
+            key, key[0], key[1], key[2], x.size, mpi_op, comm, in_place
         unchanged, changed, expect = HEADERS[reduction]
         self.header = (x.dtype.type(unchanged), x.dtype.type(changed))
         self.expect = x.dtype.type(expect)
         self.hdr = np.empty(1, x.dtype)
 
-    def run(self, data: np.ndarray, out: np.ndarray, changed: bool) -> bool:
-        """Header and data messages; True if every process brought the key (MPI wants every process
-        in place or none: so not in place, also for the zeros of a process that differs)."""
+    def run(self, data: np.ndarray, owned: bool = False, changed: bool = False) -> np.ndarray | None:
+        """Header and data messages: the result, or None if some process did not bring the key
+        (`owned`: `data` may be overwritten)."""
+        if self.in_place:
+            if not (owned and data.flags.writeable and data.flags.c_contiguous):
+                copy = POOL.empty(self.shape, self.dtype)
+                np.copyto(copy, data)
+                data = copy
+            out = data
+        else:
+            if not data.flags.c_contiguous:
+                data = np.ascontiguousarray(data)
+            out = POOL.empty(self.shape, self.dtype)
         hdr, comm = self.hdr, self.comm
         hdr[0] = self.header[changed]
         WATCHDOG.where = (comm, "all_reduce")
         WATCHDOG.since = _monotonic()
         request = comm.Iallreduce(_IN_PLACE, hdr, self.mpi_op)
-        comm.Allreduce(data, out, self.mpi_op)
+        comm.Allreduce(_IN_PLACE if out is data else data, out, self.mpi_op)
         request.Wait()
         WATCHDOG.since = 0.0
-        return bool(hdr[0] == self.expect)
+        return out if hdr[0] == self.expect else None
 
 
 def _eligible(x: np.ndarray, reduction: str | None) -> bool:
@@ -161,15 +174,17 @@ class _Agreement:
         self.comm, self.last, self.succ, self.armed, self.where, self.hits = comm, None, {}, True, \
             (comm, "all_reduce"), 0
 
-    def record(self, key, x: np.ndarray, reduction: str | None, mpi_op) -> None:
-        """After an all-reduce's checked path (every process of the group, at the same call)."""
+    def record(self, key, x: np.ndarray, reduction: str | None, mpi_op, in_place: bool = False) -> None:
+        """After an all-reduce's checked path (every process of the group, at the same call; `in_place`:
+        the caller's operands are buffers nobody else reads, in every process)."""
         old = self.succ.get(self.last)
         if not _eligible(x, reduction):
             entry = None
         elif old is not None and old.key == key:
             entry = old
         else:
-            entry = (_Entry if x.nbytes <= MAX_BYTES else _Overlapped)(key, x, reduction, mpi_op, self.comm)
+            entry = _Entry(key, x, reduction, mpi_op, self.comm) if x.nbytes <= MAX_BYTES else \
+                _Overlapped(key, x, reduction, mpi_op, self.comm, in_place)
         if len(self.succ) >= 64 and self.last not in self.succ:
             self.succ.clear()  # (a program whose shapes keep changing: bound the staging memory)
         self.succ[self.last] = entry
@@ -186,10 +201,10 @@ def agreement(comm) -> _Agreement:
     return hit
 
 
-def try_allreduce(state: _Agreement, x: np.ndarray, name: str | None) -> np.ndarray | None:
+def try_allreduce(state: _Agreement, x: np.ndarray, name: str | None, owned: bool = False) -> np.ndarray | None:
     """The all-reduce (reduction `name`) of `x` in one round trip if every process brings the predicted
     key; else None (after the round trip that tells everyone, if there was a prediction): the caller then
-    runs the checked path and `record`s the key (x.shape, x.dtype, name)."""
+    runs the checked path and `record`s the key (x.shape, x.dtype, name). `owned`: x may be overwritten."""
     if not state.armed:  # this all-reduce is already on its checked path (a caller's second try)
         return None
     entry = state.succ.get(state.last)
@@ -211,8 +226,8 @@ def try_allreduce(state: _Agreement, x: np.ndarray, name: str | None) -> np.ndar
                     raise RuntimeError("MPI_Allreduce failed in the fast all-reduce")
                 # (native.NOT_CONTIGUOUS: nothing was sent; the steps below copy any layout)
             elif entry.overlapped:
-                out = POOL.empty(entry.shape, entry.dtype)
-                if entry.run(x if x.flags.c_contiguous else np.ascontiguousarray(x), out, False):
+                out = entry.run(x, owned)
+                if out is not None:
                     state.last = entry.key
                     state.hits += 1
                     return out
@@ -241,7 +256,7 @@ def try_allreduce(state: _Agreement, x: np.ndarray, name: str | None) -> np.ndar
 def _differ(comm, entry: _Entry | _Overlapped) -> None:
     """Tell the others, with a message of the predicted all-reduce's size, that this process differs."""
     if entry.overlapped:
-        entry.run(np.zeros(entry.shape, entry.dtype), POOL.empty(entry.shape, entry.dtype), True)
+        entry.run(np.zeros(entry.shape, entry.dtype), owned=True, changed=True)
         return
     entry.body[...] = 0
     entry.stage[entry.n] = entry.header[1]

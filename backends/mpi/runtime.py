@@ -241,7 +241,7 @@ def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = F
     if len(arrays) == 1:  # one round trip while every process brings what they last agreed on
         buf = contiguous(arrays[0])
         key = (buf.shape, buf.dtype, name)
-        done = fastpath.try_allreduce(state, buf, name)
+        done = fastpath.try_allreduce(state, buf, name, owned and buf is arrays[0])
         if done is not None:
             return [done]
     _agree(comm, members, op, arrays)
@@ -259,7 +259,7 @@ def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = F
         else:  # general computation (or a dtype MPI lacks): gather, then reduce in group order
             out.append(_reduce_in_order(comm.allgather(buf), op, combine))
     if len(arrays) == 1:
-        state.record(key, buf, name, reduction)
+        state.record(key, buf, name, reduction, owned)
     return out
 
 
@@ -449,7 +449,7 @@ class AllReduceRunner:
     def __call__(self, arrays: list) -> list:
         if self.state is not None and len(arrays) == 1:
             buf = arrays[0]
-            done = fastpath.try_allreduce(self.state, buf, self.name)
+            done = fastpath.try_allreduce(self.state, buf, self.name, self.owned)
             if done is not None:
                 return [done]
         out = all_reduce(self.op, arrays, self.combine, self.owned)

@@ -197,10 +197,12 @@ def fast_path() -> None:
     def reduce(v):
         return tf.distribute.get_replica_context().all_reduce("sum", v * 2.0) + 1.0
 
-    for shape in [(5,)] * 4:
+    for shape in [(5,)] * 4 + [(300000,)] * 4:  # (v * 2.0 is the compiled program's own buffer: in place)
         hvd.allreduce(mine((3,), np.float32, r))  # the world's agreement, between the compiled program's
         got = reduce(tf.constant(mine(shape, np.float32, r))).numpy()
         np.testing.assert_allclose(got, 2 * sum(everyone(shape, np.float32)) + 1, rtol=1e-6)
+    overlapped = [e for s in fastpath._AGREEMENTS.values() for e in s.succ.values() if e is not None and e.overlapped]
+    assert any(e.in_place for e in overlapped) and not all(e.in_place for e in overlapped), overlapped
     from minixla.backends.mpi import waiting
 
     print(f"rank {r}: fast path ok (native {fastpath._NATIVE is not None}, spin-then-yield "
