@@ -76,11 +76,12 @@ class _Entry:
     None where that is not available."""
 
     __slots__ = ("key", "shape", "dtype", "name", "stage", "body", "n", "rotate", "mpi_op", "header", "expect",
-                 "spare", "desc", "comm")
+                 "spare", "spare_at", "desc", "comm")
     overlapped = False
 
     def __init__(self, key, x: np.ndarray, reduction: str, mpi_op, comm):
         self.key, self.mpi_op, self.n, self.rotate, self.spare = key, mpi_op, x.size, x.nbytes > ROTATE_BYTES, []
+        self.spare_at: dict[int, int] = {}
         self.shape, self.dtype, self.name, self.comm, self.desc = key[0], key[1], key[2], comm, None
         unchanged, changed, expect = HEADERS[reduction]
         self.header = (x.dtype.type(unchanged), x.dtype.type(changed))
@@ -103,14 +104,17 @@ class _Entry:
         header (the native call reads and writes the header that way)."""
         for buf in self.spare:
             if sys.getrefcount(buf) <= 3:  # the list, the loop variable, getrefcount's argument
+                at = self.spare_at[id(buf)]
                 break
         else:
             buf = np.empty(self.n + 8 // np.dtype(dtype).itemsize, dtype)
+            at = buf.ctypes.data  # (~1 us: kept for the spare buffers)
             if len(self.spare) < 4:
                 self.spare.append(buf)
+                self.spare_at[id(buf)] = at
         self.stage, self.body = buf[:self.n + 1], buf[:self.n].reshape(shape)
         if self.desc is not None:
-            self.desc[native.STAGE] = buf.ctypes.data
+            self.desc[native.STAGE] = at
 
 
 class _Overlapped:
