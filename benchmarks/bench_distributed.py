@@ -7,6 +7,8 @@ Rows: sizes 1 KiB .. 256 MiB of f32; for each, the median time of one call (the 
 call by call, so a change of the machine's load falls on all of them alike) of
   * mpi4py: `comm.Allreduce(src, dst)` on preallocated numpy buffers (the floor),
   * minixla jit: a `tf.function(jit_compile=True)` whose body is one replica-context all_reduce (SUM),
+    called on the numpy array (all three read the same buffer: `tf.constant(x)` would be a copy in
+    other memory, colder in the cache by the time its turn comes: +15-30 µs at 512 KiB),
   * minixla.distributed: the Horovod-style eager `allreduce`,
 and the bus bandwidth 2 (n-1)/n * bytes / time (NCCL's definition). Then the MLP training
 step (examples/train_mnist_distributed.py's, global batch 1024) per step on 1 and n processes.
@@ -60,11 +62,10 @@ def allreduce_rows(n: int) -> list[str]:
         def reduce(v):
             return tf.distribute.get_replica_context().all_reduce("sum", v)
 
-        tx = tf.constant(x)
         for _ in range(3):  # compiles; the fast path learns the (shape, dtype) of both runners
-            reduce(tx)
+            reduce(x)
             hvd.allreduce(x, op=hvd.Sum)
-        t_mpi, t_jit, t_hvd = _median_times([lambda: comm.Allreduce(x, dst), lambda: reduce(tx),
+        t_mpi, t_jit, t_hvd = _median_times([lambda: comm.Allreduce(x, dst), lambda: reduce(x),
                                              lambda: hvd.allreduce(x, op=hvd.Sum)], repeats)
         bus = lambda t: 2 * (n - 1) / n * nbytes / t / 1e9  # noqa: E731
         rows.append(f"| {nbytes / 1024:,.0f} KiB | {t_mpi * 1e6:,.1f} | {t_jit * 1e6:,.1f} | {t_hvd * 1e6:,.1f} | "

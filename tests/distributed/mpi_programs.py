@@ -189,6 +189,12 @@ def fast_path() -> None:
         np.testing.assert_allclose(got, sum(everyone(shape, np.float32)), rtol=1e-6)
     assert state.hits - hits >= 4, state.hits - hits
 
+    for shape in [(3,), (300000,)] * 3:  # Tensor operands are read where they are, and left as they were
+        t = tf.constant(mine(shape, np.float32, r))
+        got = hvd.allreduce(t, op=hvd.Average).numpy()
+        np.testing.assert_allclose(got, sum(everyone(shape, np.float32)) / n, rtol=1e-6)
+        np.testing.assert_array_equal(t.numpy(), mine(shape, np.float32, r))
+
     for _ in range(3):  # a strided operand: the native call declines it, the numpy steps copy it
         got = hvd.allreduce(mine((8,), np.float32, r)[::2], op=hvd.Sum).numpy()
         np.testing.assert_allclose(got, sum(everyone((8,), np.float32))[::2], rtol=1e-6)
