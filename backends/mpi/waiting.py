@@ -11,11 +11,7 @@ So by default each wait spins for MINIXLA_MPI_SPIN_US (50 us) and only then yiel
 poll: Open MPI's yield is switched on at run time (`opal_progress_set_yield_when_idle`) and its
 yield function (`opal_threads_pthreads_yield_fn`) is replaced by a small compiled one that yields only
 once the current wait is older than the spin time (a wait starts when the polls pause for more than
-10 us). Yielding can feed itself: a process that yielded comes back late, so its peer waits past the
-spin and yields too (back-to-back collectives then took ~100 us each at load 5). So the spin adapts:
-a wait that outlasted it by less than 4x doubles it (up to 8x the minimum), one that ended while
-spinning shrinks it by 1/16 towards the minimum; waits far longer (a peer without a core) keep it
-(MINIXLA_MPI_SPIN_GROWTH=1: a fixed spin). Both are Open MPI internals found in its library: elsewhere, or when the user chose
+10 us). Both are Open MPI internals found in its library: elsewhere, or when the user chose
 (OMPI_MCA_mpi_yield_when_idle set, MINIXLA_MPI_SPIN_US=-1), MPI's own waiting stays as it is.
 """
 
@@ -28,8 +24,6 @@ _IR = """
 declare i32 @clock_gettime(i32, ptr)
 
 @minixla_mpi_spin_ns = global i64 50000
-@minixla_mpi_spin_min_ns = global i64 50000
-@minixla_mpi_spin_max_ns = global i64 50000
 @minixla_mpi_yield_fn = global ptr null
 @last = internal global i64 0
 @start = internal global i64 0
@@ -49,35 +43,7 @@ entry:
   %fresh = icmp ugt i64 %gap, 10000
   br i1 %fresh, label %new_wait, label %waiting
 new_wait:
-  ; adapt the spin to the wait that just ended (it lasted %prev): one that outlasted the spin by
-  ; less than 4x was probably made longer by the yield itself, so spin twice as long; one that
-  ; ended while spinning lets the spin shrink by 1/16 towards the minimum
-  %start0 = load i64, ptr @start
   store i64 %now, ptr @start
-  %prev = sub i64 %last, %start0
-  %cur = load i64, ptr @minixla_mpi_spin_ns
-  %overran = icmp ugt i64 %prev, %cur
-  br i1 %overran, label %overrun, label %shrink
-overrun:
-  %cur4 = shl i64 %cur, 2
-  %near = icmp ult i64 %prev, %cur4
-  br i1 %near, label %grow, label %adapted
-grow:
-  %cur2 = shl i64 %cur, 1
-  %max = load i64, ptr @minixla_mpi_spin_max_ns
-  %toobig = icmp ugt i64 %cur2, %max
-  %grown = select i1 %toobig, i64 %max, i64 %cur2
-  store i64 %grown, ptr @minixla_mpi_spin_ns
-  br label %adapted
-shrink:
-  %cur16 = lshr i64 %cur, 4
-  %less = sub i64 %cur, %cur16
-  %min = load i64, ptr @minixla_mpi_spin_min_ns
-  %toosmall = icmp ult i64 %less, %min
-  %shrunk = select i1 %toosmall, i64 %min, i64 %less
-  store i64 %shrunk, ptr @minixla_mpi_spin_ns
-  br label %adapted
-adapted:
   ret void
 waiting:
   %start = load i64, ptr @start
@@ -116,9 +82,9 @@ def install() -> bool:
     except (AttributeError, ValueError):
         return False
     libc = ctypes.CDLL(None)
-    code, spins = compile_yield(ctypes.cast(libc.sched_yield, ctypes.c_void_p).value)
-    set_spin(spins, int(spin * 1000), int(os.environ.get("MINIXLA_MPI_SPIN_GROWTH", "8")))
-    _KEEP.update(code=code, spin_ns=spins)
+    code, spin_ns = compile_yield(ctypes.cast(libc.sched_yield, ctypes.c_void_p).value)
+    spin_ns.value = int(spin * 1000)
+    _KEEP.update(code=code, spin_ns=spin_ns)
     yield_fn.value = code.address("minixla_mpi_yield")
     set_yield.argtypes, set_yield.restype = [ctypes.c_bool], ctypes.c_bool
     set_yield(True)
@@ -126,8 +92,8 @@ def install() -> bool:
 
 
 def compile_yield(yield_address: int):
-    """(compiled module with `minixla_mpi_yield`, its spin times in ns: {"now", "min", "max"} as ctypes
-    int64s) calling the function at `yield_address` to yield (sched_yield; tests pass a counter)."""
+    """(compiled module with `minixla_mpi_yield`, its spin time in ns as a ctypes int64) calling the
+    function at `yield_address` to yield (sched_yield; tests pass a counter)."""
     import llvmlite.binding as llvm
 
     from minixla.backends.cpu.jit import jit_compile
@@ -135,15 +101,7 @@ def compile_yield(yield_address: int):
     llvm.add_symbol("clock_gettime", ctypes.cast(ctypes.CDLL(None).clock_gettime, ctypes.c_void_p).value)
     code = jit_compile(_IR)
     ctypes.c_void_p.from_address(code.engine.get_global_value_address("minixla_mpi_yield_fn")).value = yield_address
-    spins = {k: ctypes.c_int64.from_address(code.engine.get_global_value_address(f"minixla_mpi_spin{s}_ns"))
-             for k, s in (("now", ""), ("min", "_min"), ("max", "_max"))}
-    return code, spins
-
-
-def set_spin(spins: dict, ns: int, growth: int = 8) -> None:
-    """Spin `ns` at least, and up to `growth` times that when yielding seems to make the waits longer."""
-    spins["now"].value = spins["min"].value = ns
-    spins["max"].value = ns * growth
+    return code, ctypes.c_int64.from_address(code.engine.get_global_value_address("minixla_mpi_spin_ns"))
 
 
 def _open_pal():

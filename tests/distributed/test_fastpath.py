@@ -109,8 +109,8 @@ def test_spin_then_yield_yields_only_once_a_wait_outlasts_the_spin():
 
     yields = []
     counter = ctypes.CFUNCTYPE(ctypes.c_int)(lambda: yields.append(1) or 0)
-    code, spins = waiting.compile_yield(ctypes.cast(counter, ctypes.c_void_p).value)
-    waiting.set_spin(spins, 1_000_000)  # 1 ms
+    code, spin_ns = waiting.compile_yield(ctypes.cast(counter, ctypes.c_void_p).value)
+    spin_ns.value = 1_000_000  # 1 ms
     poll = ctypes.CFUNCTYPE(None)(code.address("minixla_mpi_yield"))  # what Open MPI calls on each idle poll
     start = time.monotonic()
     while time.monotonic() - start < 0.0005:  # a wait (polls < 10 us apart) younger than the spin
@@ -123,33 +123,3 @@ def test_spin_then_yield_yields_only_once_a_wait_outlasts_the_spin():
     time.sleep(0.02)  # a pause: the next poll starts a new wait, which spins again
     poll()
     assert len(yields) == seen
-
-
-def test_spin_adapts_to_the_waits():
-    import time
-
-    from minixla.backends.mpi import waiting
-
-    counter = ctypes.CFUNCTYPE(ctypes.c_int)(lambda: 0)
-    code, spins = waiting.compile_yield(ctypes.cast(counter, ctypes.c_void_p).value)
-    waiting.set_spin(spins, 100_000, growth=4)  # 100 us .. 400 us
-    poll = ctypes.CFUNCTYPE(None)(code.address("minixla_mpi_yield"))
-
-    def wait(seconds):  # polls for `seconds`, then a pause that ends the wait
-        start = time.monotonic()
-        while time.monotonic() - start < seconds:
-            poll()
-        time.sleep(0.002)
-        poll()  # the next wait's first poll: adapts to the one that ended
-
-    for _ in range(10):
-        wait(0.00002)  # 20 us waits, ended while spinning: the spin stays at its minimum
-    assert spins["now"].value == 100_000
-    grown = False
-    for _ in range(20):  # (a preempted poll loop splits a wait: retry)
-        wait(0.00025)  # 250 us: past the spin, by less than 4x: the spin doubles (to the maximum)
-        grown = grown or spins["now"].value > 100_000
-    assert grown and spins["now"].value <= 400_000
-    for _ in range(60):
-        wait(0.00002)
-    assert spins["now"].value < 150_000  # short waits bring it back down
