@@ -32,13 +32,15 @@ SIZES = [1 << k for k in range(10, 29, 3)]  # bytes: 1 KiB .. 256 MiB
 
 def _median_times(fns, repeats: int) -> list[float]:
     """Median time of one call of each of `fns` (max over ranks): the runners take turns call by call,
-    each after a barrier, so a change of the machine's load falls on all of them alike."""
+    each after a barrier, so a change of the machine's load falls on all of them alike, and the order
+    rotates (at 512 KiB the one that follows mpi4py's call finds its buffers out of the cache: +10-20 µs)."""
     from mpi4py import MPI
 
     comm = world().comm
     times = [[] for _ in fns]
-    for _ in range(repeats):
-        for fn, ts in zip(fns, times):
+    for k in range(repeats):
+        for i in range(len(fns)):
+            fn, ts = fns[(i + k) % len(fns)], times[(i + k) % len(fns)]
             comm.Barrier()
             t0 = time.perf_counter()
             fn()
