@@ -166,6 +166,7 @@ def collective_timeout_s() -> float:
 def _timeout_message(comm, what: str) -> tuple[object, str]:
     """What the watchdog (fastpath.WATCHDOG) prints before it ends every process: a peer that is alive
     but never arrives is something MPI itself cannot tell."""
+    comm = comm if comm is not None else world().comm  # (a communicator the watchdog could not name)
     return world().comm, (f"minixla: {what}: replica {world().process[0]} (rank {world().rank}) waited "
                           f"{collective_timeout_s():.0f} s for the other {comm.size - 1} process(es) of its "
                           "group, which never arrived; aborting every process "
