@@ -4,13 +4,13 @@ In Python each of those steps is a numpy call or an mpi4py call of 0.1-0.5 us, a
 MPI_Allreduce between two processes of one machine takes only ~1.5 us, so they kept the small rows
 of benchmarks/results_distributed.md near half of mpi4py's bandwidth. Here one small function,
 compiled once with LLVM (backends/cpu/jit.py; cached on disk like any program), does them all and
-calls the MPI library's `MPI_Allreduce` through its address; Python makes one call with three
-arrays (operand, result, descriptor) whose data pointers the function reads from the arrays
-themselves (the function is a METH_FASTCALL builtin: calling it costs what calling `len` does; it
-lets other threads run while MPI waits). It reads numpy's array struct (data pointer, C-contiguity flag) at fixed offsets:
-`available()` checks those offsets on real arrays first, and finds `MPI_Allreduce` in the MPI library
-that mpi4py loaded; if either fails (or MINIXLA_MPI_NATIVE=0), fastpath.py keeps its numpy/mpi4py
-steps, which do the same thing.
+calls the MPI library's `MPI_Allreduce` through its address. Python calls it with three arrays
+(operand, result, descriptor) whose data pointers it reads from the arrays themselves; it is a
+METH_FASTCALL builtin (a call costs what calling `len` does; a ctypes call cost ~0.5 us) and lets
+other threads run while MPI waits. It reads numpy's array struct (data pointer, C-contiguity flag)
+at fixed offsets: `available()` checks those offsets on real arrays first, and finds `MPI_Allreduce`
+in the MPI library that mpi4py loaded; if either fails (or MINIXLA_MPI_NATIVE=0), fastpath.py keeps
+its numpy/mpi4py steps, which do the same thing.
 
 The function counts its MPI calls in COUNTER (odd while inside one, the communicator handle beside),
 so the watchdog (fastpath.WATCHDOG) can still end a run whose peer never arrives.
