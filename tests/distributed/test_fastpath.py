@@ -109,11 +109,12 @@ def test_spin_then_yield_yields_only_once_a_wait_outlasts_the_spin():
 
     yields = []
     counter = ctypes.CFUNCTYPE(ctypes.c_int)(lambda: yields.append(1) or 0)
-    code, spin_ns = waiting.compile_yield(ctypes.cast(counter, ctypes.c_void_p).value)
-    spin_ns.value = 1_000_000  # 1 ms
+    code, knobs = waiting.compile_yield(ctypes.cast(counter, ctypes.c_void_p).value)
+    knobs["spin_ns"].value = 1_000_000  # 1 ms
+    knobs["idle_gap_ns"].value = 20_000  # (polls from Python are ~1 us apart, not Open MPI's ~0.1 us)
     poll = ctypes.CFUNCTYPE(None)(code.address("minixla_mpi_yield"))  # what Open MPI calls on each idle poll
     start = time.monotonic()
-    while time.monotonic() - start < 0.0005:  # a wait (polls < 10 us apart) younger than the spin
+    while time.monotonic() - start < 0.0005:  # a wait (polls < 20 us apart) younger than the spin
         poll()
     assert yields == []
     while not yields and time.monotonic() - start < 2:  # (a preempted poll loop starts a new wait: retry)
