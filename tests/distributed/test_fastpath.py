@@ -110,7 +110,8 @@ def test_spin_then_yield_yields_only_once_a_wait_outlasts_the_spin():
     yields = []
     counter = ctypes.CFUNCTYPE(ctypes.c_int)(lambda: yields.append(1) or 0)
     code, knobs = waiting.compile_yield(ctypes.cast(counter, ctypes.c_void_p).value)
-    knobs["spin_ns"].value = 1_000_000  # 1 ms
+    for name in ("spin_ns", "spin_max_ns", "spin_min_ns"):
+        knobs[name].value = 1_000_000  # 1 ms, fixed
     knobs["idle_gap_ns"].value = 20_000  # (polls from Python are ~1 us apart, not Open MPI's ~0.1 us)
     poll = ctypes.CFUNCTYPE(None)(code.address("minixla_mpi_yield"))  # what Open MPI calls on each idle poll
     start = time.monotonic()
@@ -124,3 +125,40 @@ def test_spin_then_yield_yields_only_once_a_wait_outlasts_the_spin():
     time.sleep(0.02)  # a pause: the next poll starts a new wait, which spins again
     poll()
     assert len(yields) == seen
+
+
+def test_spin_halves_after_a_yield_that_let_the_peer_run_and_grows_back_after_short_waits():
+    import time
+
+    from minixla.backends.mpi import waiting
+
+    counter = ctypes.CFUNCTYPE(ctypes.c_int)(lambda: 0)
+    code, knobs = waiting.compile_yield(ctypes.cast(counter, ctypes.c_void_p).value)
+    poll = ctypes.CFUNCTYPE(None)(code.address("minixla_mpi_yield"))
+    knobs["idle_gap_ns"].value = 20_000
+
+    def wait(seconds):  # polls for `seconds`, then a pause: the next poll adapts to the ended wait
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            poll()
+        time.sleep(0.001)
+        poll()
+
+    def reset():
+        knobs["spin_ns"].value = knobs["spin_max_ns"].value = 400_000
+        knobs["spin_min_ns"].value = 50_000
+
+    halved = False
+    for _ in range(20):  # (a preempted poll loop splits a wait: retry)
+        reset()
+        wait(0.00041)  # ended 10 us after the 400 us spin: the yield let the peer run
+        halved = knobs["spin_ns"].value == 200_000
+        if halved:
+            break
+    assert halved
+    for _ in range(40):
+        wait(0.00001)  # waits that end while spinning: back to the maximum by 1/8 steps
+    assert knobs["spin_ns"].value == 400_000
+    reset()
+    wait(0.002)  # far past the spin: the peer had no core, the spin stays
+    assert knobs["spin_ns"].value == 400_000
