@@ -3,12 +3,17 @@
     mpiexec -n 2 python -m benchmarks.bench_distributed     # writes benchmarks/results_distributed.md
     (as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 
-Rows: sizes 1 KiB .. 256 MiB of f32; for each, the median time of
+Rows: sizes 1 KiB .. 256 MiB of f32; for each, the median time of one call (the three take turns
+call by call, so a change of the machine's load falls on all of them alike) of
   * mpi4py: `comm.Allreduce(src, dst)` on preallocated numpy buffers (the floor),
   * minixla jit: a `tf.function(jit_compile=True)` whose body is one replica-context all_reduce (SUM),
+    called on the numpy array (all three read the same buffer: `tf.constant(x)` would be a copy in
+    other memory, colder in the cache by the time its turn comes: +15-30 µs at 512 KiB),
   * minixla.distributed: the Horovod-style eager `allreduce`,
 and the bus bandwidth 2 (n-1)/n * bytes / time (NCCL's definition). Then the MLP training
 step (examples/train_mnist_distributed.py's, global batch 1024) per step on 1 and n processes.
+Blocking MPI calls spin 50 µs and then yield (backends/mpi/waiting.py); `MINIXLA_MPI_SPIN_US=-1`
+measures Open MPI's own waiting (pure polling) for an A/B.
 """
 
 from __future__ import annotations
@@ -22,48 +27,57 @@ import numpy as np
 from minixla import tf
 from minixla.backends.mpi import world
 
-SIZES = [1 << k for k in range(10, 29, 3)] + [1 << 28]  # bytes: 1 KiB .. 256 MiB
+SIZES = [1 << k for k in range(10, 29, 3)]  # bytes: 1 KiB .. 256 MiB
 
 
-def _median_time(fn, repeats: int) -> float:
+def _median_times(fns, repeats: int) -> list[float]:
+    """Median time of one call of each of `fns` (max over ranks): the runners take turns call by call,
+    each after a barrier, so a change of the machine's load falls on all of them alike, and the order
+    rotates (at 512 KiB the one that follows mpi4py's call finds its buffers out of the cache: +10-20 µs)."""
+    from mpi4py import MPI
+
     comm = world().comm
-    times = []
-    for _ in range(repeats):
-        comm.Barrier()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(comm.allreduce(np.median(times), op=__import__("mpi4py").MPI.MAX)))
+    times = [[] for _ in fns]
+    for k in range(repeats):
+        for i in range(len(fns)):
+            fn, ts = fns[(i + k) % len(fns)], times[(i + k) % len(fns)]
+            comm.Barrier()
+            t0 = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - t0)
+    medians = np.array([np.median(ts) for ts in times])
+    comm.Allreduce(MPI.IN_PLACE, medians, op=MPI.MAX)
+    return [float(m) for m in medians]
 
 
 def allreduce_rows(n: int) -> list[str]:
+    import minixla.distributed as hvd
+
     comm = world().comm
     rows = []
     for nbytes in SIZES:
         x = np.full(nbytes // 4, 1.0, np.float32)
         dst = np.empty_like(x)
         repeats = 400 if nbytes <= 1 << 17 else 50 if nbytes <= 1 << 22 else 5  # µs medians need many
-        t_mpi = _median_time(lambda: comm.Allreduce(x, dst), repeats)
 
         @tf.function(jit_compile=True)
         def reduce(v):
             return tf.distribute.get_replica_context().all_reduce("sum", v)
 
-        tx = tf.constant(x)
-        reduce(tx)  # compile
-        t_jit = _median_time(lambda: reduce(tx), repeats)
-        import minixla.distributed as hvd
-
-        t_hvd = _median_time(lambda: hvd.allreduce(x, op=hvd.Sum), repeats)
+        for _ in range(3):  # compiles; the fast path learns the (shape, dtype) of both runners
+            reduce(x)
+            hvd.allreduce(x, op=hvd.Sum)
+        t_mpi, t_jit, t_hvd = _median_times([lambda: comm.Allreduce(x, dst), lambda: reduce(x),
+                                             lambda: hvd.allreduce(x, op=hvd.Sum)], repeats)
         bus = lambda t: 2 * (n - 1) / n * nbytes / t / 1e9  # noqa: E731
         rows.append(f"| {nbytes / 1024:,.0f} KiB | {t_mpi * 1e6:,.1f} | {t_jit * 1e6:,.1f} | {t_hvd * 1e6:,.1f} | "
                     f"{bus(t_mpi):.2f} | {bus(t_jit):.2f} ({t_mpi / t_jit:.0%}) | {bus(t_hvd):.2f} ({t_mpi / t_hvd:.0%}) |")
     return rows
 
 
-def training_step_time(steps: int = 30, batch: int = 1024) -> float:
+def training_step_time(steps: int = 200, batch: int = 1024, chunks: int = 5) -> float:
     """Seconds per step of examples/train_mnist_distributed.py's compiled step (on this MPI world),
-    after a warm-up that compiles it."""
+    after a warm-up that compiles it: the median over `chunks` runs of steps / chunks steps."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
     from train_mnist import load_digits, split
     from train_mnist_distributed import global_batches, train_distributed
@@ -74,14 +88,18 @@ def training_step_time(steps: int = 30, batch: int = 1024) -> float:
     _, _, step, strategy = train_distributed(((x, y), test), 3, batch, 0.01)  # compiles the step
     shards = list(strategy.experimental_distribute_dataset(global_batches(x, y, steps, batch, 1)))
     comm = world().comm
-    if comm is not None:
-        comm.Barrier()
-    t0 = time.perf_counter()
-    for images, labels in shards:
-        float(step(images, labels))
-    if comm is not None:
-        comm.Barrier()
-    return (time.perf_counter() - t0) / steps
+    per = steps // chunks
+    times = []
+    for k in range(chunks):
+        if comm is not None:
+            comm.Barrier()
+        t0 = time.perf_counter()
+        for images, labels in shards[k * per:(k + 1) * per]:
+            float(step(images, labels))
+        if comm is not None:
+            comm.Barrier()
+        times.append((time.perf_counter() - t0) / per)
+    return float(np.median(times))
 
 
 def single_process_step_time() -> float:

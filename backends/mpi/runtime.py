@@ -20,7 +20,7 @@ from functools import cache
 import numpy as np
 from xdsl.ir import Operation
 
-from minixla.backends.mpi import fastpath
+from minixla.backends.mpi import fastpath, waiting
 from minixla.dialects.hlo_ops.collective import channel_id, group_strategy, groups_of, process_groups
 
 
@@ -30,30 +30,7 @@ def contiguous(a) -> np.ndarray:
     return a if a.flags.c_contiguous else np.array(a, order="C")
 
 
-class _BufferPool:
-    """Output buffers reused once their users let go of them (only the pool still refers to one).
-
-    A fresh buffer costs page faults and, for large messages, MPI's memory registration again;
-    reusing them keeps large all-reduces at the speed of MPI on preallocated buffers."""
-
-    def __init__(self, per_key: int = 4, max_bytes: int = 1 << 30):
-        self.free: dict[tuple, list[np.ndarray]] = {}
-        self.per_key, self.max_bytes, self.bytes = per_key, max_bytes, 0
-
-    def empty(self, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-        key = (tuple(shape), np.dtype(dtype).str)
-        bufs = self.free.setdefault(key, [])
-        for buf in bufs:
-            if sys.getrefcount(buf) <= 3:  # the list, the loop variable, getrefcount's argument
-                return buf
-        buf = np.empty(shape, dtype)
-        if len(bufs) < self.per_key and self.bytes + buf.nbytes <= self.max_bytes and buf.nbytes >= 1 << 16:
-            bufs.append(buf)
-            self.bytes += buf.nbytes
-        return buf
-
-
-_POOL = _BufferPool()
+_POOL = fastpath.POOL
 
 
 class CollectiveError(RuntimeError):
@@ -100,6 +77,7 @@ def world() -> World:
         raise CollectiveError(f"MINIXLA_NUM_PARTITIONS={partitions} does not divide the {comm.size} MPI processes")
     _abort_on_uncaught_exception(comm)
     fastpath.start(collective_timeout_s(), _timeout_message)
+    waiting.install()  # blocking calls spin a while, then give the core away (shared cores)
     return World(comm, comm.rank, comm.size, partitions)
 
 
@@ -188,6 +166,7 @@ def collective_timeout_s() -> float:
 def _timeout_message(comm, what: str) -> tuple[object, str]:
     """What the watchdog (fastpath.WATCHDOG) prints before it ends every process: a peer that is alive
     but never arrives is something MPI itself cannot tell."""
+    comm = comm if comm is not None else world().comm  # (a communicator the watchdog could not name)
     return world().comm, (f"minixla: {what}: replica {world().process[0]} (rank {world().rank}) waited "
                           f"{collective_timeout_s():.0f} s for the other {comm.size - 1} process(es) of its "
                           "group, which never arrived; aborting every process "
@@ -263,7 +242,7 @@ def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = F
     if len(arrays) == 1:  # one round trip while every process brings what they last agreed on
         buf = contiguous(arrays[0])
         key = (buf.shape, buf.dtype, name)
-        done = fastpath.try_allreduce(state, buf, key)
+        done = fastpath.try_allreduce(state, buf, name, owned and buf is arrays[0])
         if done is not None:
             return [done]
     _agree(comm, members, op, arrays)
@@ -281,7 +260,7 @@ def all_reduce(op: Operation, arrays: list[np.ndarray], combine, owned: bool = F
         else:  # general computation (or a dtype MPI lacks): gather, then reduce in group order
             out.append(_reduce_in_order(comm.allgather(buf), op, combine))
     if len(arrays) == 1:
-        state.record(key, buf, name, reduction)
+        state.record(key, buf, name, reduction, owned)
     return out
 
 
@@ -399,15 +378,16 @@ def partition_id(op: Operation, arrays: list[np.ndarray]) -> list[np.ndarray]:
 _COMBINER_OPS = {"add": "SUM", "multiply": "PROD", "maximum": "MAX", "minimum": "MIN"}
 
 
-_EAGER: dict[str, tuple] = {}  # combiner -> (the world's agreement, MPI reduction name), once MPI runs
+#: combiner -> (the world's agreement, MPI reduction name), once MPI runs (callers may try the fast path first)
+EAGER: dict[str, tuple] = {}
 
 
 def allreduce_array(x: np.ndarray, combiner: str = "add") -> np.ndarray:
     """Eager all-reduce of one array over every process (what the frontend's eager
     `all_reduce` and the Horovod-style API call); a copy with one process."""
-    hit = _EAGER.get(combiner)
+    hit = EAGER.get(combiner)
     if hit is not None and x.__class__ is np.ndarray:
-        done = fastpath.try_allreduce(hit[0], x, (x.shape, x.dtype, hit[1]))
+        done = fastpath.try_allreduce(hit[0], x, hit[1])
         if done is not None:
             return done
     x = contiguous(x)
@@ -420,10 +400,10 @@ def allreduce_array(x: np.ndarray, combiner: str = "add") -> np.ndarray:
     state = fastpath.agreement(w.comm)
     key = (x.shape, x.dtype, name)
     if hit is None or x.__class__ is not np.ndarray:  # (else tried above)
-        done = fastpath.try_allreduce(state, x, key)
+        done = fastpath.try_allreduce(state, x, name)
         if done is not None:
             return done
-    _EAGER[combiner] = (state, name)
+    EAGER[combiner] = (state, name)
     agree_world(x, "all_reduce")
     if x.dtype.name in ("bfloat16", "float16"):  # MPI has no such types: reduce in f32
         wide = x.astype(np.float32)
@@ -470,7 +450,7 @@ class AllReduceRunner:
     def __call__(self, arrays: list) -> list:
         if self.state is not None and len(arrays) == 1:
             buf = arrays[0]
-            done = fastpath.try_allreduce(self.state, buf, (buf.shape, buf.dtype, self.name))
+            done = fastpath.try_allreduce(self.state, buf, self.name, self.owned)
             if done is not None:
                 return [done]
         out = all_reduce(self.op, arrays, self.combine, self.owned)
@@ -481,7 +461,7 @@ class AllReduceRunner:
 
     def one(self, x: np.ndarray) -> np.ndarray:
         if self.state is not None:
-            done = fastpath.try_allreduce(self.state, x, (x.shape, x.dtype, self.name))
+            done = fastpath.try_allreduce(self.state, x, self.name)
             if done is not None:
                 return done
         return self([x])[0]

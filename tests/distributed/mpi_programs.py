@@ -130,13 +130,15 @@ def stuck_worker(when: str = "first") -> None:
     hvd.allreduce(np.ones(4, np.float32))
 
 
-def mismatch_after_agreement() -> None:
-    """Shapes agree for a few calls (the fast path), then rank 1 changes: the error still names both."""
+def mismatch_after_agreement(size: str = "3") -> None:
+    """Shapes agree for a few calls (the fast path), then rank 1 changes: the error still names both
+    (a size above fastpath.MAX_BYTES takes the overlapped fast path)."""
     import minixla.distributed as hvd
 
+    n = int(size)
     for _ in range(3):
-        hvd.allreduce(np.ones(3, np.float32))
-    hvd.allreduce(np.ones(3 if hvd.rank() == 0 else 4, np.float32))
+        hvd.allreduce(np.ones(n, np.float32))
+    hvd.allreduce(np.ones(n if hvd.rank() == 0 else n + 1, np.float32))
 
 
 def fast_path() -> None:
@@ -180,15 +182,37 @@ def fast_path() -> None:
         np.testing.assert_allclose(got, sum(everyone(shape, np.float32)), rtol=1e-6)
     assert state.hits - hits >= 8, state.hits - hits
 
+    hits = state.hits  # above 256 KiB: the header in its own message, overlapped with the data's
+    for i in range(8):
+        shape = [(300000,), (3,)][i % 2]
+        got = hvd.allreduce(mine(shape, np.float32, r), op=hvd.Sum).numpy()
+        np.testing.assert_allclose(got, sum(everyone(shape, np.float32)), rtol=1e-6)
+    assert state.hits - hits >= 4, state.hits - hits
+
+    for shape in [(3,), (300000,)] * 3:  # Tensor operands are read where they are, and left as they were
+        t = tf.constant(mine(shape, np.float32, r))
+        got = hvd.allreduce(t, op=hvd.Average).numpy()
+        np.testing.assert_allclose(got, sum(everyone(shape, np.float32)) / n, rtol=1e-6)
+        np.testing.assert_array_equal(t.numpy(), mine(shape, np.float32, r))
+
+    for _ in range(3):  # a strided operand: the native call declines it, the numpy steps copy it
+        got = hvd.allreduce(mine((8,), np.float32, r)[::2], op=hvd.Sum).numpy()
+        np.testing.assert_allclose(got, sum(everyone((8,), np.float32))[::2], rtol=1e-6)
+
     @tf.function(jit_compile=True)
     def reduce(v):
         return tf.distribute.get_replica_context().all_reduce("sum", v * 2.0) + 1.0
 
-    for shape in [(5,)] * 4:
+    for shape in [(5,)] * 4 + [(300000,)] * 4:  # (v * 2.0 is the compiled program's own buffer: in place)
         hvd.allreduce(mine((3,), np.float32, r))  # the world's agreement, between the compiled program's
         got = reduce(tf.constant(mine(shape, np.float32, r))).numpy()
         np.testing.assert_allclose(got, 2 * sum(everyone(shape, np.float32)) + 1, rtol=1e-6)
-    print(f"rank {r}: fast path ok")
+    overlapped = [e for s in fastpath._AGREEMENTS.values() for e in s.succ.values() if e is not None and e.overlapped]
+    assert any(e.in_place for e in overlapped) and not all(e.in_place for e in overlapped), overlapped
+    from minixla.backends.mpi import waiting
+
+    print(f"rank {r}: fast path ok (native {fastpath._NATIVE is not None}, spin-then-yield "
+          f"{'spin_ns' in waiting._KEEP})")
 
 
 def keras_fit() -> None:

@@ -64,17 +64,21 @@ def test_a_dead_worker_ends_the_run():
     assert "exited with non-zero status" in proc.stderr or "Exit code" in proc.stderr
 
 
-def test_mismatch_after_agreed_calls_names_the_replica():
+@pytest.mark.parametrize("size", [3, 300000])  # one message / header overlapped with the data (> 256 KiB)
+def test_mismatch_after_agreed_calls_names_the_replica(size):
     """The one-round-trip all-reduce (backends/mpi/fastpath.py) still catches a shape change on one process."""
-    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "mismatch_after_agreement", timeout=60)
+    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "mismatch_after_agreement", str(size), timeout=60)
     assert proc.returncode != 0
-    assert "operands differ across processes: replica 0 has shape [3] <f4, replica 1 has [4] <f4" in proc.stderr
+    assert (f"operands differ across processes: replica 0 has shape [{size}] <f4, replica 1 has [{size + 1}] <f4"
+            in proc.stderr)
 
 
-def test_fast_path_all_reduces_equal_numpy():
-    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "fast_path")
+@pytest.mark.parametrize("native", ["1", "0"])  # the compiled call (Open MPI here) / the numpy + mpi4py steps
+def test_fast_path_all_reduces_equal_numpy(native):
+    proc = mpirun(2, "-m", "tests.distributed.mpi_programs", "fast_path", env={"MINIXLA_MPI_NATIVE": native})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert proc.stdout.count("fast path ok") == 2
+    want = f"fast path ok (native {native == '1'}, spin-then-yield True)"
+    assert proc.stdout.count(want) == 2, proc.stdout[-3000:]
 
 
 @pytest.mark.parametrize("when", ["first", "agreed"])  # checked path (Iallreduce + Test) / fast path (watchdog)
