@@ -7,8 +7,8 @@ are not visited, ops it creates are not visited), but calls the pattern only on
 instances of `op_types`. xDSL's walker pushes and pops every op of the module
 through a worklist and resets a rewriter per op; the lowering passes of the CPU
 pipeline each rewrite a few op classes of a module of thousands of ops, so that
-bookkeeping, not the rewrites, was most of their time (docs/cpu-pipeline.md,
-"Compile time"). `rewrite_in_order` runs several such sweeps off one walk.
+bookkeeping, not the rewrites, was most of their time (docs/compile-time.md).
+`rewrite_in_order` runs several such sweeps off one walk.
 """
 
 from __future__ import annotations

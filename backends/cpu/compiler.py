@@ -17,8 +17,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
 from xdsl.passes import ModulePass, PassPipeline
 
-from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
 from minixla.passes.gc_pause import frozen_heap
+from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
 from minixla.passes.pipeline import verify_each_pass
 from minixla.passes.trace_events import span, traced_pipeline_callback
 

@@ -37,7 +37,6 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from minixla.passes.rewrite_driver import rewrite_once
 from minixla.passes.lower_to_llvm.common import (
     Emit,
     LoweringError,
@@ -47,6 +46,7 @@ from minixla.passes.lower_to_llvm.common import (
     operands_to_llvm,
     replace_with_values,
 )
+from minixla.passes.rewrite_driver import rewrite_once
 
 Handler = Callable[[Operation, Emit, Sequence[SSAValue]], Sequence[SSAValue]]
 

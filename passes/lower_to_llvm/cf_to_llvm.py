@@ -22,9 +22,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from minixla.passes.rewrite_driver import rewrite_in_order
 from minixla.passes.lower_to_llvm.common import Emit, constant_op, to_llvm
 from minixla.passes.lower_to_llvm.func_to_llvm import convert_entry_args
+from minixla.passes.rewrite_driver import rewrite_in_order
 
 
 def retype_block_arguments(module: builtin.ModuleOp) -> None:

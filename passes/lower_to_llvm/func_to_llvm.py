@@ -30,7 +30,6 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from minixla.passes.rewrite_driver import rewrite_in_order
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -40,6 +39,7 @@ from minixla.passes.lower_to_llvm.common import (
     replace_with_values,
     to_llvm,
 )
+from minixla.passes.rewrite_driver import rewrite_in_order
 
 CIFACE_PREFIX = "_mlir_ciface_"
 

@@ -29,7 +29,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import SymbolTable
 
-from minixla.passes.rewrite_driver import rewrite_once
 from minixla.passes.lower_to_llvm.arith_to_llvm import mangle
 from minixla.passes.lower_to_llvm.common import (
     Emit,
@@ -38,6 +37,7 @@ from minixla.passes.lower_to_llvm.common import (
     operands_to_llvm,
     replace_with_values,
 )
+from minixla.passes.rewrite_driver import rewrite_once
 
 # math op -> LLVM intrinsic base name (all operands share the result type)
 INTRINSICS: dict[type[Operation], str] = {

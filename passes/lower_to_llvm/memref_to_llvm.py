@@ -32,7 +32,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from minixla.passes.rewrite_driver import rewrite_in_order
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -46,6 +45,7 @@ from minixla.passes.lower_to_llvm.common import (
     to_llvm,
 )
 from minixla.passes.lower_to_llvm.math_to_llvm import declare_function
+from minixla.passes.rewrite_driver import rewrite_in_order
 
 ALLOC_ALIGNMENT = 64
 NSW = llvm.OverflowAttr([llvm.OverflowFlag.NO_SIGNED_WRAP])
@@ -144,8 +144,8 @@ _VIEWS = (memref.SubviewOp, memref.CastOp, memref.ReinterpretCastOp, memref.Coll
 
 class ViewLowering(RewritePattern):
     """Views keep the base pointer; only their (static) type changes."""
-    OP_TYPES = _VIEWS
 
+    OP_TYPES = _VIEWS
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, _VIEWS):
@@ -180,8 +180,8 @@ class MetadataLowering(RewritePattern):
 class GlobalLowering(RewritePattern):
     """memref.global -> llvm.mlir.global (array of the memory element type),
     keeping the dense initial value; the translator lays out its bytes."""
-    OP_TYPES = (memref.GlobalOp,)
 
+    OP_TYPES = (memref.GlobalOp,)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not isinstance(op, memref.GlobalOp):
