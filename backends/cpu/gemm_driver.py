@@ -13,9 +13,9 @@ from minixla.backends.cpu.gemm_codegen import COL_MAJOR, NO_TRANS, KernelShape, 
 # ---- driver ---------------------------------------------------------------------------------
 #: context of the two parallel phases (field numbers used below)
 _CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "T", "T",
-        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64")
+        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "ptr")
 (_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _P0, _KC, _KCP, _ALPHA, _BETA,
- _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NBC, _NTASKS, _PPT) = range(len(_CTX))
+ _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NBC, _NTASKS, _PPT, _PCOUNTER) = range(len(_CTX))
 
 
 def _fields(g: str, t: str, names: dict[str, int]) -> str:
@@ -68,6 +68,8 @@ outer_end:
 #: block is the outer index, so consecutive tasks share the packed B block in L2): with 2-8 threads
 #: taking tasks from the counter, the last one waits for at most a sixteenth of the work
 _MIN_CHUNKS = 16
+#: micro-panels per packing task
+_PACK_GRAIN = 2
 
 #: the reused packing buffer is aligned to and grown in huge pages (2 MiB), which madvise asks for
 _HUGE = 1 << 21
@@ -154,12 +156,32 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int) -> str:
                       store(_BPACK, "ptr", "%bpack"), store(_COUNTER, "ptr", "%counter"),
                       store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"), store(_NRC, "i64", "%nrc"),
                       store(_NBC, "i64", "%nbc"), store(_NTASKS, "i64", "%ntasks"),
-                      store(_PPT, "i64", "%ppt")])
+                      store(_PPT, "i64", "%ppt"), store(_PCOUNTER, "ptr", "%pcounter")])
     return f"""
 {ctx_type}
 
+; the packing phase: units taken from the pack counter until none is left (a B micro-panel is
+; NR/MR times an A one's work: an even split of the units left one thread twice the other's)
+define internal void @{g}_pack_task(i64 %lo0, i64 %hi0, ptr %ctx) {{
+entry:
+{_fields(g, t, dict(pcounter=_PCOUNTER, npa=_NPA, npb=_NPB))}
+  %npack = add i64 %npa, %npb
+  br label %next
+next:
+  %u = atomicrmw add ptr %pcounter, i64 {_PACK_GRAIN} monotonic
+  %left = icmp ult i64 %u, %npack
+  br i1 %left, label %pack, label %done
+pack:
+  %u1.0 = add i64 %u, {_PACK_GRAIN}
+  %u1 = call i64 @llvm.umin.i64(i64 %u1.0, i64 %npack)
+  call void @{g}_pack_units(i64 %u, i64 %u1, ptr %ctx)
+  br label %next
+done:
+  ret void
+}}
+
 ; pack units [lo, hi): A micro-panels 0..npa-1, then B micro-panels npa..npa+npb-1
-define internal void @{g}_pack_task(i64 %lo, i64 %hi, ptr %ctx) {{
+define internal void @{g}_pack_units(i64 %lo, i64 %hi, ptr %ctx) {{
 entry:
 {pack_fields}
   %alo = call i64 @llvm.umin.i64(i64 %lo, i64 %npa)
@@ -399,6 +421,7 @@ nomem:
 go:
   %ctx = alloca %ctx_{g}, align 8
   %counter = alloca i64, align 8
+  %pcounter = alloca i64, align 8
 {sets}
   %mn = mul i64 %m, %n
   %work = mul i64 %mn, %k
@@ -419,6 +442,7 @@ kblock:
 {store(_KCP, "i64", "%kcp").replace("%st", "%skp")}
 {store(_BETA, t, "%beff").replace("%st", "%sb")}
   store i64 0, ptr %counter
+  store i64 0, ptr %pcounter
   br i1 %serial, label %one_thread, label %threads
 one_thread:
   call void @{g}_pack_task(i64 0, i64 %npack, ptr %ctx)
