@@ -2,8 +2,9 @@
 (shared packing, then tiles of C from an atomic counter), the packing buffer
 kept across calls (at most 2 x 4096 x KC elements per element type: 16 MiB for
 f32 and for f64), the no-product and out-of-memory paths, the dispatcher to a
-library for small products, and the JIT compilation. The micro-kernel and the packing are in `gemm_codegen.py`,
-which says how the pieces fit (BLIS/Goto blocking).
+library for small products, and the JIT compilation. The micro-kernel and the
+packing are in `gemm_codegen.py`, which says how the pieces fit (BLIS/Goto
+blocking).
 """
 
 from __future__ import annotations
@@ -32,36 +33,33 @@ def _fields(g: str, t: str, names: dict[str, int]) -> str:
 def _tile_loops(g: str, t: str, mr: int, nr: int) -> str:
     """The micro-kernel calls over A micro-panels [ip0, ip1) x B micro-panels [jp0, jp1): A's
     micro-panel stays in L1 while B's stream from L2 (the other order measured 5% slower)."""
-    a_loop = f"""  %i0 = mul i64 %ip, {mr}
+    return f"""  br label %irow
+irow:
+  %ip = phi i64 [ %ip0, %tile ], [ %ip.next, %irow_end ]
+  %i0 = mul i64 %ip, {mr}
   %mleft = sub i64 %m, %i0
   %mrv = call i64 @llvm.umin.i64(i64 %mleft, i64 {mr})
   %aoff = mul i64 %i0, %kcp
   %ap = getelementptr {t}, ptr %apack, i64 %aoff
-  %crow = mul i64 %i0, %ldc"""
-    b_loop = f"""  %j0 = mul i64 %jp, {nr}
+  %crow = mul i64 %i0, %ldc
+  br label %jcol
+jcol:
+  %jp = phi i64 [ %jp0, %irow ], [ %jp.next, %jcol ]
+  %j0 = mul i64 %jp, {nr}
   %nleft = sub i64 %n, %j0
   %nrv = call i64 @llvm.umin.i64(i64 %nleft, i64 {nr})
   %boff = mul i64 %j0, %kcp
-  %bp = getelementptr {t}, ptr %bpack, i64 %boff"""
-    o, i, outer, inner = "i", "j", a_loop, b_loop
-    return f"""  br label %outer
-outer:
-  %{o}p = phi i64 [ %{o}p0, %tile ], [ %{o}p.next, %outer_end ]
-{outer}
-  br label %inner
-inner:
-  %{i}p = phi i64 [ %{i}p0, %outer ], [ %{i}p.next, %inner ]
-{inner}
+  %bp = getelementptr {t}, ptr %bpack, i64 %boff
   %coff = add i64 %crow, %j0
   %cp = getelementptr {t}, ptr %c, i64 %coff
   call void @{g}_ukernel(i64 %kcp, ptr %ap, ptr %bp, ptr %cp, i64 %ldc, {t} %alpha, {t} %beta, i64 %mrv, i64 %nrv)
-  %{i}p.next = add i64 %{i}p, 1
-  %imore = icmp ult i64 %{i}p.next, %{i}p1
-  br i1 %imore, label %inner, label %outer_end
-outer_end:
-  %{o}p.next = add i64 %{o}p, 1
-  %omore = icmp ult i64 %{o}p.next, %{o}p1
-  br i1 %omore, label %outer, label %next"""
+  %jp.next = add i64 %jp, 1
+  %jmore = icmp ult i64 %jp.next, %jp1
+  br i1 %jmore, label %jcol, label %irow_end
+irow_end:
+  %ip.next = add i64 %ip, 1
+  %imore = icmp ult i64 %ip.next, %ip1
+  br i1 %imore, label %irow, label %next"""
 
 
 #: row chunks a k block's tiles are split into at least (tasks = chunks x column blocks; the column
