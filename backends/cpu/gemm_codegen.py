@@ -195,8 +195,9 @@ def packing_ir(g: str, s: KernelShape) -> str:
 
 def _transpose4(s: KernelShape, w: int) -> tuple[list[str], list[str]]:
     """Packing a whole panel whose k is unit-stride (row-major A, transposed B): per 4 k steps,
-    one 4-element load from each lane and 4x4 transposes, instead of a scalar load per element
-    (2-3x faster; it matters where A is tall and B narrow, as in convolutions' patches)."""
+    one 4-element load from each lane and 4x4 transposes, instead of a scalar load and an insert
+    per element (~1.4x faster packing of an L2-resident 384 x 512 A; it matters where A is tall
+    and B narrow, as in convolutions' patches)."""
     t, size = s.ty, s.size
     v4 = f"<4 x {t}>"
     setup, body = [], []
