@@ -72,11 +72,12 @@ def test_conv2d_through_generated_gemm(dtype, xs, ks, stride, pad, dil):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_blocked_patches_through_generated_gemm(dtype, monkeypatch):
-    """Patches built 128 rows at a time (4 blocks), each block's gemm the generated one."""
+    """Patches built 128 rows at a time (4 blocks; BLOCK_ELEMENTS 2^14 allows up to 2^16 for these
+    288-element rows), each block's gemm the generated one."""
     from minixla.passes import im2col_blocking, linalg_to_blas
 
     monkeypatch.setenv("MINIXLA_CACHE_DIR", "off")  # the passes must run, not a cached compile
-    monkeypatch.setattr(im2col_blocking, "BLOCK_ELEMENTS", 1 << 16)
+    monkeypatch.setattr(im2col_blocking, "BLOCK_ELEMENTS", 1 << 14)
     blocked = []
 
     def spy(op, *gemm):
@@ -86,3 +87,17 @@ def test_blocked_patches_through_generated_gemm(dtype, monkeypatch):
     monkeypatch.setattr(linalg_to_blas, "block_patches", spy)
     _run(dtype, (2, 16, 16, 32), (3, 3, 32, 128), 1, "SAME", 1)
     assert blocked.count(True) == 1
+
+
+def test_block_rows_grow_with_the_patch_row():
+    """m blocks: 2^20 elements, but at least MIN_BLOCK_ROWS rows up to 2^22 (whole images here, the
+    divisor that fits); k blocks (the kernel gradient's [K..., M...] patches) keep 2^20."""
+    from minixla.passes.im2col_blocking import _block_limit, _block_shape
+
+    m3k3 = ["m"] * 3 + ["k"] * 3
+    for shape, want in (([8, 28, 28, 3, 3, 256], (0, 2)),  # k = 2304: 2 images = 1568 rows (2^20: 392)
+                        ([8, 14, 14, 3, 3, 512], (0, 4)),  # k = 4608: 784 rows (2^20: 196)
+                        ([8, 56, 56, 3, 3, 64], (1, 28))):  # k = 576: 1568 rows, as with 2^20
+        assert _block_shape(shape, m3k3, _block_limit(shape, m3k3)) == want, shape
+    k3m3 = ["k"] * 3 + ["m"] * 3
+    assert _block_limit([3, 3, 256, 8, 28, 28], k3m3) == 1 << 20
