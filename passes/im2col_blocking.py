@@ -4,7 +4,8 @@ A convolution reaches the gemm as `A = alloc; P: A[...] = f(x) (all-parallel
 copy, im2col); G: c += A . b (contraction)`. Materialising all of A costs more
 than the gemm (a ResNet layer's A is 58 MiB: written once through fresh pages,
 read once by gemm). Here A is instead built one block of its leading dims at a
-time into one small reused buffer (`BLOCK_ELEMENTS`, cache-sized), each block
+time into one small reused buffer (`BLOCK_ELEMENTS`, cache-sized; more for long
+rows, `MIN_BLOCK_ROWS`), each block
 followed by its gemm call on the matching slice of c (blocks over m dims) or
 of b, accumulating (blocks over k dims, e.g. the kernel gradient). The block's
 copy is an `scf.parallel` (threaded by `convert-parallel-loops-to-threads`),
@@ -28,6 +29,11 @@ from minixla.passes.lower_to_llvm.common import static_layout
 #: enough that the two fork-joins per block (copy, gemm) cost little (2^18: conv 1.4-1.7x its matmul
 #: form, 2^20: 1.1-1.2x, 2^22: no better; 8x56x56x64 3x3 conv, 2 cores)
 BLOCK_ELEMENTS = 1 << 20
+#: blocks over m dims hold at least this many rows of patches, up to 4 x BLOCK_ELEMENTS: every block's
+#: gemm packs all of b again and costs ~11 fork-joins, so a long patch row (large k) wants more rows
+#: than 2^20 elements give (8x28x28x256 3x3 conv, k = 2304: 392-row blocks 269 GFLOP/s, 1568-row 312;
+#: 8x14x14x512, k = 4608: +7% CPU time per core; k = 576 keeps its 1568-row blocks; 2 cores)
+MIN_BLOCK_ROWS = 2048
 
 
 def _producer(a: SSAValue, g: GenericOp) -> tuple[GenericOp, Operation] | None:
@@ -65,16 +71,24 @@ def _between_ok(p: GenericOp, g: GenericOp, c: SSAValue) -> list[Operation] | No
     return moved if op is g else None
 
 
-def _block_shape(shape: list[int], groups: list[str]) -> tuple[int, int] | None:
+def _block_limit(shape: list[int], groups: list[str]) -> int:
+    """Elements of one block: BLOCK_ELEMENTS, more for m blocks of long rows (MIN_BLOCK_ROWS)."""
+    if groups[0] != "m":
+        return BLOCK_ELEMENTS
+    row = prod(n for n, grp in zip(shape, groups) if grp != "m")
+    return min(4 * BLOCK_ELEMENTS, max(BLOCK_ELEMENTS, MIN_BLOCK_ROWS * row))
+
+
+def _block_shape(shape: list[int], groups: list[str], limit: int) -> tuple[int, int] | None:
     """(p, r): loop A's dims before p, dim p in chunks of r, keep the rest:
-    a block of at most BLOCK_ELEMENTS, with all looped dims in one group."""
+    a block of at most `limit` elements, with all looped dims in one group."""
     for p in range(len(shape)):
         inner = prod(shape[p + 1:])
-        if inner > BLOCK_ELEMENTS:
+        if inner > limit:
             continue
         if groups[p] != groups[0]:
             return None
-        fits = [v for v in range(1, shape[p] + 1) if shape[p] % v == 0 and v * inner <= BLOCK_ELEMENTS]
+        fits = [v for v in range(1, shape[p] + 1) if shape[p] % v == 0 and v * inner <= limit]
         r = max(fits, default=1)
         return None if p == 0 and r == shape[0] else (p, r)
     return None
@@ -113,9 +127,12 @@ def block_patches(g: GenericOp, plan_gemm, emit_gemm, _zero_fill_before) -> bool
     groups = [("m" if j in used["c"] else "?") if j not in used["b"] else ("k" if j not in used["c"] else "?")
               for j in loop_of]
     shape = list(a.type.get_shape())  # type: ignore[attr-defined]
-    if groups[0] == "?" or prod(shape) <= BLOCK_ELEMENTS:
+    if groups[0] == "?":
         return False
-    choice = _block_shape(shape, groups)
+    limit = _block_limit(shape, groups)
+    if prod(shape) <= limit:
+        return False
+    choice = _block_shape(shape, groups, limit)
     if choice is None:
         return False
     pos, r = choice
@@ -207,4 +224,4 @@ def block_patches(g: GenericOp, plan_gemm, emit_gemm, _zero_fill_before) -> bool
     return True
 
 
-__all__ = ["BLOCK_ELEMENTS", "block_patches"]
+__all__ = ["BLOCK_ELEMENTS", "MIN_BLOCK_ROWS", "block_patches"]

@@ -1,8 +1,10 @@
 """The generated gemm's driver, in LLVM IR: the k-block loop, the two parallel phases
-(shared packing, then tiles of C from an atomic counter), the no-product and
-out-of-memory paths, the dispatcher to a library for small products, and the
-JIT compilation. The micro-kernel and the packing are in `gemm_codegen.py`,
-which says how the pieces fit (BLIS/Goto blocking).
+(shared packing, then tiles of C from an atomic counter), the packing buffer
+kept across calls (at most 2 x 4096 x KC elements per element type: 16 MiB for
+f32 and for f64), the no-product and out-of-memory paths, the dispatcher to a
+library for small products, and the JIT compilation. The micro-kernel and the
+packing are in `gemm_codegen.py`, which says how the pieces fit (BLIS/Goto
+blocking).
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from minixla.backends.cpu.gemm_codegen import COL_MAJOR, NO_TRANS, KernelShape, 
 # ---- driver ---------------------------------------------------------------------------------
 #: context of the two parallel phases (field numbers used below)
 _CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "T", "T",
-        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64")
+        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "ptr")
 (_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _P0, _KC, _KCP, _ALPHA, _BETA,
- _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NBC, _NTASKS) = range(len(_CTX))
+ _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NBC, _NTASKS, _PPT, _PCOUNTER) = range(len(_CTX))
 
 
 def _fields(g: str, t: str, names: dict[str, int]) -> str:
@@ -28,16 +30,118 @@ def _fields(g: str, t: str, names: dict[str, int]) -> str:
     return "\n".join(out)
 
 
-def _driver(g: str, s: KernelShape, serial_work: int, rows_per_task: int, max_block: int) -> str:
+def _tile_loops(g: str, t: str, mr: int, nr: int) -> str:
+    """The micro-kernel calls over A micro-panels [ip0, ip1) x B micro-panels [jp0, jp1): A's
+    micro-panel stays in L1 while B's stream from L2 (the other order measured 5% slower)."""
+    return f"""  br label %irow
+irow:
+  %ip = phi i64 [ %ip0, %tile ], [ %ip.next, %irow_end ]
+  %i0 = mul i64 %ip, {mr}
+  %mleft = sub i64 %m, %i0
+  %mrv = call i64 @llvm.umin.i64(i64 %mleft, i64 {mr})
+  %aoff = mul i64 %i0, %kcp
+  %ap = getelementptr {t}, ptr %apack, i64 %aoff
+  %crow = mul i64 %i0, %ldc
+  br label %jcol
+jcol:
+  %jp = phi i64 [ %jp0, %irow ], [ %jp.next, %jcol ]
+  %j0 = mul i64 %jp, {nr}
+  %nleft = sub i64 %n, %j0
+  %nrv = call i64 @llvm.umin.i64(i64 %nleft, i64 {nr})
+  %boff = mul i64 %j0, %kcp
+  %bp = getelementptr {t}, ptr %bpack, i64 %boff
+  %coff = add i64 %crow, %j0
+  %cp = getelementptr {t}, ptr %c, i64 %coff
+  call void @{g}_ukernel(i64 %kcp, ptr %ap, ptr %bp, ptr %cp, i64 %ldc, {t} %alpha, {t} %beta, i64 %mrv, i64 %nrv)
+  %jp.next = add i64 %jp, 1
+  %jmore = icmp ult i64 %jp.next, %jp1
+  br i1 %jmore, label %jcol, label %irow_end
+irow_end:
+  %ip.next = add i64 %ip, 1
+  %imore = icmp ult i64 %ip.next, %ip1
+  br i1 %imore, label %irow, label %next"""
+
+
+#: row chunks a k block's tiles are split into at least (tasks = chunks x column blocks; the column
+#: block is the outer index, so consecutive tasks share the packed B block in L2): with 2-8 threads
+#: taking tasks from the counter, the last one waits for at most a sixteenth of the work
+_MIN_CHUNKS = 16
+#: micro-panels per packing task
+_PACK_GRAIN = 2
+
+#: the reused packing buffer is aligned to and grown in huge pages (2 MiB), which madvise asks for
+_HUGE = 1 << 21
+_MADV_HUGEPAGE = 14
+
+
+def _buffer(g: str) -> str:
+    """`@{g}_acquire(bytes)`/`@{g}_release(p)`: the packing buffer, one per element type kept across
+    calls (a fresh one costs a page fault per 4 KiB on every call: ~4% of a 2048^3 product),
+    in huge pages where the kernel gives them (fewer TLB misses while packing and computing).
+    A call that finds it taken (a gemm on another thread) allocates its own, as before;
+    null: no memory."""
+    return f"""@{g}_buf = internal global ptr null
+@{g}_buf_size = internal global i64 0
+@{g}_buf_busy = internal global i32 0
+
+define internal ptr @{g}_acquire(i64 %bytes) {{
+entry:
+  %r = cmpxchg ptr @{g}_buf_busy, i32 0, i32 1 acquire monotonic
+  %ok = extractvalue {{ i32, i1 }} %r, 1
+  br i1 %ok, label %mine, label %fresh
+fresh:
+  %f = call ptr @aligned_alloc(i64 64, i64 %bytes)
+  ret ptr %f
+mine:
+  %have = load i64, ptr @{g}_buf_size
+  %enough = icmp uge i64 %have, %bytes
+  %old = load atomic ptr, ptr @{g}_buf monotonic, align 8
+  br i1 %enough, label %reuse, label %grow
+reuse:
+  ret ptr %old
+grow:                                  ; never a freed address in @buf: release compares with it
+  store atomic ptr null, ptr @{g}_buf seq_cst, align 8
+  call void @free(ptr %old)
+  %rb.0 = add i64 %bytes, {_HUGE - 1}
+  %rb = and i64 %rb.0, {-_HUGE}
+  %q = call ptr @aligned_alloc(i64 {_HUGE}, i64 %rb)
+  store atomic ptr %q, ptr @{g}_buf seq_cst, align 8
+  %null = icmp eq ptr %q, null
+  %size = select i1 %null, i64 0, i64 %rb
+  store i64 %size, ptr @{g}_buf_size
+  br i1 %null, label %fail, label %grown
+fail:
+  store atomic i32 0, ptr @{g}_buf_busy release, align 4
+  ret ptr null
+grown:
+  %ma = call i32 @madvise(ptr %q, i64 %rb, i32 {_MADV_HUGEPAGE})
+  ret ptr %q
+}}
+
+define internal void @{g}_release(ptr %p) {{
+entry:
+  %cached = load atomic ptr, ptr @{g}_buf seq_cst, align 8
+  %mine = icmp eq ptr %p, %cached
+  br i1 %mine, label %give, label %own
+give:
+  store atomic i32 0, ptr @{g}_buf_busy release, align 4
+  ret void
+own:
+  call void @free(ptr %p)
+  ret void
+}}"""
+
+
+def _driver(g: str, s: KernelShape, serial_work: int, max_block: int) -> str:
     t, mr, nr, kc, nc, u = s.ty, s.mr, s.nr, s.kc, s.nc, s.unroll
     ctx_type = f"%ctx_{g} = type {{ {', '.join(t if f == 'T' else f for f in _CTX)} }}"
-    panels_per_task = max(1, rows_per_task // mr)
+    panels_per_task = max(1, s.rows_per_task // mr)
     bpanels_per_block = nc // nr
     pack_fields = _fields(g, t, dict(a=_A, ars=_ARS, acs=_ACS, b=_B, brs=_BRS, bcs=_BCS, m=_M, n=_N, p0=_P0,
                                      kc=_KC, kcp=_KCP, apack=_APACK, bpack=_BPACK, npa=_NPA, npb=_NPB))
     comp_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, kcp=_KCP, alpha=_ALPHA, beta=_BETA,
                                      apack=_APACK, bpack=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
-                                     nbc=_NBC, ntasks=_NTASKS))
+                                     nrc=_NRC, ntasks=_NTASKS, ppt=_PPT))
 
     def store(field: int, ty: str, val: str) -> str:
         return (f"  %st{field}.p = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {field}\n"
@@ -49,12 +153,33 @@ def _driver(g: str, s: KernelShape, serial_work: int, rows_per_task: int, max_bl
                       store(_N, "i64", "%n"), store(_ALPHA, t, "%alpha"), store(_APACK, "ptr", "%apack"),
                       store(_BPACK, "ptr", "%bpack"), store(_COUNTER, "ptr", "%counter"),
                       store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"), store(_NRC, "i64", "%nrc"),
-                      store(_NBC, "i64", "%nbc"), store(_NTASKS, "i64", "%ntasks")])
+                      store(_NBC, "i64", "%nbc"), store(_NTASKS, "i64", "%ntasks"),
+                      store(_PPT, "i64", "%ppt"), store(_PCOUNTER, "ptr", "%pcounter")])
     return f"""
 {ctx_type}
 
+; the packing phase: units taken from the pack counter until none is left (a B micro-panel is
+; NR/MR times an A one's work: an even split of the units left one thread twice the other's)
+define internal void @{g}_pack_task(i64 %lo0, i64 %hi0, ptr %ctx) {{
+entry:
+{_fields(g, t, dict(pcounter=_PCOUNTER, npa=_NPA, npb=_NPB))}
+  %npack = add i64 %npa, %npb
+  br label %next
+next:
+  %u = atomicrmw add ptr %pcounter, i64 {_PACK_GRAIN} monotonic
+  %left = icmp ult i64 %u, %npack
+  br i1 %left, label %pack, label %done
+pack:
+  %u1.0 = add i64 %u, {_PACK_GRAIN}
+  %u1 = call i64 @llvm.umin.i64(i64 %u1.0, i64 %npack)
+  call void @{g}_pack_units(i64 %u, i64 %u1, ptr %ctx)
+  br label %next
+done:
+  ret void
+}}
+
 ; pack units [lo, hi): A micro-panels 0..npa-1, then B micro-panels npa..npa+npb-1
-define internal void @{g}_pack_task(i64 %lo, i64 %hi, ptr %ctx) {{
+define internal void @{g}_pack_units(i64 %lo, i64 %hi, ptr %ctx) {{
 entry:
 {pack_fields}
   %alo = call i64 @llvm.umin.i64(i64 %lo, i64 %npa)
@@ -100,41 +225,15 @@ next:
   %left = icmp ult i64 %tk, %ntasks
   br i1 %left, label %tile, label %done
 tile:
-  %rc = udiv i64 %tk, %nbc
-  %bc = urem i64 %tk, %nbc
-  %ip0 = mul i64 %rc, {panels_per_task}
-  %ip1.0 = add i64 %ip0, {panels_per_task}
+  %bc = udiv i64 %tk, %nrc
+  %rc = urem i64 %tk, %nrc
+  %ip0 = mul i64 %rc, %ppt
+  %ip1.0 = add i64 %ip0, %ppt
   %ip1 = call i64 @llvm.umin.i64(i64 %ip1.0, i64 %npa)
   %jp0 = mul i64 %bc, {bpanels_per_block}
   %jp1.0 = add i64 %jp0, {bpanels_per_block}
   %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
-  br label %irow
-irow:
-  %ip = phi i64 [ %ip0, %tile ], [ %ip.next, %irow_end ]
-  %i0 = mul i64 %ip, {mr}
-  %mleft = sub i64 %m, %i0
-  %mrv = call i64 @llvm.umin.i64(i64 %mleft, i64 {mr})
-  %aoff = mul i64 %i0, %kcp
-  %ap = getelementptr {t}, ptr %apack, i64 %aoff
-  %crow = mul i64 %i0, %ldc
-  br label %jcol
-jcol:
-  %jp = phi i64 [ %jp0, %irow ], [ %jp.next, %jcol ]
-  %j0 = mul i64 %jp, {nr}
-  %nleft = sub i64 %n, %j0
-  %nrv = call i64 @llvm.umin.i64(i64 %nleft, i64 {nr})
-  %boff = mul i64 %j0, %kcp
-  %bp = getelementptr {t}, ptr %bpack, i64 %boff
-  %coff = add i64 %crow, %j0
-  %cp = getelementptr {t}, ptr %c, i64 %coff
-  call void @{g}_ukernel(i64 %kcp, ptr %ap, ptr %bp, ptr %cp, i64 %ldc, {t} %alpha, {t} %beta, i64 %mrv, i64 %nrv)
-  %jp.next = add i64 %jp, 1
-  %jmore = icmp ult i64 %jp.next, %jp1
-  br i1 %jmore, label %jcol, label %irow_end
-irow_end:
-  %ip.next = add i64 %ip, 1
-  %imore = icmp ult i64 %ip.next, %ip1
-  br i1 %imore, label %irow, label %next
+{_tile_loops(g, t, mr, nr)}
 done:
   ret void
 }}
@@ -268,6 +367,8 @@ ret:
   ret void
 }}
 
+{_buffer(g)}
+
 ; one block of C: k blocks of packing and tiles
 define internal void @{g}_core(i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %ars, i64 %acs, ptr %b, i64 %brs,
                                i64 %bcs, {t} %beta, ptr %c, i64 %ldc) {{
@@ -284,8 +385,13 @@ setup:
   %npa = udiv i64 %npa.0, {mr}
   %npb.0 = add i64 %n, {nr - 1}
   %npb = udiv i64 %npb.0, {nr}
-  %nrc.0 = add i64 %npa, {panels_per_task - 1}
-  %nrc = udiv i64 %nrc.0, {panels_per_task}
+  ; row chunks of ppt A micro-panels: at least {_MIN_CHUNKS} (the last task then holds up little), at most {panels_per_task}
+  %ppt.0 = udiv i64 %npa, {_MIN_CHUNKS}
+  %ppt.1 = call i64 @llvm.umax.i64(i64 %ppt.0, i64 1)
+  %ppt = call i64 @llvm.umin.i64(i64 %ppt.1, i64 {panels_per_task})
+  %nrc.0 = add i64 %npa, %ppt
+  %nrc.1 = sub i64 %nrc.0, 1
+  %nrc = udiv i64 %nrc.1, %ppt
   %nbc.0 = add i64 %npb, {bpanels_per_block - 1}
   %nbc = udiv i64 %nbc.0, {bpanels_per_block}
   %ntasks = mul i64 %nrc, %nbc
@@ -295,27 +401,25 @@ setup:
   %kmax = mul i64 %kmax.1, {u}
   %abytes.0 = mul i64 %npa, {mr * s.size}
   %abytes.1 = mul i64 %abytes.0, %kmax
-  %abytes.2 = add i64 %abytes.1, 63
-  %abytes = and i64 %abytes.2, -64
+  %abytes.2 = add i64 %abytes.1, 4095
+  %abytes = and i64 %abytes.2, -4096
   %bbytes.0 = mul i64 %npb, {nr * s.size}
   %bbytes.1 = mul i64 %bbytes.0, %kmax
   %bbytes.2 = add i64 %bbytes.1, 63
   %bbytes = and i64 %bbytes.2, -64
-  %apack = call ptr @aligned_alloc(i64 64, i64 %abytes)
-  %bpack = call ptr @aligned_alloc(i64 64, i64 %bbytes)
-  %anull = icmp eq ptr %apack, null
-  %bnull = icmp eq ptr %bpack, null
-  %oom = or i1 %anull, %bnull
+  %packbytes = add i64 %abytes, %bbytes
+  %apack = call ptr @{g}_acquire(i64 %packbytes)
+  %bpack = getelementptr i8, ptr %apack, i64 %abytes
+  %oom = icmp eq ptr %apack, null
   br i1 %oom, label %nomem, label %go
 nomem:
-  call void @free(ptr %apack)
-  call void @free(ptr %bpack)
   call void @{g}_naive(i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %ars, i64 %acs, ptr %b, i64 %brs,
                        i64 %bcs, {t} %beta, ptr %c, i64 %ldc)
   br label %ret
 go:
   %ctx = alloca %ctx_{g}, align 8
   %counter = alloca i64, align 8
+  %pcounter = alloca i64, align 8
 {sets}
   %mn = mul i64 %m, %n
   %work = mul i64 %mn, %k
@@ -336,6 +440,7 @@ kblock:
 {store(_KCP, "i64", "%kcp").replace("%st", "%skp")}
 {store(_BETA, t, "%beff").replace("%st", "%sb")}
   store i64 0, ptr %counter
+  store i64 0, ptr %pcounter
   br i1 %serial, label %one_thread, label %threads
 one_thread:
   call void @{g}_pack_task(i64 0, i64 %npack, ptr %ctx)
@@ -350,8 +455,7 @@ kblock_end:
   %kmore = icmp ult i64 %p0.next, %k
   br i1 %kmore, label %kblock, label %release
 release:
-  call void @free(ptr %apack)
-  call void @free(ptr %bpack)
+  call void @{g}_release(ptr %apack)
   br label %ret
 ret:
   ret void
@@ -362,6 +466,7 @@ ret:
 _DECLS = """
 declare ptr @aligned_alloc(i64, i64)
 declare void @free(ptr)
+declare i32 @madvise(ptr, i64, i32)
 declare void @minixla_parallel_for(ptr, ptr, i64, i64)
 declare i64 @llvm.umin.i64(i64, i64)
 declare i64 @llvm.umax.i64(i64, i64)
@@ -378,14 +483,13 @@ def _intrinsics(s: KernelShape) -> str:
         f"declare void @llvm.masked.store.{s.suffix}.p0({vt}, ptr, i32, <{vl} x i1>)"])
 
 
-def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, rows_per_task: int = 256,
-            max_block: int = 4096) -> str:
+def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, max_block: int = 4096) -> str:
     """LLVM IR defining `minixla_gen_sgemm` and `minixla_gen_dgemm` for these kernel shapes."""
     parts = [_DECLS]
     for g in ("s", "d"):
         s = shapes[g]
         assert s.nc % s.nr == 0 and s.kc % s.unroll == 0, s
-        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, rows_per_task, max_block)]
+        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, max_block)]
     return "\n".join(parts)
 
 

@@ -129,6 +129,51 @@ def test_blocks_of_c_bound_the_packing(dtype, order):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_packing_buffer_reused_grown_and_shared(dtype):
+    """The packing buffer kept across calls: smaller, larger (it grows) and smaller products again
+    give numpy's result, and gemms called at once from several Python threads (ctypes lets go of
+    the GIL), which find it taken and pack into their own, do too."""
+    import threading
+
+    gemm = _gemm("avx512" if _runnable("avx512") else "avx2", dtype)
+    rng = np.random.default_rng(5)
+    for m, n, k in ((140, 150, 33), (300, 260, 700), (129, 131, 1025), (140, 150, 33)):
+        _check(gemm, dtype, ROW_MAJOR, m, n, k, NO_TRANS, TRANS, 1.0, 0.0, rng)
+    errors: list = []
+
+    def worker(seed):
+        try:
+            r = np.random.default_rng(seed)
+            for _ in range(3):
+                _check(gemm, dtype, ROW_MAJOR, 150 + seed, 170, 300 + 7 * seed, NO_TRANS, NO_TRANS, 1.0, 0.0, r)
+        except Exception as exc:  # noqa: BLE001 -- reported by the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("k", [3, 4, 7, 513, 515])
+def test_transposed_packing_edges(dtype, k):
+    """Panels whose k is unit-stride (row-major A, transposed B) pack 4 k steps at a time by 4x4
+    transposes: k below 4, a multiple of 4, a remainder, and a remainder in the second k block."""
+    gemm = _gemm("avx512" if _runnable("avx512") else "avx2", dtype)
+    rng = np.random.default_rng(k)
+    old = set_num_threads(2)
+    try:
+        for order in (ROW_MAJOR, COL_MAJOR):
+            _check(gemm, dtype, order, 37, 70, k, NO_TRANS, TRANS, 1.0, 0.0, rng)
+            _check(gemm, dtype, order, 130, 140, k, TRANS, NO_TRANS, 1.0, 1.0, rng)
+    finally:
+        set_num_threads(old)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_beta_zero_does_not_read_c(dtype):
     gemm = _gemm("avx512" if _runnable("avx512") else "avx2", dtype)
     rng = np.random.default_rng(3)
