@@ -276,12 +276,12 @@ def binary_api(op: str, general):
 
     def fn(x, y, name=None):
         if type(x) is Tensor and type(y) is Tensor and not OPEN[0] and _events.ACTIVE is None:
-            a = x._value
+            a, b = x._value, y._value
             try:  # a symbolic tensor's None value fails here too
                 dt = a.dtype
-                k = table.get(dt) if y._value.dtype is dt else None
+                k = table.get(dt) if b.dtype is dt else None
                 if k is not None and a.nbytes < _ELIDE_BYTES:
-                    out = _run(k, a, y._value)
+                    out = _run(k, a, b)
                     t = _new(Tensor)
                     t._value = out if type(out) is _ndarray else _asarray(out)
                     return t
@@ -355,12 +355,12 @@ def _operator(op: str, general, reverse: bool):
 
     def method(self, other):  # noqa: F811 -- one of the two
         if type(other) is Tensor and type(self) is Tensor and not OPEN[0] and _events.ACTIVE is None:
-            a = self._value
+            a, b = self._value, other._value
             try:
                 dt = a.dtype
-                k = table.get(dt) if other._value.dtype is dt else None
+                k = table.get(dt) if b.dtype is dt else None
                 if k is not None and a.nbytes < _ELIDE_BYTES:
-                    out = _run(k, a, other._value)
+                    out = _run(k, a, b)
                     t = _new(Tensor)
                     t._value = out if type(out) is _ndarray else _asarray(out)
                     return t
