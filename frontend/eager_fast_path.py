@@ -63,7 +63,7 @@ def _quiet_runner():
     return ctx.run
 
 
-_run = _quiet_runner()
+quiet = _quiet_runner()
 
 
 # -- the tables: op -> {dtype: numpy function} ----------------------------------------------------
@@ -206,18 +206,18 @@ def _big(fn, x, b, holders: int, operator_depth: int):
         if borrowed == bool(operator_depth) and _getrefcount(x) == holders + 2 + borrowed \
                 and _getrefcount(a) == held + 2:
             try:
-                return _run(fn, a, out=a) if b is _UNARY else _run(fn, a, b, out=a)
+                return quiet(fn, a, out=a) if b is _UNARY else quiet(fn, a, b, out=a)
             except Exception:  # noqa: BLE001 -- b broadcasts past a's shape: a fresh array
                 pass
     try:
-        return _run(fn, a) if b is _UNARY else _run(fn, a, b)
+        return quiet(fn, a) if b is _UNARY else quiet(fn, a, b)
     except Exception:  # noqa: BLE001 -- the general path makes the error
         return None
 
 
 # -- the ops ------------------------------------------------------------------------------------
 
-def _idle() -> bool:
+def idle() -> bool:
     """No tape or traced graph in any thread (thread_state.OPEN) and no trace-event recorder: eager
     ops need not be recorded or traced."""
     return not OPEN[0] and _events.ACTIVE is None
@@ -226,7 +226,7 @@ def _idle() -> bool:
 def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
     """The op on x and y through `table`, or None when the general path must take it. `holders`
     and `operator_depth` are `_big`'s, as seen from the caller (the frames above this one)."""
-    if not _idle():
+    if not idle():
         return None
     if type(x) is Tensor:
         a = x._value
@@ -256,7 +256,7 @@ def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
         out = _big(fn, x, b, holders + 1, operator_depth + 1 if operator_depth else 0)
     else:
         try:
-            out = _run(fn, a, b)
+            out = quiet(fn, a, b)
         except Exception:  # noqa: BLE001 -- the general path makes the error
             return None
     return None if out is None else wrap(out)
@@ -281,7 +281,7 @@ def binary_api(op: str, general):
                 dt = a.dtype
                 k = table.get(dt) if b.dtype is dt else None
                 if k is not None and a.nbytes < _ELIDE_BYTES:
-                    out = _run(k, a, b)
+                    out = quiet(k, a, b)
                     t = _new(Tensor)
                     t._value = out if type(out) is _ndarray else _asarray(out)
                     return t
@@ -312,7 +312,7 @@ def unary_api(op: str, general):
             if k is not None:
                 if a.nbytes < _ELIDE_BYTES:
                     try:
-                        out = _run(k, a)
+                        out = quiet(k, a)
                     except Exception:  # noqa: BLE001 -- the general path makes the error
                         out = None
                 else:
@@ -331,13 +331,13 @@ def run(name: str, inputs) -> Tensor | None:
     """`execute`'s fast path for op `name` (callers other than the API functions): the result or None."""
     if name in UNARY_TABLES:
         (x,) = inputs
-        if type(x) is not Tensor or not _idle() or x._value is None:
+        if type(x) is not Tensor or not idle() or x._value is None:
             return None
         fn = UNARY_TABLES[name].get(x._value.dtype)
         if fn is None:
             return None
         try:
-            return wrap(_run(fn, x._value))
+            return wrap(quiet(fn, x._value))
         except Exception:  # noqa: BLE001 -- the general path makes the error
             return None
     return try_binary(BINARY_TABLES[name], *inputs)
@@ -360,7 +360,7 @@ def _operator(op: str, general, reverse: bool):
                 dt = a.dtype
                 k = table.get(dt) if b.dtype is dt else None
                 if k is not None and a.nbytes < _ELIDE_BYTES:
-                    out = _run(k, a, b)
+                    out = quiet(k, a, b)
                     t = _new(Tensor)
                     t._value = out if type(out) is _ndarray else _asarray(out)
                     return t

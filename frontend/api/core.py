@@ -12,6 +12,7 @@ import builtins
 import numpy as np
 
 from minixla.frontend import dtypes
+from minixla.frontend import eager_fast_ops as _fast_ops
 from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.execute import execute
 from minixla.frontend.conversions import CONVERSIONS, convert_registered
@@ -85,6 +86,9 @@ def cast(x, dtype, name=None) -> Tensor:
     if x.dtype == dt:
         return x
     return execute("Cast", [x], {"DstT": dt.np})
+
+
+cast = _fast_ops.cast_api(cast)
 
 
 def identity(input, name=None):
@@ -352,11 +356,11 @@ def _reduction(op):
     return fn
 
 
-reduce_sum = _reduction("Sum")
-reduce_mean = _reduction("Mean")
-reduce_max = _reduction("Max")
-reduce_min = _reduction("Min")
-reduce_prod = _reduction("Prod")
+reduce_sum = _fast_ops.reduction_api("Sum", _reduction("Sum"))
+reduce_mean = _fast_ops.reduction_api("Mean", _reduction("Mean"))
+reduce_max = _fast_ops.reduction_api("Max", _reduction("Max"))
+reduce_min = _fast_ops.reduction_api("Min", _reduction("Min"))
+reduce_prod = _fast_ops.reduction_api("Prod", _reduction("Prod"))
 reduce_all = _reduction("All")
 reduce_any = _reduction("Any")
 reduce_euclidean_norm = _reduction("EuclideanNorm")
@@ -413,11 +417,17 @@ def reshape(tensor, shape, name=None):
     return execute("Reshape", [tensor, _const_arg(shape)])
 
 
+reshape = _fast_ops.reshape_api(reshape)
+
+
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     x = _t(a)
     if perm is None:
         perm = list(builtins.range(x.ndim))[::-1]
     return execute("Transpose", [x, _const_arg(perm)])
+
+
+transpose = _fast_ops.transpose_api(transpose)
 
 
 def expand_dims(input, axis, name=None):
@@ -513,6 +523,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if a.ndim == 2 and b.ndim == 2:
         return execute("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb})
     return execute("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb})
+
+
+matmul = _fast_ops.matmul_api(matmul)
 
 
 tensor_module.API[0] = _sys.modules[__name__]  # Tensor's operators call these functions

@@ -1,0 +1,193 @@
+"""The eager fast path for the common structured ops: reductions (Sum, Prod, Mean; Max/Min of
+integers), MatMul, Cast, Reshape and Transpose on one eager Tensor with plain Python arguments.
+
+The general path spends 15-60 µs per such op converting inputs and running the op's decomposition
+through EagerBuilder; these call the interpreter kernel that decomposition ends in, with the same
+arguments, so the numbers are the same bit for bit (tests/frontend/test_eager_fast_ops.py). What
+the checks here do not accept -- a tensor axis, a bad shape or permutation, a dtype with another
+rule (16-bit float sums, float max, integer mean) -- and every error take the general path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minixla.backends.interpreter.kernels import conversions as cv
+from minixla.frontend import dtypes
+from minixla.frontend import eager_fast_path as _fast
+from minixla.frontend.tensor import Tensor
+
+_WIDE = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+_INTS = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                                        np.uint64))
+#: op -> (combining ufunc, its identity for a dtype, the dtypes whose general path is that ufunc's reduce)
+REDUCTIONS = {
+    "Sum": (np.add, lambda dt: 0, _WIDE | _INTS),
+    "Prod": (np.multiply, lambda dt: 1, _WIDE | _INTS),
+    "Mean": (np.add, lambda dt: 0, _WIDE),
+    "Max": (np.maximum, lambda dt: np.iinfo(dt).min, _INTS),
+    "Min": (np.minimum, lambda dt: np.iinfo(dt).max, _INTS),
+}
+#: what Cast converts between here (kinds the conversion kernel handles alike for every pair)
+_CASTABLE = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
+                                            np.uint8, np.uint16, np.uint32, np.uint64, np.bool_)) | {dtypes._BF16}
+
+
+def _eager_array(x):
+    """x's array when x is an eager Tensor and no tape, trace or recorder is active; else None."""
+    return x._value if type(x) is Tensor and _fast.idle() else None
+
+
+def _axes(axis, rank: int):
+    """Sorted, distinct, in-range reduction axes from None, an int or a list/tuple of ints; else None."""
+    if axis is None:
+        return tuple(range(rank))
+    if type(axis) is int:
+        axis = (axis,)
+    elif type(axis) not in (list, tuple) or any(type(a) is not int for a in axis):
+        return None
+    dims = {a % rank for a in axis if -rank <= a < rank} if rank else set()
+    return tuple(sorted(dims)) if len(dims) == len(axis) else None
+
+
+def _reduce(op: str, a: np.ndarray, dims: tuple, keepdims: bool):
+    """The reduction kernel's ufunc branch (kernels/reduction.reduce): ufunc.reduce over the axes,
+    combined with the identity and cast back to the input's type; Mean then divides by the count."""
+    ufunc, identity, _ = REDUCTIONS[op]
+    dt = a.dtype
+    count = 1
+    for d in dims:
+        count *= a.shape[d]
+    if count == 0:
+        return None  # an empty reduction: the general path
+    part = ufunc.reduce(a, axis=dims) if dims else a
+    r = np.asarray(ufunc(np.asarray(identity(dt), dt), part)).astype(dt)
+    if op == "Mean":  # sum / count in the input's type (the general path's `divide` kernel, for floats)
+        r = np.asarray(np.true_divide(r, dt.type(count)))
+    return r.reshape([1 if d in dims else n for d, n in enumerate(a.shape)]) if keepdims else r
+
+
+def reduction_api(op: str, general):
+    """`general` (tf.reduce_sum etc.) with the fast path in front."""
+    dtypes_taken = REDUCTIONS[op][2]
+
+    def fn(input_tensor, axis=None, keepdims=False, name=None):
+        a = _eager_array(input_tensor)
+        if a is not None and a.dtype in dtypes_taken and type(keepdims) is bool:
+            dims = _axes(axis, a.ndim)
+            if dims is not None:
+                try:
+                    out = _fast.quiet(_reduce, op, a, dims, keepdims)
+                except Exception:  # noqa: BLE001 -- the general path makes the error
+                    out = None
+                if out is not None:
+                    return _fast.wrap(out)
+        return general(input_tensor, axis, keepdims, name)
+
+    return _named(fn, general)
+
+
+def _named(fn, general):
+    fn.__name__ = fn.__qualname__ = general.__name__
+    fn.__doc__ = general.__doc__
+    fn.general = general
+    return fn
+
+
+def matmul_api(general):
+    """tf.matmul of two eager 2-D float32/float64 matrices of one dtype (transposes, no adjoint of
+    complex, no sparse hints): the dot_general kernel MatMul's rule calls."""
+    def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
+               b_is_sparse=False, output_type=None, name=None):
+        x, y = _eager_array(a), _eager_array(b)
+        if x is not None and y is not None and x.ndim == 2 and y.ndim == 2 and x.dtype in _WIDE \
+                and y.dtype == x.dtype and output_type is None:
+            ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+            if x.shape[0 if ta else 1] == y.shape[1 if tb else 0] and x.shape[0 if ta else 1]:
+                try:
+                    out = _fast.quiet(_matmul, x, y, ta, tb)
+                except Exception:  # noqa: BLE001 -- the general path makes the error
+                    out = None
+                if out is not None:
+                    return _fast.wrap(out)
+        return general(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse, b_is_sparse, output_type,
+                       name)
+
+    return _named(matmul, general)
+
+
+def _matmul(x: np.ndarray, y: np.ndarray, ta: bool, tb: bool) -> np.ndarray:
+    """The dot_general kernel's steps for MatMul (kernels/contraction.dot_general): operands
+    transposed to (m, k) and (k, n), in float64, as one batch; rounded once to the input type."""
+    a, c = (x.T if ta else x).astype(np.float64), (y.T if tb else y).astype(np.float64)
+    (m, k), n = a.shape, c.shape[1]
+    out = np.matmul(a.reshape(1, m, k), c.reshape(1, k, n)).reshape(m, n)
+    return out if x.dtype == np.float64 else cv.convert(out, x.dtype)
+
+
+_TARGETS: dict = {}  # what tf.cast was given as a dtype -> numpy dtype
+
+
+def _target(dtype):
+    try:
+        return _TARGETS[dtype]
+    except (KeyError, TypeError):
+        pass
+    try:
+        dt = np.dtype(dtypes.as_dtype(dtype).np)
+    except Exception:  # noqa: BLE001 -- the general path makes the error
+        return None
+    try:
+        _TARGETS[dtype] = dt
+    except TypeError:  # unhashable: not cached
+        pass
+    return dt
+
+
+def cast_api(general):
+    """tf.cast between numeric/bool dtypes: the input itself for its own dtype, else the Cast kernel."""
+    def cast(x, dtype, name=None):
+        a = _eager_array(x)
+        if a is not None and a.dtype in _CASTABLE:
+            dt = _target(dtype)
+            if dt is not None and dt in _CASTABLE:
+                if dt == a.dtype:
+                    return x
+                try:
+                    out = _fast.quiet(cv.convert, a, dt)
+                except Exception:  # noqa: BLE001 -- the general path makes the error
+                    out = None
+                if out is not None:
+                    return _fast.wrap(out)
+        return general(x, dtype, name)
+
+    return _named(cast, general)
+
+
+def reshape_api(general):
+    """tf.reshape to a list/tuple of Python ints (at most one -1) that fits: a copy, as the kernel makes."""
+    def reshape(tensor, shape, name=None):
+        a = _eager_array(tensor)
+        if a is not None and type(shape) in (list, tuple) and all(type(d) is int and d >= -1 for d in shape) \
+                and shape.count(-1) <= 1:
+            known = 1
+            for d in shape:
+                known *= d if d != -1 else 1
+            if (known == a.size) if -1 not in shape else (known and a.size % known == 0):
+                return _fast.wrap(a.reshape(shape).copy())
+        return general(tensor, shape, name)
+
+    return _named(reshape, general)
+
+
+def transpose_api(general):
+    """tf.transpose by None (reversed axes) or a permutation of Python ints: a copy, as the kernel makes."""
+    def transpose(a, perm=None, conjugate=False, name="transpose"):
+        x = _eager_array(a)
+        if x is not None and not conjugate:
+            p = tuple(range(x.ndim))[::-1] if perm is None else perm
+            if type(p) in (list, tuple) and all(type(d) is int for d in p) and sorted(p) == list(range(x.ndim)):
+                return _fast.wrap(np.transpose(x, p).copy())
+        return general(a, perm, conjugate, name)
+
+    return _named(transpose, general)

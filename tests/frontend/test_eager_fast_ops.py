@@ -1,0 +1,161 @@
+"""The eager fast path of reductions, matmul, cast, reshape and transpose (frontend/eager_fast_ops.py)
+gives the general path's results bit for bit (an open GradientTape sends every op there) and its
+errors, and agrees with numpy."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from minixla.frontend import eager_fast_ops as fast_ops
+from minixla.frontend import eager_fast_path as fast
+from minixla.frontend import tf
+
+
+@pytest.fixture
+def taken(monkeypatch):
+    calls = []
+    real = fast.quiet
+
+    def spy(fn, *args, **kwargs):
+        calls.append(fn)
+        return real(fn, *args, **kwargs)
+    monkeypatch.setattr(fast, "quiet", spy)
+    return calls
+
+
+def _general(fn, *args, **kwargs):
+    with tf.GradientTape():
+        return fn(*args, **kwargs)
+
+
+def _same(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(*[np.atleast_1d(t._value).view(np.uint8) for t in (got, want)])
+
+
+def _values(dtype, shape, rng):
+    dt = np.dtype(dtype)
+    n = int(np.prod(shape))
+    if dt == np.bool_:
+        return rng.integers(0, 2, n).astype(bool).reshape(shape)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return rng.integers(max(info.min, -1000), min(info.max, 1000), n, endpoint=True).astype(dt).reshape(shape)
+    v = (rng.standard_normal(n) * 100).astype(dtype)
+    if n > 4:
+        v[:3] = [np.nan, np.inf, -0.0]
+    return v.reshape(shape)
+
+
+REDUCE = {"Sum": tf.reduce_sum, "Prod": tf.reduce_prod, "Mean": tf.reduce_mean, "Max": tf.reduce_max,
+          "Min": tf.reduce_min}
+NUMPY_REDUCE = {"Sum": np.sum, "Prod": np.prod, "Mean": np.mean, "Max": np.max, "Min": np.min}
+AXES = [None, 0, -1, [0, 2], (1,), [], [2, 0, 1]]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, ml_dtypes.bfloat16, np.int8, np.int32,
+                                   np.uint8, np.int64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("op", sorted(REDUCE))
+def test_reductions_equal_general_path(op, dtype, taken):
+    rng = np.random.default_rng(1)
+    x = tf.constant(_values(dtype, (3, 5, 4), rng))
+    for axis in AXES:
+        for keepdims in (False, True):
+            del taken[:]
+            got = REDUCE[op](x, axis=axis, keepdims=keepdims)
+            _same(got, _general(REDUCE[op], x, axis=axis, keepdims=keepdims))
+            assert bool(taken) == (np.dtype(dtype) in fast_ops.REDUCTIONS[op][2])
+            if taken and np.dtype(dtype).kind == "f" and op in ("Sum", "Mean"):
+                ax = tuple(range(3)) if axis is None else axis if isinstance(axis, int) else tuple(axis)
+                want = NUMPY_REDUCE[op](x.numpy().astype(np.float64), axis=ax, keepdims=keepdims)
+                np.testing.assert_allclose(got.numpy(), want, rtol=1e-5)
+    wrapped = tf.reduce_sum(tf.constant(np.full(4, 100, np.int8)))  # int8 sums wrap, as compiled code
+    assert wrapped.dtype == tf.int8 and int(wrapped) == np.int8(400 - 512)
+
+
+def test_reduction_errors_and_unusual_arguments_take_the_general_path(taken):
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid reduction dimension"):
+        tf.reduce_sum(x, axis=2)
+    with pytest.raises(Exception):  # noqa: B017 -- the general path's error for a repeated axis
+        _general(tf.reduce_sum, x, axis=[0, 0])
+    with pytest.raises(Exception):  # noqa: B017
+        tf.reduce_sum(x, axis=[0, 0])
+    _same(tf.reduce_sum(x, axis=tf.constant(1)), _general(tf.reduce_sum, x, axis=1))
+    _same(tf.reduce_mean(tf.constant(np.zeros((0, 3), np.float32)), axis=0),
+          _general(tf.reduce_mean, tf.constant(np.zeros((0, 3), np.float32)), axis=0))
+    _same(tf.reduce_sum(tf.constant(np.float32(2.5))), _general(tf.reduce_sum, tf.constant(np.float32(2.5))))
+    assert not [f for f in taken if f is not fast_ops._reduce]  # only reductions ran
+
+
+def test_running_example_mean_matches_float64():
+    rng = np.random.default_rng(0)
+    x = rng.random((1024, 1024), dtype=np.float32)
+    want = np.mean(x.astype(np.float64))
+    got = float(tf.reduce_mean(tf.constant(x)))
+    assert abs(got - want) / want < 1e-6
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_matmul_equals_general_path(dtype, taken):
+    rng = np.random.default_rng(2)
+    for (m, k, n) in ((3, 4, 5), (1, 7, 1), (16, 16, 16)):
+        for ta in (False, True):
+            for tb in (False, True):
+                a = tf.constant(_values(dtype, (k, m) if ta else (m, k), rng))
+                b = tf.constant(_values(dtype, (n, k) if tb else (k, n), rng))
+                got = tf.matmul(a, b, transpose_a=ta, transpose_b=tb)
+                _same(got, _general(tf.matmul, a, b, transpose_a=ta, transpose_b=tb))
+                am, bm = a.numpy().T if ta else a.numpy(), b.numpy().T if tb else b.numpy()
+                finite = np.isfinite(am).all(axis=1)[:, None] & np.isfinite(bm).all(axis=0)[None, :]
+                with np.errstate(all="ignore"):
+                    want = am.astype(np.float64) @ bm
+                np.testing.assert_allclose(got.numpy()[finite], want[finite], rtol=1e-5, atol=1e-3)
+    assert taken
+    _same(tf.constant(np.ones((2, 3), np.float32)) @ tf.constant(np.ones((3, 2), np.float32)),
+          tf.constant(np.full((2, 2), 3.0, np.float32)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
+        tf.matmul(tf.constant(np.ones((2, 3), np.float32)), tf.constant(np.ones((2, 3), np.float32)))
+
+
+CAST = [np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.int8, np.int32, np.int64, np.uint8, np.uint32,
+        np.bool_]
+
+
+@pytest.mark.parametrize("src", CAST, ids=lambda d: np.dtype(d).name)
+def test_cast_equals_general_path(src, taken):
+    values = np.array([0.0, -0.0, 1.5, -2.5, 300.7, -1e10, 1e10, np.nan, np.inf, -np.inf, 65504.0, 7.0])
+    if np.dtype(src).kind in "iub":
+        with np.errstate(invalid="ignore"):
+            values = np.nan_to_num(values, posinf=0, neginf=0).astype(np.int64)
+    with np.errstate(over="ignore"):
+        x = tf.constant(values.astype(src))
+    for dst in CAST + [tf.float32, "int32", tf.bool]:
+        got = tf.cast(x, dst)
+        _same(got, _general(tf.cast, x, dst))
+    assert tf.cast(x, src) is x
+    assert taken
+
+
+def test_reshape_and_transpose_equal_general_path(taken):
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    for shape in ([24], (4, 6), [-1, 4], [2, -1, 2], [1, 24, 1]):
+        got = tf.reshape(x, shape)
+        _same(got, _general(tf.reshape, x, shape))
+        np.testing.assert_array_equal(got.numpy(), x.numpy().reshape(shape))
+    _same(tf.reshape(tf.constant(np.float32(5)), []), tf.constant(np.float32(5)))
+    for perm in (None, [0, 2, 1], (2, 0, 1), [0, 1, 2]):
+        got = tf.transpose(x, perm)
+        _same(got, _general(tf.transpose, x, perm))
+        np.testing.assert_array_equal(got.numpy(), np.transpose(x.numpy(), perm))
+    assert len(taken) == 0  # reshape/transpose copy directly, no kernel call
+    for bad in ([5, 5], [-1, 7], [-1, -1], [0, -1]):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            tf.reshape(x, bad)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.transpose(x, [0, 0, 1])
+    y = tf.reshape(x, [24])
+    y._value[0] = 99.0  # a copy: the input is not a view's base
+    assert float(x.numpy()[0, 0, 0]) == 0.0
