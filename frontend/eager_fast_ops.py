@@ -34,8 +34,9 @@ _CASTABLE = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, 
 
 
 def _eager_array(x):
-    """x's array when x is an eager Tensor and no tape, trace or recorder is active; else None."""
-    return x._value if type(x) is Tensor and _fast.idle() else None
+    """x's array when x is an eager Tensor or a tf.Variable (read in place: the ops here make new
+    arrays) and no tape, trace or recorder is active; else None."""
+    return x._value if type(x) in _fast.EAGER_TYPES and _fast.idle() else None
 
 
 def _axes(axis, rank: int):
@@ -152,7 +153,7 @@ def cast_api(general):
             dt = _target(dtype)
             if dt is not None and dt in _CASTABLE:
                 if dt == a.dtype:
-                    return x
+                    return x if type(x) is Tensor else _fast.wrap(a.copy())  # a Variable: its value now
                 try:
                     out = _fast.quiet(cv.convert, a, dt)
                 except Exception:  # noqa: BLE001 -- the general path makes the error

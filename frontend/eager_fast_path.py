@@ -34,9 +34,12 @@ from minixla.backends.interpreter.ops_elementwise import UNARY
 from minixla.frontend.ops.math_ops import SIMPLE_UNARY
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.thread_state import OPEN
+from minixla.frontend.variables import Variable
 from minixla.passes import trace_events as _events
 
 _new = object.__new__
+#: what holds an eager array in `_value`: a tf.Variable's is read in place (an op's result is a new array)
+EAGER_TYPES = (Tensor, Variable)
 _ndarray = np.ndarray
 _asarray = np.asarray
 
@@ -147,6 +150,10 @@ BINARY_TABLES = {
     "Greater": _compare("GT", np.greater), "GreaterEqual": _compare("GE", np.greater_equal),
 }
 
+#: Maximum/Minimum against a nonzero 0-d float32/float64 tensor (clamping chains): the bare ufunc
+#: (`_ieee_pick`'s first shortcut, without its frame)
+CLAMPS = {op: dict.fromkeys(_WIDE, ufunc) for op, ufunc in (("Maximum", np.maximum), ("Minimum", np.minimum))}
+
 #: float unary ops that are one hlo op each: their interpreter kernel, on every float dtype
 _FLOAT_KERNELS = ("Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tanh", "Floor", "Ceil", "Sigmoid")
 UNARY_TABLES = {
@@ -196,7 +203,7 @@ def _big(fn, x, b, holders: int, operator_depth: int):
     numpy does, the user's frame (`operator_depth` frames up) must be executing that binary
     operator itself, not a call into C code that might still use the object."""
     a = x._value
-    if fn in _SAME_DTYPE and _ELISION and type(a) is _ndarray and a.base is None and a.flags.writeable:
+    if fn in _SAME_DTYPE and _ELISION and type(x) is Tensor and type(a) is _ndarray and a.base is None and a.flags.writeable:
         held = 1 + (x.__dict__.get("_const") is a)  # x's own references to a
         borrowed = 0
         if operator_depth:
@@ -228,12 +235,12 @@ def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
     and `operator_depth` are `_big`'s, as seen from the caller (the frames above this one)."""
     if not idle():
         return None
-    if type(x) is Tensor:
+    if type(x) in EAGER_TYPES:
         a = x._value
         if a is None:
             return None
         dt = a.dtype
-        if type(y) is Tensor:
+        if type(y) in EAGER_TYPES:
             b = y._value
             if b is None or b.dtype != dt:
                 return None
@@ -241,7 +248,7 @@ def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
             b = y
         else:
             return None
-    elif type(y) is Tensor:
+    elif type(y) in EAGER_TYPES:
         b = y._value
         if b is None or not _exact_scalar(x, b.dtype):
             return None
@@ -273,6 +280,7 @@ def binary_api(op: str, general):
     """`general` (the TF API function of binary op `op`) with the fast path in front: two eager
     Tensors of one dtype inline, everything else through `try_binary`."""
     table = BINARY_TABLES[op]
+    clamp = CLAMPS.get(op, {})
 
     def fn(x, y, name=None):
         if type(x) is Tensor and type(y) is Tensor and not OPEN[0] and _events.ACTIVE is None:
@@ -281,6 +289,8 @@ def binary_api(op: str, general):
                 dt = a.dtype
                 k = table.get(dt) if b.dtype is dt else None
                 if k is not None and a.nbytes < _ELIDE_BYTES:
+                    if clamp and not b.ndim and b:  # max/min against a nonzero 0-d tensor: no zero tie
+                        k = clamp.get(dt, k)
                     out = quiet(k, a, b)
                     t = _new(Tensor)
                     t._value = out if type(out) is _ndarray else _asarray(out)
@@ -306,7 +316,7 @@ def unary_api(op: str, general):
     table = UNARY_TABLES[op]
 
     def fn(x, name=None):
-        if type(x) is Tensor and not OPEN[0] and _events.ACTIVE is None:
+        if (type(x) is Tensor or type(x) is Variable) and not OPEN[0] and _events.ACTIVE is None:
             a = x._value
             k = table.get(a.dtype) if a is not None else None
             if k is not None:

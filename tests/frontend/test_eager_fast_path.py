@@ -305,3 +305,27 @@ def test_buffers_someone_else_holds_are_not_written():
     assert (view == 6.0).all()
     big = tf.constant(np.ones((N, N), np.float32)) * tf.constant(np.ones((2, N, N), np.float32))  # broadcasts past
     assert big.shape == (2, N, N)
+
+
+def test_variables_are_read_in_place_and_never_written(taken):
+    from minixla.frontend import eager_fast_ops  # noqa: F401 -- its ops share the spy
+
+    v = tf.Variable(np.array([[1.0, -2.0], [3.0, 4.0]], np.float32))
+    x = tf.constant(np.array([[0.5, 1.0], [2.0, -1.0]], np.float32))
+    results = {
+        "mul": tf.multiply(v, 2.0), "add": tf.add(x, v), "exp": tf.exp(v), "max": tf.maximum(v, x),
+        "matmul": tf.matmul(v, x), "sum": tf.reduce_sum(v, axis=0), "reshape": tf.reshape(v, [-1]),
+        "transpose": tf.transpose(v), "cast": tf.cast(v, tf.float32), "operator": v * 3.0 - x,
+    }
+    assert len(taken) >= 6
+    v.assign(np.zeros((2, 2), np.float32))  # later writes do not reach earlier results
+    v.assign(np.array([[1.0, -2.0], [3.0, 4.0]], np.float32))
+    with tf.GradientTape():
+        want = {"mul": tf.multiply(v, 2.0), "add": tf.add(x, v), "exp": tf.exp(v), "max": tf.maximum(v, x),
+                "matmul": tf.matmul(v, x), "sum": tf.reduce_sum(v, axis=0), "reshape": tf.reshape(v, [-1]),
+                "transpose": tf.transpose(v), "cast": tf.cast(v, tf.float32), "operator": v * 3.0 - x}
+    for name, got in results.items():
+        assert type(got) is tf.Tensor, name
+        _same(got, want[name])
+    results["cast"]._value[0, 0] = 42.0  # a Tensor of its own, not the variable's storage
+    np.testing.assert_array_equal(v.numpy(), [[1.0, -2.0], [3.0, 4.0]])
