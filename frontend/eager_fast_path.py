@@ -34,12 +34,12 @@ from minixla.backends.interpreter.ops_elementwise import UNARY
 from minixla.frontend.ops.math_ops import SIMPLE_UNARY
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.thread_state import OPEN
-from minixla.frontend.variables import Variable
 from minixla.passes import trace_events as _events
 
 _new = object.__new__
-#: what holds an eager array in `_value`: a tf.Variable's is read in place (an op's result is a new array)
-EAGER_TYPES = (Tensor, Variable)
+#: the types that hold an eager array in `_value`: tf.Variable adds itself (variables.py), its array
+#: read in place (an op's result is always a new array)
+EAGER_TYPES: list = [Tensor]
 _ndarray = np.ndarray
 _asarray = np.asarray
 
@@ -316,7 +316,7 @@ def unary_api(op: str, general):
     table = UNARY_TABLES[op]
 
     def fn(x, name=None):
-        if (type(x) is Tensor or type(x) is Variable) and not OPEN[0] and _events.ACTIVE is None:
+        if (type(x) is Tensor or type(x) in EAGER_TYPES) and not OPEN[0] and _events.ACTIVE is None:
             a = x._value
             k = table.get(a.dtype) if a is not None else None
             if k is not None:
