@@ -16,7 +16,8 @@ kernels run inside a private `contextvars.Context` where it is "ignore" (`Contex
 
 Temporaries: when the first operand is a large tensor nobody else holds (`tf.multiply(x ** 2, 3)`,
 `(x * 3) + y`), the result is written into its buffer, as numpy's temporary elision does, which
-saves the allocation and page faults of a fresh array.
+saves the allocation and page faults of a fresh array. The operators and the ops with a Python
+number operand check for that; the API functions on two tensors, the hot path of eager loops, do not.
 """
 
 from __future__ import annotations
@@ -278,7 +279,8 @@ def wrap(out) -> Tensor:
 
 def binary_api(op: str, general):
     """`general` (the TF API function of binary op `op`) with the fast path in front: two eager
-    Tensors of one dtype inline, everything else through `try_binary`."""
+    Tensors of one dtype inline (the hot path of eager loops: no large-temporary test), everything
+    else through `try_binary` (which reuses a large temporary against a Python number)."""
     table = BINARY_TABLES[op]
     clamp = CLAMPS.get(op, {})
 
@@ -288,7 +290,7 @@ def binary_api(op: str, general):
             try:  # a symbolic tensor's None value fails here too
                 dt = a.dtype
                 k = table.get(dt) if b.dtype is dt else None
-                if k is not None and a.nbytes < _ELIDE_BYTES:
+                if k is not None:  # (no size test for reusing temporaries: it costs the small ops 3%)
                     if clamp and not b.ndim and b:  # max/min against a nonzero 0-d tensor: no zero tie
                         k = clamp.get(dt, k)
                     out = quiet(k, a, b)

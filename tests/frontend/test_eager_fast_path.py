@@ -278,7 +278,7 @@ def test_temporaries_are_reused_as_numpy_does():
     y = tf.constant(np.full((N, N), 1.0, np.float32))
     size = N * N * 4
     # each expression makes one array: the first op's result, which the next ops write into
-    for expr in (lambda: tf.multiply(x ** 2, 3), lambda: x * 3 + y, lambda: tf.add(tf.negative(x * 3), y) - y,
+    for expr in (lambda: tf.multiply(x ** 2, 3), lambda: x * 3 + y, lambda: tf.negative(x * 3) + y - y,
                  lambda: tf.square(x + y)):
         assert _peak(expr) < 1.5 * size
     np.testing.assert_array_equal((x * 3 + y).numpy(), np.full((N, N), 7.0, np.float32))
