@@ -287,10 +287,10 @@ def binary_api(op: str, general):
     def fn(x, y, name=None):
         if type(x) is Tensor and type(y) is Tensor and not OPEN[0] and _events.ACTIVE is None:
             a, b = x._value, y._value
-            try:  # a symbolic tensor's None value fails here too
+            try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
                 dt = a.dtype
-                k = table.get(dt) if b.dtype is dt else None
-                if k is not None:  # (no size test for reusing temporaries: it costs the small ops 3%)
+                if b.dtype is dt:  # (no size test for reusing temporaries: it costs the small ops 3%)
+                    k = table[dt]
                     if clamp and not b.ndim and b:  # max/min against a nonzero 0-d tensor: no zero tie
                         k = clamp.get(dt, k)
                     out = quiet(k, a, b)
@@ -368,11 +368,10 @@ def _operator(op: str, general, reverse: bool):
     def method(self, other):  # noqa: F811 -- one of the two
         if type(other) is Tensor and type(self) is Tensor and not OPEN[0] and _events.ACTIVE is None:
             a, b = self._value, other._value
-            try:
+            try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
                 dt = a.dtype
-                k = table.get(dt) if b.dtype is dt else None
-                if k is not None and a.nbytes < _ELIDE_BYTES:
-                    out = quiet(k, a, b)
+                if b.dtype is dt and a.nbytes < _ELIDE_BYTES:
+                    out = quiet(table[dt], a, b)
                     t = _new(Tensor)
                     t._value = out if type(out) is _ndarray else _asarray(out)
                     return t
