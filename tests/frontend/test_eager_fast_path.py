@@ -329,3 +329,26 @@ def test_variables_are_read_in_place_and_never_written(taken):
         _same(got, want[name])
     results["cast"]._value[0, 0] = 42.0  # a Tensor of its own, not the variable's storage
     np.testing.assert_array_equal(v.numpy(), [[1.0, -2.0], [3.0, 4.0]])
+
+
+def test_threads_running_eager_ops_at_once_get_right_results():
+    """The quiet Context is entered by one thread at a time: a second thread meanwhile (numpy releases
+    the GIL in large loops) takes the general path, with the same numbers."""
+    big = np.random.default_rng(4).standard_normal((512, 512)).astype(np.float32)
+    x, y = tf.constant(big), tf.constant(big * 2)
+    want = big * 3 + big * 2
+    errors = []
+
+    def work():
+        try:
+            for _ in range(20):
+                np.testing.assert_allclose(tf.add(tf.multiply(x, 3.0), y).numpy(), want, rtol=1e-6)
+                np.testing.assert_array_equal(tf.reduce_sum(tf.constant([1.0, 2.0])).numpy(), 3.0)
+        except Exception as err:  # noqa: BLE001 -- reported below
+            errors.append(err)
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
