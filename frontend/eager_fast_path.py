@@ -2,8 +2,8 @@
 frame between the user's call and the ufunc.
 
 `binary_api`/`unary_api` (frontend/api/core.py builds `tf.add`, `tf.exp`, ... with them) and the
-Tensor operators `install_operators` sets check inline that no GradientTape is open on this
-thread, no graph is being traced and no trace-event recorder runs, and that the operands are eager
+Tensor operators `install_operators` sets check inline that no GradientTape is open and no graph is
+being traced in any thread (thread_state.OPEN) and no trace-event recorder runs, and that the operands are eager
 Tensors of one dtype the op's table takes (or one side a Python number that converts to it
 exactly). Then they call the table's function for that dtype -- the numpy ufunc itself where it
 equals, bit for bit, the interpreter kernel the general path reaches, else that kernel -- and wrap
@@ -53,7 +53,7 @@ def _errstate_run(fn, *args, **kwargs):
 
 
 def _quiet_runner():
-    """`run(fn, *args)`: fn called with numpy's floating-point errors ignored. A Context is entered
+    """`quiet(fn, *args)`: fn called with numpy's floating-point errors ignored. A Context is entered
     by one thread at a time: another thread's call meanwhile raises RuntimeError, and the callers
     then take the general path."""
     try:
@@ -171,6 +171,11 @@ _SAME_DTYPE = frozenset({np.add, np.subtract, np.multiply, np.true_divide, np.ma
                          np.abs, np.square})
 
 
+#: numpy 2 converts a Python number to the array's dtype before the op (NEP 50), what TF's conversion
+#: does; numpy 1's value-based casting might compute a 0-d float32 op in float64, so it gets arrays
+_WEAK_SCALARS = int(np.__version__.split(".")[0]) >= 2
+
+
 def _exact_scalar(x, dtype: np.dtype) -> bool:
     """Whether Python number `x` converts to `dtype` exactly (TF's conversion would not fail or round)."""
     if type(x) is float:
@@ -246,14 +251,14 @@ def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
             if b is None or b.dtype != dt:
                 return None
         elif _exact_scalar(y, dt):
-            b = y
+            b = y if _WEAK_SCALARS else _asarray(y, dt)
         else:
             return None
     elif type(y) in EAGER_TYPES:
         b = y._value
         if b is None or not _exact_scalar(x, b.dtype):
             return None
-        a, dt = x, b.dtype
+        a, dt = x if _WEAK_SCALARS else _asarray(x, b.dtype), b.dtype
     else:
         return None
     fn = table.get(dt)

@@ -352,3 +352,16 @@ def test_threads_running_eager_ops_at_once_get_right_results():
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def test_python_numbers_as_arrays_for_numpy_1(monkeypatch):
+    """numpy 1's value-based casting would compute a 0-d float32 op with a Python float in float64: there
+    the fast path converts the number first, with the same results."""
+    monkeypatch.setattr(fast, "_WEAK_SCALARS", False)
+    for v in (np.float32(1.5), np.array([1.5, -2.0], np.float32), np.array([3, 250], np.uint8)):
+        t = tf.constant(v)
+        for fn in (tf.add, tf.multiply, tf.maximum, tf.pow, tf.less):
+            for a, b in ((t, 2), (2, t)):
+                if fn is tf.pow and t.dtype.is_integer:
+                    continue
+                _same(fn(a, b), _general(fn, a, b))
