@@ -313,7 +313,8 @@ def _default_array(value: Any) -> np.ndarray:
         return np.array(value.encode() if isinstance(value, str) else value, dtype=object)
     arr = np.asarray(value)
     if arr.dtype == np.float64:
-        return arr.astype(np.float32)
+        with np.errstate(over="ignore"):  # TF: 1e39 is inf, silently
+            return arr.astype(np.float32)
     if arr.dtype.kind in "iu" and arr.dtype.itemsize == 8:
         if arr.size == 0 or (arr.min() >= np.iinfo(np.int32).min and arr.max() <= np.iinfo(np.int32).max):
             return arr.astype(np.int32)

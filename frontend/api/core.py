@@ -35,11 +35,26 @@ _NUMPY_SCALARS = frozenset({np.float16, np.float32, np.float64, np.int8, np.int1
 _new_tensor = object.__new__
 
 
+def _plain_scalar(value):
+    """The 0-d array `constant` makes of a numpy scalar (its dtype) or of a Python bool, int or float
+    (TF's defaults: bool, int32, float32) that converts without a range check; else None."""
+    kind = type(value)
+    if kind in _NUMPY_SCALARS or kind is bool:
+        return np.array(value)
+    if kind is float and -3.4e38 <= value <= 3.4e38:  # (NaN and the infinities: the general path)
+        return np.array(value, np.float32)
+    if kind is int and -2**31 <= value < 2**31:
+        return np.array(value, np.int32)
+    return None
+
+
 def constant(value, dtype=None, shape=None, name=None) -> Tensor:
-    if type(value) in _NUMPY_SCALARS and dtype is None and shape is None and not _fast.OPEN[0]:
-        t = _new_tensor(Tensor)  # what the general path below makes (a fresh 0-d array), in a fifth of the time
-        t._value = np.array(value)
-        return t
+    if dtype is None and shape is None and not _fast.OPEN[0]:
+        arr = _plain_scalar(value)
+        if arr is not None:
+            t = _new_tensor(Tensor)  # what the general path below makes, in a fifth of the time
+            t._value = arr
+            return t
     if isinstance(value, Tensor):
         value = value.numpy() if not value.is_symbolic else value
     arr = to_array(value, dtype) if not isinstance(value, Tensor) else None

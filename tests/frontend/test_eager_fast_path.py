@@ -250,12 +250,13 @@ def test_another_threads_tape_does_not_change_results():
     assert OPEN[0] == 0
 
 
-def test_constant_of_numpy_scalars():
-    for v in (np.float32(1.5), np.float64(2.5), np.int64(7), np.bool_(True), np.float16(3), np.complex64(1j)):
+def test_constant_of_scalars_equals_general_path():
+    for v in (np.float32(1.5), np.float64(2.5), np.int64(7), np.bool_(True), np.float16(3), np.complex64(1j),
+              0.1, -3.4e38, 1e39, float("nan"), 3, -2**31, 2**31, 2**40, True, False):
         t = tf.constant(v)
         with tf.GradientTape():  # the general path
             want = tf.constant(v)
-        assert t.dtype == want.dtype and t.shape == () and t.numpy() == v
+        _same(t, want)
     assert tf.constant(np.float32(1), dtype=tf.float64).dtype == tf.float64
 
 
