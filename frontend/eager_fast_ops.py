@@ -20,6 +20,7 @@ from minixla.frontend.tensor import Tensor
 _WIDE = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 _INTS = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
                                         np.uint64))
+_PLAIN = _WIDE | _INTS
 #: op -> (combining ufunc, its identity for a dtype, the dtypes whose general path is that ufunc's reduce)
 REDUCTIONS = {
     "Sum": (np.add, lambda dt: 0, _WIDE | _INTS),
@@ -123,7 +124,7 @@ def _matmul(x: np.ndarray, y: np.ndarray, ta: bool, tb: bool) -> np.ndarray:
     a, c = (x.T if ta else x).astype(np.float64), (y.T if tb else y).astype(np.float64)
     (m, k), n = a.shape, c.shape[1]
     out = np.matmul(a.reshape(1, m, k), c.reshape(1, k, n)).reshape(m, n)
-    return out if x.dtype == np.float64 else cv.convert(out, x.dtype)
+    return out if x.dtype == np.float64 else out.astype(np.float32)  # cv.convert's float64 -> float32
 
 
 _TARGETS: dict = {}  # what tf.cast was given as a dtype -> numpy dtype
@@ -145,6 +146,14 @@ def _target(dtype):
     return dt
 
 
+def _convert(a: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """cv.convert, whose branch for integer <-> integer, integer -> float32/float64 and float32 <->
+    float64 is a plain `astype` (float -> integer saturates and bool tests != 0: the kernel)."""
+    if a.dtype in _PLAIN and dt in _PLAIN and not (a.dtype.kind == "f" and dt.kind != "f"):
+        return a.astype(dt)
+    return cv.convert(a, dt)
+
+
 def cast_api(general):
     """tf.cast between numeric/bool dtypes: the input itself for its own dtype, else the Cast kernel."""
     def cast(x, dtype, name=None):
@@ -155,7 +164,7 @@ def cast_api(general):
                 if dt == a.dtype:
                     return x if type(x) is Tensor else _fast.wrap(a.copy())  # a Variable: its value now
                 try:
-                    out = _fast.quiet(cv.convert, a, dt)
+                    out = _fast.quiet(_convert, a, dt)
                 except Exception:  # noqa: BLE001 -- the general path makes the error
                     out = None
                 if out is not None:
