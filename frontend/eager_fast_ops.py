@@ -201,3 +201,36 @@ def transpose_api(general):
         return general(a, perm, conjugate, name)
 
     return _named(transpose, general)
+
+
+def expand_dims_api(general):
+    """tf.expand_dims at a Python int axis in range: a reshape copy, as the kernel makes."""
+    def expand_dims(input, axis, name=None):
+        a = _eager_array(input)
+        if a is not None and type(axis) is int and -a.ndim - 1 <= axis <= a.ndim:
+            shape = list(a.shape)
+            shape.insert(axis % (a.ndim + 1), 1)
+            return _fast.wrap(a.reshape(shape).copy())
+        return general(input, axis, name)
+
+    return _named(expand_dims, general)
+
+
+def squeeze_api(general):
+    """tf.squeeze of all size-1 axes, or of Python int axes in range that have size 1: a reshape copy."""
+    def squeeze(input, axis=None, name=None):
+        a = _eager_array(input)
+        if a is not None:
+            rank = a.ndim
+            axes = [axis] if type(axis) is int else axis
+            if axes is None or (type(axes) in (list, tuple) and not axes):  # (no axes: every size-1 axis)
+                dims = {i for i, n in enumerate(a.shape) if n == 1}
+            elif type(axes) in (list, tuple) and all(type(d) is int and -rank <= d < rank for d in axes):
+                dims = {d % rank for d in axes}
+            else:
+                dims = None
+            if dims is not None and all(a.shape[d] == 1 for d in dims):
+                return _fast.wrap(a.reshape([n for i, n in enumerate(a.shape) if i not in dims]).copy())
+        return general(input, axis, name)
+
+    return _named(squeeze, general)

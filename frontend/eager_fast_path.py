@@ -155,6 +155,19 @@ BINARY_TABLES = {
 #: (`_ieee_pick`'s first shortcut, without its frame)
 CLAMPS = {op: dict.fromkeys(_WIDE, ufunc) for op, ufunc in (("Maximum", np.maximum), ("Minimum", np.minimum))}
 
+def _relu(dtype: np.dtype):
+    """Relu's rule is max(0, x): numpy's max with a zero, then +0.0 so that -0.0 gives +0.0 as IEEE's
+    max(+0, -0) (integers: the plain max)."""
+    zero = np.zeros((), dtype)
+    if dtype.kind != "f":
+        return lambda a: np.maximum(a, zero)
+
+    def relu(a):
+        r = np.maximum(a, zero)
+        return np.add(r, zero, out=r) if type(r) is _ndarray else r + zero
+    return relu
+
+
 #: float unary ops that are one hlo op each: their interpreter kernel, on every float dtype
 _FLOAT_KERNELS = ("Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tanh", "Floor", "Ceil", "Sigmoid")
 UNARY_TABLES = {
@@ -162,6 +175,7 @@ UNARY_TABLES = {
     "Abs": {**_table(np.abs, signed=np.abs), **dict.fromkeys(_NARROW, ew.abs_)},
     "Square": {**_table(np.square, ints=np.square),
                **{dt: (lambda a: ew.multiply(a, a)) for dt in _NARROW}},
+    "Relu": {dt: _relu(dt) for dt in _WIDE + _SIGNED},
     **{op: dict.fromkeys(_WIDE + _NARROW, UNARY[SIMPLE_UNARY[op]]) for op in _FLOAT_KERNELS},
 }
 KERNELS = {**BINARY_TABLES, **UNARY_TABLES}

@@ -459,6 +459,10 @@ def squeeze(input, axis=None, name=None):
     return execute("Squeeze", [input], {"squeeze_dims": dims})
 
 
+expand_dims = _fast_ops.expand_dims_api(expand_dims)
+squeeze = _fast_ops.squeeze_api(squeeze)
+
+
 def concat(values, axis, name="concat"):
     return execute("ConcatV2", [list(values), _const_arg(axis)])
 

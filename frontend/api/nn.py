@@ -9,12 +9,16 @@ from __future__ import annotations
 import math
 
 
+from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.api import core as api
 from minixla.frontend.execute import execute
 
 
 def relu(features, name=None):
     return execute("Relu", [features])
+
+
+relu = _fast.unary_api("Relu", relu)
 
 
 def relu6(features, name=None):

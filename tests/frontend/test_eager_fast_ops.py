@@ -159,3 +159,18 @@ def test_reshape_and_transpose_equal_general_path(taken):
     y = tf.reshape(x, [24])
     y._value[0] = 99.0  # a copy: the input is not a view's base
     assert float(x.numpy()[0, 0, 0]) == 0.0
+
+
+def test_expand_dims_and_squeeze_equal_general_path():
+    x = tf.constant(np.arange(6, dtype=np.int32).reshape(1, 2, 1, 3))
+    for axis in (0, 2, 4, -1, -5):
+        _same(tf.expand_dims(x, axis), _general(tf.expand_dims, x, axis))
+    for axis in (None, [], 0, [0, 2], (-2,), [2, 0]):
+        got = tf.squeeze(x, axis)
+        _same(got, _general(tf.squeeze, x, axis))
+        want = np.squeeze(x.numpy(), None if axis is None or axis == [] else tuple(np.atleast_1d(axis)))
+        np.testing.assert_array_equal(got.numpy(), want)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.squeeze(x, 1)  # size 2
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.expand_dims(x, 6)

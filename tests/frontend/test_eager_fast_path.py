@@ -25,7 +25,8 @@ BINARY = {"AddV2": tf.add, "Sub": tf.subtract, "Mul": tf.multiply, "RealDiv": tf
           "LessEqual": tf.less_equal, "Greater": tf.greater, "GreaterEqual": tf.greater_equal}
 UNARY = {"Neg": tf.negative, "Abs": tf.abs, "Square": tf.square, "Sqrt": tf.sqrt, "Rsqrt": tf.math.rsqrt,
          "Exp": tf.exp, "Expm1": tf.math.expm1, "Log": tf.math.log, "Log1p": tf.math.log1p, "Sin": tf.sin,
-         "Cos": tf.cos, "Tanh": tf.tanh, "Floor": tf.floor, "Ceil": tf.math.ceil, "Sigmoid": tf.sigmoid}
+         "Cos": tf.cos, "Tanh": tf.tanh, "Floor": tf.floor, "Ceil": tf.math.ceil, "Sigmoid": tf.sigmoid,
+         "Relu": tf.nn.relu}
 #: the numpy oracle of each op (IEEE max/min: NaN propagates, max(-0, +0) = +0)
 NUMPY = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "RealDiv": np.true_divide,
          "Maximum": np.maximum, "Minimum": np.minimum, "Pow": np.power, "Equal": np.equal, "NotEqual": np.not_equal,
