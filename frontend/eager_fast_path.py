@@ -155,6 +155,7 @@ BINARY_TABLES = {
 #: (`_ieee_pick`'s first shortcut, without its frame)
 CLAMPS = {op: dict.fromkeys(_WIDE, ufunc) for op, ufunc in (("Maximum", np.maximum), ("Minimum", np.minimum))}
 
+
 def _relu(dtype: np.dtype):
     """Relu's rule is max(0, x): numpy's max with a zero, then +0.0 so that -0.0 gives +0.0 as IEEE's
     max(+0, -0) (integers: the plain max)."""
@@ -223,7 +224,8 @@ def _big(fn, x, b, holders: int, operator_depth: int):
     numpy does, the user's frame (`operator_depth` frames up) must be executing that binary
     operator itself, not a call into C code that might still use the object."""
     a = x._value
-    if fn in _SAME_DTYPE and _ELISION and type(x) is Tensor and type(a) is _ndarray and a.base is None and a.flags.writeable:
+    if fn in _SAME_DTYPE and _ELISION and type(x) is Tensor and type(a) is _ndarray and a.base is None \
+            and a.flags.writeable:
         held = 1 + (x.__dict__.get("_const") is a)  # x's own references to a
         borrowed = 0
         if operator_depth:
