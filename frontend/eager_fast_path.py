@@ -238,8 +238,20 @@ def _big(fn, x, b, holders: int, operator_depth: int):
                 return quiet(fn, a, out=a) if b is _UNARY else quiet(fn, a, b, out=a)
             except Exception:  # noqa: BLE001 -- b broadcasts past a's shape: a fresh array
                 pass
+    args = (a,) if b is _UNARY else (a, b)
     try:
-        return quiet(fn, a) if b is _UNARY else quiet(fn, a, b)
+        return quiet(fn, *args)
+    except RuntimeError:
+        return _retry(fn, *args)
+    except Exception:  # noqa: BLE001 -- the general path makes the error
+        return None
+
+
+def _retry(fn, *args):
+    """fn(*args) under np.errstate, for when the quiet Context was busy in another thread (a
+    RuntimeError: it is entered by one thread at a time); None if fn itself fails."""
+    try:
+        return _errstate_run(fn, *args)
     except Exception:  # noqa: BLE001 -- the general path makes the error
         return None
 
@@ -286,6 +298,8 @@ def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
     else:
         try:
             out = quiet(fn, a, b)
+        except RuntimeError:
+            out = _retry(fn, a, b)
         except Exception:  # noqa: BLE001 -- the general path makes the error
             return None
     return None if out is None else wrap(out)
@@ -346,6 +360,8 @@ def unary_api(op: str, general):
                 if a.nbytes < _ELIDE_BYTES:
                     try:
                         out = quiet(k, a)
+                    except RuntimeError:
+                        out = _retry(k, a)
                     except Exception:  # noqa: BLE001 -- the general path makes the error
                         out = None
                 else:

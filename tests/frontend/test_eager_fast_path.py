@@ -367,3 +367,16 @@ def test_python_numbers_as_arrays_for_numpy_1(monkeypatch):
                 if fn is tf.pow and t.dtype.is_integer:
                     continue
                 _same(fn(a, b), _general(fn, a, b))
+
+
+def test_a_busy_quiet_context_falls_back_silently(monkeypatch):
+    def busy(fn, *args, **kwargs):
+        raise RuntimeError("cannot enter context: it is already entered")
+    monkeypatch.setattr(fast, "quiet", busy)
+    x = tf.constant(np.array([3e38, -1.0, 4.0], np.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal((x * 10.0).numpy(), [np.inf, -10.0, 40.0])
+        np.testing.assert_array_equal(tf.multiply(x, x).numpy(), np.float32([np.inf, 1.0, 16.0]))
+        np.testing.assert_array_equal(tf.sqrt(x).numpy()[2], 2.0)
+        np.testing.assert_array_equal(tf.reduce_sum(x[1:]).numpy(), 3.0)
