@@ -55,7 +55,7 @@ def _errstate_run(fn, *args, **kwargs):
 def _quiet_runner():
     """`quiet(fn, *args)`: fn called with numpy's floating-point errors ignored. A Context is entered
     by one thread at a time: another thread's call meanwhile raises RuntimeError, and the callers
-    then take the general path."""
+    then run the op under np.errstate (`_retry`) or take the general path."""
     try:
         from numpy._core import _ufunc_config as config
 
