@@ -234,3 +234,31 @@ def squeeze_api(general):
         return general(input, axis, name)
 
     return _named(squeeze, general)
+
+
+def _basic_index(k) -> bool:
+    """An int, None, Ellipsis or a slice of ints/None: what TF's `t[...]` and numpy's basic
+    indexing read alike (numpy's IndexError/ValueError for a bad one sends it to the general path)."""
+    kind = type(k)
+    if kind is int or k is None or k is Ellipsis:
+        return True
+    return kind is slice and all(v is None or type(v) is int for v in (k.start, k.stop, k.step))
+
+
+def getitem_api(general):
+    """`t[...]` with ints, slices, None and Ellipsis: numpy's basic indexing, copied (TF's
+    StridedSlice makes a new tensor)."""
+    def getitem(tensor, key):
+        a = _eager_array(tensor)
+        if a is not None and a.dtype.kind != "O":
+            k = key if type(key) is tuple else (key,)
+            if all(_basic_index(e) for e in k):
+                try:
+                    out = a[k]
+                except (IndexError, ValueError, TypeError):  # the general path makes TF's error
+                    out = None
+                if out is not None:
+                    return _fast.wrap(np.array(out))
+        return general(tensor, key)
+
+    return _named(getitem, general)

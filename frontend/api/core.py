@@ -540,6 +540,9 @@ def getitem(tensor, key):
     return strided_slice(tensor, begin, end, strides, bm, em, elm, nam, sam)
 
 
+getitem = _fast_ops.getitem_api(getitem)
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
            b_is_sparse=False, output_type=None, name=None):
     a, b = _pair(a, b)

@@ -174,3 +174,33 @@ def test_expand_dims_and_squeeze_equal_general_path():
         tf.squeeze(x, 1)  # size 2
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.expand_dims(x, 6)
+
+
+KEYS = [0, -1, 2, (1, 2), (slice(None), 1), slice(1, None, 2), slice(None, None, -1), (Ellipsis, 0), (None, 0),
+        (0, None, slice(1, 3)), (Ellipsis, None), (slice(-2, None),), (1, slice(None, None, -2), Ellipsis),
+        slice(10, 20), slice(-10, 2), (), (slice(3, 1),), (-3, -4, -5), (slice(None, None, 3), Ellipsis, 4)]
+BAD_KEYS = [3, -4, (0, 0, 0, 0), (Ellipsis, Ellipsis), slice(None, None, 0), (0, 4), 1.5]
+
+
+def test_getitem_equals_general_path_and_numpy():
+    xs = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    x = tf.constant(xs)
+    for key in KEYS:
+        got = x[key]
+        _same(got, _general(lambda t: t[key], x))
+        np.testing.assert_array_equal(got.numpy(), xs[key])
+    for key in BAD_KEYS:
+        try:
+            _general(lambda t: t[key], x)
+        except Exception as err:  # noqa: BLE001 -- the fast path raises the same
+            with pytest.raises(type(err)):
+                x[key]
+        else:
+            _same(x[key], _general(lambda t: t[key], x))
+    s = tf.constant(np.float32(7))
+    for key in ((), None, Ellipsis):
+        _same(s[key], _general(lambda t: t[key], s))
+    part = x[0]
+    part._value[0, 0] = -1.0  # a copy, not a view of x
+    assert float(x.numpy()[0, 0, 0]) == 0.0
+    _same(tf.Variable(xs)[1, ::2], tf.constant(xs[1, ::2]))
