@@ -262,3 +262,121 @@ def getitem_api(general):
         return general(tensor, key)
 
     return _named(getitem, general)
+
+
+# -- creation and joining: numpy makes the same arrays ------------------------------------------------
+
+def _shape(shape):
+    """A list/tuple of non-negative Python ints (or one int) as a tuple; else None."""
+    dims = (shape,) if type(shape) is int else shape
+    if type(dims) in (list, tuple) and all(type(d) is int and d >= 0 for d in dims):
+        return tuple(dims)
+    return None
+
+
+def filled_api(general, value: int):
+    """tf.zeros/tf.ones of a Python shape and a dtype tf.cast understands: np.full."""
+    def filled(shape, dtype=dtypes.float32, name=None):
+        dims, dt = _shape(shape), _target(dtype)
+        if dims is not None and dt is not None and dt in _CASTABLE and _fast.idle():
+            return _fast.wrap(np.full(dims, value, dt))
+        return general(shape, dtype, name)
+
+    return _named(filled, general)
+
+
+def filled_like_api(general, value: int):
+    """tf.zeros_like/tf.ones_like of an eager numeric/bool tensor in its own dtype: np.full_like."""
+    def filled_like(input, dtype=None, name=None):
+        a = _eager_array(input)
+        if a is not None and dtype is None and a.dtype in _CASTABLE:
+            return _fast.wrap(np.full(a.shape, value, a.dtype))
+        return general(input, dtype, name)
+
+    return _named(filled_like, general)
+
+
+def _arrays(values):
+    """The arrays of a list/tuple of eager tensors of one numeric/bool dtype; else None."""
+    if type(values) not in (list, tuple) or not values:
+        return None
+    arrays = [_eager_array(v) for v in values]
+    if any(a is None for a in arrays) or arrays[0].dtype not in _CASTABLE:
+        return None
+    dt = arrays[0].dtype
+    return arrays if all(a.dtype == dt for a in arrays) else None
+
+
+def concat_api(general):
+    """tf.concat of eager tensors along a Python int axis: np.concatenate (its errors: the general path)."""
+    def concat(values, axis, name="concat"):
+        arrays = _arrays(values)
+        if arrays is not None and type(axis) is int and arrays[0].ndim and -arrays[0].ndim <= axis < arrays[0].ndim:
+            try:
+                return _fast.wrap(np.concatenate(arrays, axis))
+            except ValueError:
+                pass
+        return general(values, axis, name)
+
+    return _named(concat, general)
+
+
+def stack_api(general):
+    """tf.stack of eager tensors of one shape along a Python int axis: np.stack."""
+    def stack(values, axis=0, name="stack"):
+        arrays = _arrays(values)
+        if arrays is not None and type(axis) is int and -arrays[0].ndim - 1 <= axis <= arrays[0].ndim \
+                and all(a.shape == arrays[0].shape for a in arrays):
+            return _fast.wrap(np.stack(arrays, axis))
+        return general(values, axis, name)
+
+    return _named(stack, general)
+
+
+def where_api(general):
+    """tf.where(condition, x, y) of eager tensors (bool condition, x and y of one dtype): np.where,
+    broadcasting as SelectV2 (a shape error: the general path)."""
+    def where(condition, x=None, y=None, name=None):
+        c, a, b = _eager_array(condition), _eager_array(x), _eager_array(y)
+        if c is not None and a is not None and b is not None and c.dtype == np.bool_ and a.dtype == b.dtype \
+                and a.dtype in _CASTABLE:
+            try:
+                return _fast.wrap(np.where(c, a, b))
+            except ValueError:
+                pass
+        return general(condition, x, y, name)
+
+    return _named(where, general)
+
+
+def range_api(general):
+    """tf.range of Python ints that fit int32, no dtype: np.arange in int32, as TF's default."""
+    def range_(start, limit=None, delta=1, dtype=None, name="range"):
+        lo, hi = (0, start) if limit is None else (start, limit)
+        if dtype is None and type(lo) is int and type(hi) is int and type(delta) is int \
+                and ((delta > 0 and lo <= hi) or (delta < 0 and lo >= hi))  \
+                and all(-2**31 <= v < 2**31 for v in (lo, hi, delta)) and _fast.idle():  # (else TF's errors)
+            return _fast.wrap(np.arange(lo, hi, delta, dtype=np.int32))
+        return general(start, limit, delta, dtype, name)
+
+    return _named(range_, general)
+
+
+def bias_add_api(general):
+    """tf.nn.bias_add (NHWC) of eager tensors of one dtype: the AddV2 table's add, bias broadcast
+    along the last axis as BiasAdd's rule does."""
+    table = _fast.BINARY_TABLES["AddV2"]
+
+    def bias_add(value, bias, data_format=None, name=None):
+        a, b = _eager_array(value), _eager_array(bias)
+        if a is not None and b is not None and data_format in (None, "NHWC") and a.ndim >= 1 and b.ndim == 1 \
+                and b.shape[0] == a.shape[-1] and b.dtype == a.dtype and a.dtype in table:
+            try:
+                out = _fast.quiet(table[a.dtype], a, b)
+            except Exception:  # noqa: BLE001 -- the general path makes the error
+                out = None
+            if out is not None:
+                return _fast.wrap(np.asarray(out))
+        return general(value, bias, data_format, name)
+
+    return _named(bias_add, general)

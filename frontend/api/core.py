@@ -147,6 +147,12 @@ def ones_like(input, dtype=None, name=None):
     return execute("OnesLike", [x if dtype is None else cast(x, dtype)])
 
 
+zeros = _fast_ops.filled_api(zeros, 0)
+ones = _fast_ops.filled_api(ones, 1)
+zeros_like = _fast_ops.filled_like_api(zeros_like, 0)
+ones_like = _fast_ops.filled_like_api(ones_like, 1)
+
+
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if limit is None:
         start, limit = 0, start
@@ -157,6 +163,9 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
         dtype = np.float32 if dtype == np.float64 and not any(isinstance(v, np.ndarray) for v in vals) else dtype
     dt = dtypes.np_dtype(dtype)
     return execute("Range", [cast(v, dt) if isinstance(v, Tensor) else np.asarray(v, dt) for v in vals])
+
+
+range = _fast_ops.range_api(range)  # noqa: A001
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
@@ -356,6 +365,9 @@ def where(condition, x=None, y=None, name=None):
     return execute("SelectV2", [condition, x, y])
 
 
+where = _fast_ops.where_api(where)
+
+
 # -- reductions -----------------------------------------------------------------------
 
 def _axis(input_tensor, axis):
@@ -469,6 +481,10 @@ def concat(values, axis, name="concat"):
 
 def stack(values, axis=0, name="stack"):
     return execute("Pack", [list(values)], {"axis": axis})
+
+
+concat = _fast_ops.concat_api(concat)
+stack = _fast_ops.stack_api(stack)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):

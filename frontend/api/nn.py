@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 
+from minixla.frontend import eager_fast_ops as _fast_ops
 from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.api import core as api
 from minixla.frontend.execute import execute
@@ -119,6 +120,9 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 def bias_add(value, bias, data_format=None, name=None):
     return execute("BiasAdd", [value, bias], {"data_format": data_format or "NHWC"})
+
+
+bias_add = _fast_ops.bias_add_api(bias_add)
 
 
 def l2_loss(t, name=None):

@@ -204,3 +204,45 @@ def test_getitem_equals_general_path_and_numpy():
     part._value[0, 0] = -1.0  # a copy, not a view of x
     assert float(x.numpy()[0, 0, 0]) == 0.0
     _same(tf.Variable(xs)[1, ::2], tf.constant(xs[1, ::2]))
+
+
+def test_creation_and_joining_equal_general_path():
+    for fn in (tf.zeros, tf.ones):
+        for shape in ([2, 3], (4,), [], 3, [0, 2]):
+            for dtype in (tf.float32, tf.int64, tf.bfloat16, "float16"):
+                _same(fn(shape, dtype), _general(fn, shape, dtype))
+            # bool: as TF (the general path's constant(0, bool) refuses the conversion)
+            want = np.full(np.atleast_1d(shape) if shape != [] else (), fn is tf.ones, bool)
+            _same(fn(shape, tf.bool), tf.constant(want))
+        _same(fn([2, 2]), _general(fn, [2, 2]))
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    i = tf.constant(np.arange(6, dtype=np.int32).reshape(2, 3))
+    for fn in (tf.zeros_like, tf.ones_like):
+        for t in (x, i, x > 2.0):
+            _same(fn(t), _general(fn, t))
+    for values, axis in (([x, x], 0), ([x, x, x], 1), ((x, x * 2), -2)):
+        _same(tf.concat(values, axis), _general(tf.concat, values, axis))
+        _same(tf.stack(values, axis), _general(tf.stack, values, axis))
+    _same(tf.concat([x], -1), x)  # as TF's concat of one tensor (the general path wants two or more)
+    _same(tf.stack([x], -1), _general(tf.stack, [x], -1))
+    _same(tf.stack([x, x], 2), _general(tf.stack, [x, x], 2))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.concat([x, tf.constant(np.ones((3, 3), np.float32))], 1)
+    with pytest.raises(Exception):  # noqa: B017 -- the general path's error for mixed dtypes
+        tf.concat([x, i], 0)
+    c = tf.constant(np.array([[True, False, True], [False, True, False]]))
+    for a, b in ((x, x * 10), (x, tf.constant(np.float32(-1))), (tf.constant(np.ones(3, np.float32)), x)):
+        _same(tf.where(c, a, b), _general(tf.where, c, a, b))
+    np.testing.assert_array_equal(tf.where(c).numpy(), np.argwhere(c.numpy()))  # one argument: coordinates
+    for bad in ((5, 1), (1, 5, -1), (0, 5, 0)):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            tf.range(*bad)
+    for args in ((5,), (2, 9), (9, 2, -3), (0, 10, 4), (3, 3), (-4, 4, 3), (0,)):
+        _same(tf.range(*args), _general(tf.range, *args))
+        np.testing.assert_array_equal(tf.range(*args).numpy(), np.arange(*args))
+    _same(tf.range(0.0, 1.0, 0.25), _general(tf.range, 0.0, 1.0, 0.25))
+    for t, b in ((x, tf.constant(np.float32([1, 2, 3]))), (i, tf.constant(np.int32([1, 2, 3]))),
+                 (tf.constant(np.ones((2, 2, 3), np.float16)), tf.constant(np.float16([1, 2, 3])))):
+        _same(tf.nn.bias_add(t, b), _general(tf.nn.bias_add, t, b))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.nn.bias_add(x, tf.constant(np.ones(2, np.float32)))
