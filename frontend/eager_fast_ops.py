@@ -380,3 +380,58 @@ def bias_add_api(general):
         return general(value, bias, data_format, name)
 
     return _named(bias_add, general)
+
+
+def identity_api(general):
+    """tf.identity/stop_gradient of an eager tensor: a Tensor over the same array, as the general
+    path makes (a Variable's value is copied, as reading it does)."""
+    def identity(input, name=None):
+        a = _eager_array(input)
+        if a is not None:
+            return _fast.wrap(a if type(input) is Tensor else a.copy())
+        return general(input, name)
+
+    return _named(identity, general)
+
+
+_SHAPE_TYPES = {np.dtype(np.int32), np.dtype(np.int64)}
+
+
+def shape_api(general):
+    """tf.shape of an eager tensor: its dims as an int32 (or int64) vector."""
+    def shape(input, out_type=dtypes.int32, name=None):
+        a = _eager_array(input)
+        if a is not None:
+            dt = _target(out_type)
+            if dt in _SHAPE_TYPES and (dt == np.int64 or all(d < 2**31 for d in a.shape)):
+                return _fast.wrap(np.array(a.shape, dt))
+        return general(input, out_type, name)
+
+    return _named(shape, general)
+
+
+def clip_api(general):
+    """tf.clip_by_value of an eager float/int tensor by Python numbers or eager tensors of its dtype:
+    the Maximum then Minimum tables' functions (ClipByValue's rule, broadcasting alike)."""
+    maximum, minimum = _fast.BINARY_TABLES["Maximum"], _fast.BINARY_TABLES["Minimum"]
+
+    def bound(v, dt):
+        if type(v) in _fast.EAGER_TYPES:
+            b = _eager_array(v)
+            return b if b is not None and b.dtype == dt else None
+        return np.asarray(v, dt) if _fast._exact_scalar(v, dt) else None
+
+    def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+        a = _eager_array(t)
+        if a is not None and a.dtype in maximum:
+            lo, hi = bound(clip_value_min, a.dtype), bound(clip_value_max, a.dtype)
+            if lo is not None and hi is not None:
+                try:
+                    out = _fast.quiet(minimum[a.dtype], _fast.quiet(maximum[a.dtype], a, lo), hi)
+                except Exception:  # noqa: BLE001 -- the general path makes the error
+                    out = None
+                if out is not None:
+                    return _fast.wrap(np.asarray(out))
+        return general(t, clip_value_min, clip_value_max, name)
+
+    return _named(clip_by_value, general)

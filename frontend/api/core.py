@@ -119,6 +119,10 @@ def stop_gradient(input, name=None):
     return execute("StopGradient", [input])
 
 
+identity = _fast_ops.identity_api(identity)
+stop_gradient = _fast_ops.identity_api(stop_gradient)
+
+
 def _shape_list(shape) -> list[int]:
     if isinstance(shape, Tensor):
         return [int(v) for v in np.asarray(shape._const).reshape(-1)]
@@ -188,6 +192,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 def shape(input, out_type=dtypes.int32, name=None):
     return execute("Shape", [input], {"out_type": dtypes.np_dtype(out_type)})
+
+
+shape = _fast_ops.shape_api(shape)
 
 
 def size(input, out_type=dtypes.int32, name=None):
@@ -353,6 +360,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return execute("ClipByValue", [t, _t(clip_value_min, t.dtype) if not isinstance(clip_value_min, Tensor)
                                    else clip_value_min, _t(clip_value_max, t.dtype)
                                    if not isinstance(clip_value_max, Tensor) else clip_value_max])
+
+
+clip_by_value = _fast_ops.clip_api(clip_by_value)
 
 
 def where(condition, x=None, y=None, name=None):

@@ -246,3 +246,25 @@ def test_creation_and_joining_equal_general_path():
         _same(tf.nn.bias_add(t, b), _general(tf.nn.bias_add, t, b))
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.nn.bias_add(x, tf.constant(np.ones(2, np.float32)))
+
+
+def test_identity_shape_and_clip_equal_general_path():
+    x = tf.constant(np.array([[-2.0, -0.0, 0.0, 0.5], [np.nan, 3.0, -np.inf, 1.0]], np.float32))
+    for fn in (tf.identity, tf.stop_gradient):
+        _same(fn(x), _general(fn, x))
+    v = tf.Variable(np.ones(3, np.float32))
+    copy = tf.identity(v)
+    copy._value[0] = 5.0  # a copy of the variable's value, not its storage
+    assert float(v.numpy()[0]) == 1.0
+    for out_type in (tf.int32, tf.int64):
+        _same(tf.shape(x, out_type), _general(tf.shape, x, out_type))
+    _same(tf.shape(tf.constant(np.float32(1))), _general(tf.shape, tf.constant(np.float32(1))))
+    bounds = [(-1.0, 1.0), (0.0, 0.0), (-0.0, 0.0), (0, 2), (np.nan, 1.0),
+              (tf.constant(np.float32(-1)), tf.constant(np.float32([0.0, 1.0, 2.0, 3.0])))]
+    for lo, hi in bounds:
+        _same(tf.clip_by_value(x, lo, hi), _general(tf.clip_by_value, x, lo, hi))
+    for t, lo, hi in ((tf.constant(np.int32([-5, 0, 5])), -1, 2), (tf.constant(np.float16([-5, 0.5, 5])), -1.0, 2.0),
+                      (tf.constant(np.float32([1.0, 2.0])), tf.constant(np.float32([[0.0], [1.5]])), 1.75)):
+        _same(tf.clip_by_value(t, lo, hi), _general(tf.clip_by_value, t, lo, hi))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.clip_by_value(x, tf.constant(np.float32([1.0, 2.0, 3.0])), 5.0)
