@@ -435,3 +435,20 @@ def clip_api(general):
         return general(t, clip_value_min, clip_value_max, name)
 
     return _named(clip_by_value, general)
+
+
+def arg_api(general, is_min: bool):
+    """tf.argmax/argmin of an eager float32/float64/integer tensor along a Python int axis: numpy's,
+    which picks as ArgMax's rule does (the first NaN wins, ties go to the lowest index)."""
+    pick = np.argmin if is_min else np.argmax
+
+    def arg(input, axis=None, output_type=dtypes.int64, name=None):
+        a = _eager_array(input)
+        ax = 0 if axis is None else axis
+        if a is not None and a.dtype in _PLAIN and type(ax) is int and -a.ndim <= ax < a.ndim and a.shape[ax]:
+            dt = _target(output_type)
+            if dt in _SHAPE_TYPES:
+                return _fast.wrap(np.asarray(pick(a, ax)).astype(dt))
+        return general(input, axis, output_type, name)
+
+    return _named(arg, general)

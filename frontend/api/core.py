@@ -435,6 +435,10 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):
                    {"output_type": dtypes.np_dtype(output_type)})
 
 
+argmax = _fast_ops.arg_api(argmax, is_min=False)
+argmin = _fast_ops.arg_api(argmin, is_min=True)
+
+
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     return execute("Cumsum", [x, np.asarray(axis, np.int32) if not isinstance(axis, Tensor) else axis],
                    {"exclusive": exclusive, "reverse": reverse})

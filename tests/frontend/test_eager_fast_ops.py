@@ -268,3 +268,26 @@ def test_identity_shape_and_clip_equal_general_path():
         _same(tf.clip_by_value(t, lo, hi), _general(tf.clip_by_value, t, lo, hi))
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.clip_by_value(x, tf.constant(np.float32([1.0, 2.0, 3.0])), 5.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8, np.float16], ids=lambda d: np.dtype(d).name)
+def test_argmax_argmin_equal_general_path(dtype):
+    rng = np.random.default_rng(9)
+    if np.dtype(dtype).kind == "f":
+        v = rng.integers(-3, 4, (4, 6)).astype(dtype)  # many ties
+        v[0, 2] = v[0, 4] = np.nan
+        v[1, :] = -np.inf
+        v[2, :3] = [-0.0, 0.0, -0.0]
+        v[3, :] = v[3, :] * 0 - 0.0
+    else:
+        info = np.iinfo(dtype)
+        v = rng.integers(0, 3, (4, 6)).astype(dtype)
+        v[1, :] = info.min
+        v[2, :] = info.max
+    x = tf.constant(v)
+    for fn in (tf.argmax, tf.argmin):
+        for axis in (None, 0, 1, -1):
+            for out in (tf.int64, tf.int32):
+                _same(fn(x, axis, out), _general(fn, x, axis, out))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.argmax(x, 2)
