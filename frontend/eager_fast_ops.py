@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.backends.interpreter.kernels import conversions as cv
+from minixla.backends.interpreter.ops_elementwise import UNARY
 from minixla.frontend import dtypes
 from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.tensor import Tensor
@@ -452,3 +453,25 @@ def arg_api(general, is_min: bool):
         return general(input, axis, output_type, name)
 
     return _named(arg, general)
+
+
+def _softmax(a: np.ndarray, log: bool) -> np.ndarray:
+    """Softmax/LogSoftmax's rules along the last axis with their kernels: s = x - max (the max's
+    sign of zero cannot show: exp(+-0) = 1), e = exp(s), the add-reduce kernel's sum, then e / sum
+    or s - log(sum)."""
+    dt = a.dtype
+    s = np.subtract(a, np.max(a, axis=-1, keepdims=True))
+    e = UNARY["exponential"](s)
+    total = np.asarray(np.add(np.zeros((), dt), np.add.reduce(e, axis=(a.ndim - 1,)))).astype(dt)[..., None]
+    return np.subtract(s, UNARY["log"](total)) if log else np.true_divide(e, total)
+
+
+def softmax_last(x, log: bool = False):
+    """tf.nn.softmax/log_softmax along the last axis of an eager float32/float64 tensor, or None."""
+    a = _eager_array(x)
+    if a is None or a.dtype not in _WIDE or not a.ndim or not a.shape[-1]:
+        return None
+    try:
+        return _fast.wrap(_fast.quiet(_softmax, a, log))
+    except Exception:  # noqa: BLE001 -- the general path makes the error
+        return None

@@ -74,12 +74,22 @@ def _along_last(fn, logits, axis):
     return api.transpose(fn(api.transpose(x, perm)), perm)
 
 
+def _softmax(x):
+    out = _fast_ops.softmax_last(x)
+    return execute("Softmax", [x]) if out is None else out
+
+
+def _log_softmax(x):
+    out = _fast_ops.softmax_last(x, log=True)
+    return execute("LogSoftmax", [x]) if out is None else out
+
+
 def softmax(logits, axis=None, name=None):
-    return _along_last(lambda x: execute("Softmax", [x]), logits, -1 if axis is None else axis)
+    return _along_last(_softmax, logits, -1 if axis is None else axis)
 
 
 def log_softmax(logits, axis=None, name=None):
-    return _along_last(lambda x: execute("LogSoftmax", [x]), logits, -1 if axis is None else axis)
+    return _along_last(_log_softmax, logits, -1 if axis is None else axis)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):

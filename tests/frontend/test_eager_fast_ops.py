@@ -291,3 +291,20 @@ def test_argmax_argmin_equal_general_path(dtype):
                 _same(fn(x, axis, out), _general(fn, x, axis, out))
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.argmax(x, 2)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16], ids=lambda d: np.dtype(d).name)
+def test_softmax_and_log_softmax_equal_general_path(dtype, taken):
+    rng = np.random.default_rng(11)
+    v = (rng.standard_normal((3, 4, 6)) * 30).astype(dtype)
+    v[0, 0, :] = [-0.0, 0.0, -0.0, 0.0, -0.0, 0.0]
+    v[0, 1, :] = -np.inf
+    v[0, 2, 1] = np.nan
+    v[0, 3, 2] = np.inf
+    x = tf.constant(v)
+    for fn in (tf.nn.softmax, tf.nn.log_softmax):
+        for axis in (None, -1, 0, 1):
+            _same(fn(x, axis), _general(fn, x, axis))
+    assert bool(taken) == (np.dtype(dtype) != np.float16)
+    ref = np.exp(v[1:].astype(np.float64) - v[1:].max(-1, keepdims=True))
+    np.testing.assert_allclose(tf.nn.softmax(x).numpy()[1:], ref / ref.sum(-1, keepdims=True), rtol=2e-3, atol=1e-6)
