@@ -475,3 +475,24 @@ def softmax_last(x, log: bool = False):
         return _fast.wrap(_fast.quiet(_softmax, a, log))
     except Exception:  # noqa: BLE001 -- the general path makes the error
         return None
+
+
+def gather_api(general):
+    """tf.gather (batch_dims 0, a Python int axis) of an eager tensor by eager int32/int64 indices or a
+    list of Python ints all in range: np.take (an index out of range: the general path's error)."""
+    def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+        a = _eager_array(params)
+        ax = 0 if axis is None else axis
+        if a is not None and a.dtype.kind != "O" and batch_dims == 0 and type(ax) is int and -a.ndim <= ax < a.ndim:
+            if type(indices) in _fast.EAGER_TYPES:
+                idx = _eager_array(indices)
+            elif type(indices) in (list, tuple) and all(type(i) is int for i in indices):
+                idx = np.asarray(indices, np.int64)
+            else:
+                idx = None
+            n = a.shape[ax]
+            if idx is not None and idx.dtype in _SHAPE_TYPES and (not idx.size or (idx.min() >= 0 and idx.max() < n)):
+                return _fast.wrap(np.take(a, idx, axis=ax))
+        return general(params, indices, validate_indices, axis, batch_dims, name)
+
+    return _named(gather, general)

@@ -308,3 +308,18 @@ def test_softmax_and_log_softmax_equal_general_path(dtype, taken):
     assert bool(taken) == (np.dtype(dtype) != np.float16)
     ref = np.exp(v[1:].astype(np.float64) - v[1:].max(-1, keepdims=True))
     np.testing.assert_allclose(tf.nn.softmax(x).numpy()[1:], ref / ref.sum(-1, keepdims=True), rtol=2e-3, atol=1e-6)
+
+
+def test_gather_equals_general_path():
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(4, 6))
+    for indices, axis in (([0, 2, 3], None), (tf.constant(np.int32([[1, 0], [3, 3]])), 0),
+                          (tf.constant(np.int64([5, 0])), 1), ([], 0), (tf.constant(np.int32(2)), -1)):
+        got = tf.gather(x, indices, axis=axis)
+        if not (isinstance(indices, list) and not indices):  # (the general path makes [] float32; TF int32)
+            _same(got, _general(tf.gather, x, indices, axis=axis))
+        np.testing.assert_array_equal(got.numpy(), np.take(x.numpy(), np.asarray(indices, np.int64),
+                                                           axis=0 if axis is None else axis))
+    for bad in ([4], [-1], tf.constant(np.int32([0, 6]))):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            tf.gather(x, bad, axis=0 if isinstance(bad, list) else 1)
+    _same(tf.gather(tf.Variable(x.numpy()), [1]), tf.constant(x.numpy()[[1]]))
