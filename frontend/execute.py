@@ -132,8 +132,7 @@ def _owned(result) -> np.ndarray:
 
 def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     """Run TF op `name`; returns a Tensor, a tuple of Tensors, or None (no outputs)."""
-    if name in _fast.KERNELS and not attrs and not _tape.ACTIVE and _trace_events.ACTIVE is None \
-            and current_graph() is None:
+    if name in _fast.KERNELS and not attrs:  # it checks for tapes, traces and recorders
         out = _fast.run(name, inputs)
         if out is not None:
             return out

@@ -112,10 +112,34 @@ class TensorShape:
         return "(" + ", ".join(map(str, self._dims)) + ("," if len(self._dims) == 1 else "") + ")"
 
 
+class _FromValue:
+    """A field an eager tensor derives from `_value` on first read and then keeps in its `__dict__`
+    (a non-data descriptor: a stored field wins), so the eager fast path makes a result by setting
+    `_value` alone."""
+
+    def __init__(self, derive):
+        self.derive = derive
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = self.derive(obj._value)
+        obj.__dict__[self.name] = value
+        return value
+
+
 class Tensor:
     """An eager value (`_value`) or a symbolic one (`_graph`, `_ssa`, `_spec`)."""
 
     __array_priority__ = 100
+    # what an eager result has unless it sets them (eager_tensor, the eager fast path)
+    _graph = _ssa = None
+    _name = ""
+    _spec = _FromValue(lambda value: Spec(value.shape, value.dtype))
+    _const = _FromValue(lambda value: value)
 
     def __init__(self, value: np.ndarray | None = None, *, graph=None, ssa=None, spec: Spec | None = None,
                  const: np.ndarray | None = None, name: str = ""):
@@ -239,30 +263,16 @@ def eager_tensor(value: np.ndarray, spec: Spec) -> Tensor:
     `spec` is known already: skips `np.asarray` and building a Spec (the
     cached-call path of tf.function wraps every output this way)."""
     t = _new_tensor(Tensor)
-    t._value = t._const = value
-    t._graph = t._ssa = None
+    t._value = value
     t._spec = spec
-    t._name = ""
     return t
 
 
 _new_tensor = object.__new__
 
 
-#: eager_fast_path.dunder once that module is imported: `t * 2.0` on eager tensors goes straight to the kernel
-OPERATOR_FAST_PATH: list = [None]
-_FAST_OPS = {"add": "AddV2", "subtract": "Sub", "multiply": "Mul", "truediv": "RealDiv"}
-
-
 def _binary(api_name: str, reverse: bool = False):
-    op = _FAST_OPS.get(api_name)
-
     def method(self, other):
-        fast = OPERATOR_FAST_PATH[0]
-        if op is not None and fast is not None:
-            out = fast(op, other, self) if reverse else fast(op, self, other)
-            if out is not None:
-                return out
         api = API[0]
         fn = getattr(api, api_name)
         return fn(other, self) if reverse else fn(self, other)
@@ -303,7 +313,8 @@ def _default_array(value: Any) -> np.ndarray:
         return np.array(value.encode() if isinstance(value, str) else value, dtype=object)
     arr = np.asarray(value)
     if arr.dtype == np.float64:
-        return arr.astype(np.float32)
+        with np.errstate(over="ignore"):  # TF: 1e39 is inf, silently
+            return arr.astype(np.float32)
     if arr.dtype.kind in "iu" and arr.dtype.itemsize == 8:
         if arr.size == 0 or (arr.min() >= np.iinfo(np.int32).min and arr.max() <= np.iinfo(np.int32).max):
             return arr.astype(np.int32)

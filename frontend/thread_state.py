@@ -10,6 +10,18 @@ from collections.abc import Iterator
 from typing import Any
 
 
+#: how many items all PerThreadLists hold, over every thread: while it is 0 no thread traces a graph
+#: or has a tape open, which the eager fast path reads in one step (a busy count makes it take the
+#: general path, which looks at this thread's own lists)
+OPEN = [0]
+_open_lock = threading.Lock()
+
+
+def _count(n: int) -> None:
+    with _open_lock:
+        OPEN[0] += n
+
+
 class PerThreadList(threading.local):
     """A list whose contents are separate in each thread (the list methods the frontend uses)."""
 
@@ -36,12 +48,18 @@ class PerThreadList(threading.local):
 
     def append(self, item: Any) -> None:
         self.items.append(item)
+        _count(1)
 
     def pop(self, index: int = -1) -> Any:
-        return self.items.pop(index)
+        item = self.items.pop(index)
+        _count(-1)
+        return item
 
     def remove(self, item: Any) -> None:
         self.items.remove(item)
+        _count(-1)
 
     def clear(self) -> None:
+        n = len(self.items)
         self.items.clear()
+        _count(-n)

@@ -13,6 +13,7 @@ import itertools
 import numpy as np
 
 from minixla.frontend import dtypes
+from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.autodiff import tape as _tape
 from minixla.frontend.builder import Spec
 from minixla.frontend.errors import InvalidArgumentError, at_user_line
@@ -150,3 +151,6 @@ for _n in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", 
            "__floordiv__", "__mod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__", "__abs__",
            "__lt__", "__le__", "__gt__", "__ge__", "__getitem__", "__ne__"):
     setattr(Variable, _n, _forward(_n))
+
+
+_fast.EAGER_TYPES.append(Variable)  # eager ops read a Variable's array in place (their results are new arrays)

@@ -12,6 +12,8 @@ import builtins
 import numpy as np
 
 from minixla.frontend import dtypes
+from minixla.frontend import eager_fast_ops as _fast_ops
+from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.execute import execute
 from minixla.frontend.conversions import CONVERSIONS, convert_registered
 from minixla.frontend import indexed_slices as _indexed_slices
@@ -25,7 +27,34 @@ from minixla.frontend.tensor import Tensor, to_array
 # -- creation -----------------------------------------------------------------------
 
 
+#: numpy scalar types `tf.constant` wraps as they are (dtype kept, a fresh 0-d array)
+_NUMPY_SCALARS = frozenset({np.float16, np.float32, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8,
+                            np.uint16, np.uint32, np.uint64, np.bool_, np.complex64, np.complex128})
+
+
+_new_tensor = object.__new__
+
+
+def _plain_scalar(value):
+    """The 0-d array `constant` makes of a numpy scalar (its dtype) or of a Python bool, int or float
+    (TF's defaults: bool, int32, float32) that converts without a range check; else None."""
+    kind = type(value)
+    if kind in _NUMPY_SCALARS or kind is bool:
+        return np.array(value)
+    if kind is float and -3.4e38 <= value <= 3.4e38:  # (NaN and the infinities: the general path)
+        return np.array(value, np.float32)
+    if kind is int and -2**31 <= value < 2**31:
+        return np.array(value, np.int32)
+    return None
+
+
 def constant(value, dtype=None, shape=None, name=None) -> Tensor:
+    if dtype is None and shape is None and not _fast.OPEN[0]:
+        arr = _plain_scalar(value)
+        if arr is not None:
+            t = _new_tensor(Tensor)  # what the general path below makes, in a fifth of the time
+            t._value = arr
+            return t
     if isinstance(value, Tensor):
         value = value.numpy() if not value.is_symbolic else value
     arr = to_array(value, dtype) if not isinstance(value, Tensor) else None
@@ -79,12 +108,19 @@ def cast(x, dtype, name=None) -> Tensor:
     return execute("Cast", [x], {"DstT": dt.np})
 
 
+cast = _fast_ops.cast_api(cast)
+
+
 def identity(input, name=None):
     return execute("Identity", [input])
 
 
 def stop_gradient(input, name=None):
     return execute("StopGradient", [input])
+
+
+identity = _fast_ops.identity_api(identity)
+stop_gradient = _fast_ops.identity_api(stop_gradient)
 
 
 def _shape_list(shape) -> list[int]:
@@ -115,6 +151,12 @@ def ones_like(input, dtype=None, name=None):
     return execute("OnesLike", [x if dtype is None else cast(x, dtype)])
 
 
+zeros = _fast_ops.filled_api(zeros, 0)
+ones = _fast_ops.filled_api(ones, 1)
+zeros_like = _fast_ops.filled_like_api(zeros_like, 0)
+ones_like = _fast_ops.filled_like_api(ones_like, 1)
+
+
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if limit is None:
         start, limit = 0, start
@@ -125,6 +167,9 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
         dtype = np.float32 if dtype == np.float64 and not any(isinstance(v, np.ndarray) for v in vals) else dtype
     dt = dtypes.np_dtype(dtype)
     return execute("Range", [cast(v, dt) if isinstance(v, Tensor) else np.asarray(v, dt) for v in vals])
+
+
+range = _fast_ops.range_api(range)  # noqa: A001
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
@@ -149,6 +194,9 @@ def shape(input, out_type=dtypes.int32, name=None):
     return execute("Shape", [input], {"out_type": dtypes.np_dtype(out_type)})
 
 
+shape = _fast_ops.shape_api(shape)
+
+
 def size(input, out_type=dtypes.int32, name=None):
     return execute("Size", [input], {"out_type": dtypes.np_dtype(out_type)})
 
@@ -164,7 +212,7 @@ def _binary(op):
         return execute(op, [x, y])
 
     fn.__name__ = op
-    return fn
+    return _fast.binary_api(op, fn) if op in _fast.BINARY_TABLES else fn
 
 
 add = _binary("AddV2")
@@ -202,6 +250,9 @@ def pow(x, y, name=None):  # noqa: A001
     return execute("Pow", [x, y])
 
 
+pow = _fast.binary_api("Pow", pow)  # noqa: A001
+
+
 def logical_xor(x, y, name=None):
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
 
@@ -224,6 +275,7 @@ def truediv(x, y, name=None):
     return execute("RealDiv", [x, y])
 
 
+truediv = _fast.binary_api("RealDiv", truediv)  # floats; integers take the general path and its casts
 divide = truediv
 
 
@@ -254,7 +306,7 @@ def _unary(op):
         return execute(op, [x])
 
     fn.__name__ = op
-    return fn
+    return _fast.unary_api(op, fn) if op in _fast.UNARY_TABLES else fn
 
 
 abs = _unary("Abs")  # noqa: A001
@@ -310,6 +362,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
                                    if not isinstance(clip_value_max, Tensor) else clip_value_max])
 
 
+clip_by_value = _fast_ops.clip_api(clip_by_value)
+
+
 def where(condition, x=None, y=None, name=None):
     """One argument: coordinates of the true elements (int64 [num_true, rank]), a data-dependent
     shape, so host only (eager, tf.function without jit); three arguments: SelectV2."""
@@ -318,6 +373,9 @@ def where(condition, x=None, y=None, name=None):
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     return execute("SelectV2", [condition, x, y])
+
+
+where = _fast_ops.where_api(where)
 
 
 # -- reductions -----------------------------------------------------------------------
@@ -340,11 +398,11 @@ def _reduction(op):
     return fn
 
 
-reduce_sum = _reduction("Sum")
-reduce_mean = _reduction("Mean")
-reduce_max = _reduction("Max")
-reduce_min = _reduction("Min")
-reduce_prod = _reduction("Prod")
+reduce_sum = _fast_ops.reduction_api("Sum", _reduction("Sum"))
+reduce_mean = _fast_ops.reduction_api("Mean", _reduction("Mean"))
+reduce_max = _fast_ops.reduction_api("Max", _reduction("Max"))
+reduce_min = _fast_ops.reduction_api("Min", _reduction("Min"))
+reduce_prod = _fast_ops.reduction_api("Prod", _reduction("Prod"))
 reduce_all = _reduction("All")
 reduce_any = _reduction("Any")
 reduce_euclidean_norm = _reduction("EuclideanNorm")
@@ -377,6 +435,10 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):
                    {"output_type": dtypes.np_dtype(output_type)})
 
 
+argmax = _fast_ops.arg_api(argmax, is_min=False)
+argmin = _fast_ops.arg_api(argmin, is_min=True)
+
+
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     return execute("Cumsum", [x, np.asarray(axis, np.int32) if not isinstance(axis, Tensor) else axis],
                    {"exclusive": exclusive, "reverse": reverse})
@@ -401,11 +463,17 @@ def reshape(tensor, shape, name=None):
     return execute("Reshape", [tensor, _const_arg(shape)])
 
 
+reshape = _fast_ops.reshape_api(reshape)
+
+
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     x = _t(a)
     if perm is None:
         perm = list(builtins.range(x.ndim))[::-1]
     return execute("Transpose", [x, _const_arg(perm)])
+
+
+transpose = _fast_ops.transpose_api(transpose)
 
 
 def expand_dims(input, axis, name=None):
@@ -417,12 +485,20 @@ def squeeze(input, axis=None, name=None):
     return execute("Squeeze", [input], {"squeeze_dims": dims})
 
 
+expand_dims = _fast_ops.expand_dims_api(expand_dims)
+squeeze = _fast_ops.squeeze_api(squeeze)
+
+
 def concat(values, axis, name="concat"):
     return execute("ConcatV2", [list(values), _const_arg(axis)])
 
 
 def stack(values, axis=0, name="stack"):
     return execute("Pack", [list(values)], {"axis": axis})
+
+
+concat = _fast_ops.concat_api(concat)
+stack = _fast_ops.stack_api(stack)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -494,6 +570,9 @@ def getitem(tensor, key):
     return strided_slice(tensor, begin, end, strides, bm, em, elm, nam, sam)
 
 
+getitem = _fast_ops.getitem_api(getitem)
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
            b_is_sparse=False, output_type=None, name=None):
     a, b = _pair(a, b)
@@ -503,5 +582,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return execute("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb})
 
 
+matmul = _fast_ops.matmul_api(matmul)
+
+
 tensor_module.API[0] = _sys.modules[__name__]  # Tensor's operators call these functions
+_fast.install_operators(_sys.modules[__name__])  # ... the arithmetic ones through the fast path
 _indexed_slices.install(convert_to_tensor=convert_to_tensor, square=square, abs=abs, negative=negative)

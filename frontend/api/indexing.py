@@ -15,6 +15,7 @@ from collections import namedtuple
 import numpy as np
 
 from minixla.frontend import dtypes
+from minixla.frontend import eager_fast_ops as _fast_ops
 from minixla.frontend.api.core import _t, negative, transpose
 from minixla.frontend.execute import execute
 
@@ -25,6 +26,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     ax = batch_dims if axis is None else axis  # TF: axis defaults to batch_dims
     return execute("GatherV2", [params, indices, np.asarray(ax, np.int32) if not hasattr(ax, "_spec") else ax],
                    {"batch_dims": batch_dims})
+
+
+gather = _fast_ops.gather_api(gather)
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):

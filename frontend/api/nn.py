@@ -9,12 +9,17 @@ from __future__ import annotations
 import math
 
 
+from minixla.frontend import eager_fast_ops as _fast_ops
+from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.api import core as api
 from minixla.frontend.execute import execute
 
 
 def relu(features, name=None):
     return execute("Relu", [features])
+
+
+relu = _fast.unary_api("Relu", relu)
 
 
 def relu6(features, name=None):
@@ -69,12 +74,22 @@ def _along_last(fn, logits, axis):
     return api.transpose(fn(api.transpose(x, perm)), perm)
 
 
+def _softmax(x):
+    out = _fast_ops.softmax_last(x)
+    return execute("Softmax", [x]) if out is None else out
+
+
+def _log_softmax(x):
+    out = _fast_ops.softmax_last(x, log=True)
+    return execute("LogSoftmax", [x]) if out is None else out
+
+
 def softmax(logits, axis=None, name=None):
-    return _along_last(lambda x: execute("Softmax", [x]), logits, -1 if axis is None else axis)
+    return _along_last(_softmax, logits, -1 if axis is None else axis)
 
 
 def log_softmax(logits, axis=None, name=None):
-    return _along_last(lambda x: execute("LogSoftmax", [x]), logits, -1 if axis is None else axis)
+    return _along_last(_log_softmax, logits, -1 if axis is None else axis)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -115,6 +130,9 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 def bias_add(value, bias, data_format=None, name=None):
     return execute("BiasAdd", [value, bias], {"data_format": data_format or "NHWC"})
+
+
+bias_add = _fast_ops.bias_add_api(bias_add)
 
 
 def l2_loss(t, name=None):
