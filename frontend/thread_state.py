@@ -22,11 +22,26 @@ def _count(n: int) -> None:
         OPEN[0] += n
 
 
+class _ReleaseAtThreadExit:
+    """Held by a thread's PerThreadList state, which dies with the thread: whatever that thread left
+    open (a tape it never closed) no longer counts in OPEN."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list):
+        self.items = items
+
+    def __del__(self) -> None:
+        if self.items:
+            _count(-len(self.items))
+
+
 class PerThreadList(threading.local):
     """A list whose contents are separate in each thread (the list methods the frontend uses)."""
 
     def __init__(self) -> None:
         self.items: list = []
+        self._release = _ReleaseAtThreadExit(self.items)
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -44,7 +59,9 @@ class PerThreadList(threading.local):
         return self.items[index]
 
     def __setitem__(self, index, value) -> None:
-        self.items[index] = value
+        before = len(self.items)
+        self.items[index] = value  # a slice assignment (tf.init_scope's restore) changes the length
+        _count(len(self.items) - before)
 
     def append(self, item: Any) -> None:
         self.items.append(item)

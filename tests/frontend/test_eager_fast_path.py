@@ -251,6 +251,40 @@ def test_another_threads_tape_does_not_change_results():
     assert OPEN[0] == 0
 
 
+def test_init_scope_inside_a_trace_leaves_the_fast_path_on(taken):
+    """tf.init_scope empties the trace stack and restores it by slice assignment: the global count of
+    open tapes and graphs must come back to 0 (it once went negative, turning the fast path off for good)."""
+    from minixla.frontend.thread_state import OPEN
+
+    made = []
+
+    @tf.function
+    def f(x):
+        with tf.init_scope():
+            made.append(tf.constant(1.0))
+        return x * 2.0
+
+    f(tf.constant(3.0))
+    assert OPEN[0] == 0
+    x = tf.constant(np.arange(3, dtype=np.float32))
+    np.testing.assert_array_equal((x * 2.0).numpy(), np.arange(3) * 2)
+    assert np.multiply in taken
+
+
+def test_a_thread_that_ends_with_its_tape_open_does_not_keep_the_fast_path_off():
+    from minixla.frontend.thread_state import OPEN
+
+    def leave_open():
+        tf.GradientTape().__enter__()  # never closed
+    worker = threading.Thread(target=leave_open)
+    worker.start()
+    worker.join()
+    del worker
+    import gc
+    gc.collect()
+    assert OPEN[0] == 0
+
+
 def test_constant_of_scalars_equals_general_path():
     for v in (np.float32(1.5), np.float64(2.5), np.int64(7), np.bool_(True), np.float16(3), np.complex64(1j),
               0.1, -3.4e38, 1e39, float("nan"), 3, -2**31, 2**31, 2**40, True, False):
