@@ -17,6 +17,7 @@ from minixla.backends.interpreter.ops_elementwise import UNARY
 from minixla.frontend import dtypes
 from minixla.frontend import eager_fast_path as _fast
 from minixla.frontend.tensor import Tensor
+from minixla.frontend.validation import out_of_memory
 
 _WIDE = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 _INTS = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
@@ -90,10 +91,17 @@ def reduction_api(op: str, general):
     return _named(fn, general)
 
 
-def _named(fn, general):
+def _named(fast, general):
+    """`fast` under `general`'s name; a result numpy cannot allocate raises TF's ResourceExhaustedError
+    (numpy's MemoryError would be a traceback from inside)."""
+    def fn(*args, **kwargs):
+        try:
+            return fast(*args, **kwargs)
+        except MemoryError as err:
+            raise out_of_memory(general.__name__, err) from None
     fn.__name__ = fn.__qualname__ = general.__name__
     fn.__doc__ = general.__doc__
-    fn.general = general
+    fn.general, fn.fast = general, fast
     return fn
 
 
@@ -280,7 +288,10 @@ def filled_api(general, value: int):
     def filled(shape, dtype=dtypes.float32, name=None):
         dims, dt = _shape(shape), _target(dtype)
         if dims is not None and dt is not None and dt in _CASTABLE and _fast.idle():
-            return _fast.wrap(np.full(dims, value, dt))
+            try:
+                return _fast.wrap(np.full(dims, value, dt))
+            except (MemoryError, ValueError):  # too big: the general path raises TF's ResourceExhaustedError
+                pass
         return general(shape, dtype, name)
 
     return _named(filled, general)
@@ -291,7 +302,10 @@ def filled_like_api(general, value: int):
     def filled_like(input, dtype=None, name=None):
         a = _eager_array(input)
         if a is not None and dtype is None and a.dtype in _CASTABLE:
-            return _fast.wrap(np.full(a.shape, value, a.dtype))
+            try:
+                return _fast.wrap(np.full(a.shape, value, a.dtype))
+            except MemoryError:  # the general path raises TF's ResourceExhaustedError
+                pass
         return general(input, dtype, name)
 
     return _named(filled_like, general)
