@@ -1,4 +1,4 @@
-"""Large outputs reuse the buffers their callers dropped (runtime.OutputRecycler,
+"""The generated call path of CompiledFunction. Large outputs reuse the buffers their callers dropped (runtime.OutputRecycler,
 our form of buffer donation): a variable updated by a compiled step
 alternates between two buffers, and nothing a caller still holds is ever
 overwritten."""
@@ -87,3 +87,23 @@ def test_variable_updated_by_a_compiled_step_double_buffers():
         addresses.append(v._value.ctypes.data)
     # the new value is written while the old one is still the step's input: two buffers in turn
     assert len(set(addresses[1:])) == 2, addresses
+
+
+def test_signature_from_the_disk_cache_takes_the_unchecked_call(monkeypatch):
+    """A signature unpickled from the disk cache holds copies of its dtypes; the generated call's
+    identity test must still match a plain float32 array (else every call goes through coerce)."""
+    import pickle
+
+    from minixla.backends.cpu.runtime import CompiledFunction
+
+    f = negate()
+    sig = pickle.loads(pickle.dumps(f.signature))
+    assert sig.inputs[0].dtype is not np.dtype(np.float32)
+    coerced = []
+    monkeypatch.setattr(CompiledFunction, "_coerce", lambda self, i, a: coerced.append(i) or a)
+    g = CompiledFunction.__new__(CompiledFunction)  # the same native entry under the unpickled signature
+    g.owner, g.signature, g.name, g._entry, g.recyclers = f.owner, sig, f.name, f._entry, []
+    g._call = g._generate(by_object=hasattr(f, "_method_table"))
+    out = g(inputs(2))[0]
+    np.testing.assert_array_equal(out, -inputs(2))
+    assert coerced == []
