@@ -309,8 +309,10 @@ def report(mode: str, bw: dict, examples: list, chain_r: dict, matmuls: list, co
                      "minixla native entry": "minixla compiled executable called directly"}.get(key, key)
             L.append(f"| {label} | {fmt_time(chain_r[key])} | {chain_r['minixla eager'] / chain_r[key]:.1f}x |")
     L += ["", f"Compiled chain vs numpy: max abs error {chain_r['max_abs_err']:.1e}.", ""]
-    L += ["## Compile time", "", "| function | first call (trace + compile + run) | cached call |",
-          "| --- | ---: | ---: |"]
+    cache = os.environ.get("MINIXLA_CACHE_DIR", "the default directory")
+    L += ["## Compile time", "", f"Persistent compile cache: {cache} (`off`: every first call compiles; a warm cache "
+          "turns it into a load: benchmarks/bench_first_call.py measures both in fresh processes).", "",
+          "| function | first call (trace + compile + run) | cached call |", "| --- | ---: | ---: |"]
     for ex in examples:
         L.append(f"| running example {ex['n']}² | {fmt_time(ex['first call'])} | {fmt_time(ex['minixla jit'])} |")
     L.append(f"| 100-op chain, 16 floats | {fmt_time(chain_r['first call'])} | {fmt_time(chain_r['minixla jit'])} |")
