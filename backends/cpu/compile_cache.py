@@ -337,3 +337,24 @@ def engine_for_object(data: bytes):
     engine.set_object_cache(None, lambda _m: data)
     engine.finalize_object()
     return engine
+
+
+def runtime_kernel_engine(text: str):
+    """A finalized MCJIT engine for a runtime kernel's fixed IR `text` (the gemm, its wrappers): the
+    object code from the disk cache when stored (no parsing nor code generation), else compiled for the
+    host and stored."""
+    stored = cached_object(text)
+    if stored is not None:
+        return engine_for_object(stored)
+    import llvmlite.binding as llvm
+
+    from minixla.backends.cpu.target import create_machine, host_target
+
+    host = host_target()
+    module = llvm.parse_assembly(text)
+    module.triple = host.triple
+    module.verify()
+    engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+    cache_object_code(engine, text)
+    engine.finalize_object()
+    return engine

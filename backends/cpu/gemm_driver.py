@@ -535,8 +535,7 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     dispatchers that leave small and skinny products to it."""
     import llvmlite.binding as llvm
 
-    from minixla.backends.cpu.compile_cache import cache_object_code, cached_object, engine_for_object
-    from minixla.backends.cpu.target import create_machine, host_target
+    from minixla.backends.cpu.compile_cache import runtime_kernel_engine
     from minixla.backends.cpu.threadpool import ensure_registered
 
     ensure_registered()  # minixla_parallel_for
@@ -545,16 +544,6 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
         llvm.add_symbol("minixla_fallback_sgemm", fallback[0])
         llvm.add_symbol("minixla_fallback_dgemm", fallback[1])
         text += dispatch_ir()
-    cached = cached_object("; minixla generated gemm\n" + text)
-    if cached is not None:  # no parsing: the object code from the disk cache
-        engine = engine_for_object(cached)
-    else:
-        host = host_target()
-        module = llvm.parse_assembly(text)
-        module.triple = host.triple
-        module.verify()
-        engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
-        cache_object_code(engine, "; minixla generated gemm\n" + text)
-        engine.finalize_object()
+    engine = runtime_kernel_engine("; minixla generated gemm\n" + text)
     entry = "minixla_dispatch_" if fallback is not None else "minixla_gen_"
     return engine, engine.get_function_address(entry + "sgemm"), engine.get_function_address(entry + "dgemm")

@@ -135,8 +135,7 @@ def wrapper_ir(cblas: tuple[str, str] = ("minixla_cblas_sgemm", "minixla_cblas_d
 
 def compile_wrappers(sgemm: int, dgemm: int, threads_local: int) -> tuple[object, int, int]:
     """JIT the wrappers over the BLAS at these addresses; returns (engine to keep, sgemm, dgemm addresses)."""
-    from minixla.backends.cpu.compile_cache import cache_object_code, cached_object, engine_for_object
-    from minixla.backends.cpu.target import create_machine, host_target
+    from minixla.backends.cpu.compile_cache import runtime_kernel_engine
     from minixla.backends.cpu.threadpool import ensure_registered
 
     ensure_registered()
@@ -144,15 +143,5 @@ def compile_wrappers(sgemm: int, dgemm: int, threads_local: int) -> tuple[object
     llvm.add_symbol("minixla_cblas_dgemm", dgemm)
     llvm.add_symbol("minixla_blas_threads_local", threads_local)
     text = wrapper_ir()
-    cached = cached_object("; minixla gemm wrappers\n" + text)
-    if cached is not None:  # no parsing nor code generation (~15 ms of a warm first call)
-        engine = engine_for_object(cached)
-    else:
-        host = host_target()
-        module = llvm.parse_assembly(text)
-        module.triple = host.triple
-        module.verify()
-        engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
-        cache_object_code(engine, "; minixla gemm wrappers\n" + text)
-        engine.finalize_object()
+    engine = runtime_kernel_engine("; minixla gemm wrappers\n" + text)
     return engine, engine.get_function_address("minixla_sgemm"), engine.get_function_address("minixla_dgemm")
