@@ -493,14 +493,15 @@ def softmax_last(x, log: bool = False):
 
 def gather_api(general):
     """tf.gather (batch_dims 0, a Python int axis) of an eager tensor by eager int32/int64 indices or a
-    list of Python ints all in range: np.take (an index out of range: the general path's error)."""
+    non-empty list of Python ints all in range: np.take (an index out of range: the general path's error)."""
     def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
         a = _eager_array(params)
         ax = 0 if axis is None else axis
         if a is not None and a.dtype.kind != "O" and batch_dims == 0 and type(ax) is int and -a.ndim <= ax < a.ndim:
             if type(indices) in _fast.EAGER_TYPES:
                 idx = _eager_array(indices)
-            elif type(indices) in (list, tuple) and all(type(i) is int for i in indices):
+            elif type(indices) in (list, tuple) and indices and all(type(i) is int for i in indices):
+                # ([] converts to float32 in TF, which GatherV2 rejects: the general path says so)
                 idx = np.asarray(indices, np.int64)
             else:
                 idx = None

@@ -18,6 +18,16 @@ def hlo_name(op: Operation) -> str | None:
     return op.name[4:] if op.name.startswith("hlo.") else None
 
 
+def dense_splat_value(value: DenseIntOrFPElementsAttr) -> int | float | None:
+    """The one element value of a splat dense attribute; None if it is not a splat or has no elements
+    (xDSL's `is_splat` indexes the first element, so an empty attribute must be ruled out first)."""
+    values = value.get_values()
+    if not values or not value.is_splat():
+        return None
+    first = values[0]
+    return first.value.data if isinstance(first, (IntegerAttr, FloatAttr)) else first
+
+
 def splat_value(v: SSAValue) -> int | float | None:
     """The element value if `v` is a splat constant, or a broadcast/reshape of one."""
     op = v.owner
@@ -25,11 +35,7 @@ def splat_value(v: SSAValue) -> int | float | None:
         return None
     m = hlo_name(op)
     if m == "constant":
-        value: DenseIntOrFPElementsAttr = op.value
-        if not value.is_splat():
-            return None
-        first = value.get_values()[0]
-        return first.value.data if isinstance(first, (IntegerAttr, FloatAttr)) else first
+        return dense_splat_value(op.value)
     if m in ("broadcast_in_dim", "reshape"):
         return splat_value(op.operands[0])
     return None

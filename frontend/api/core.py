@@ -134,11 +134,11 @@ def fill(dims, value, name=None):
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    return fill(shape, constant(0, dtype))
+    return fill(shape, constant(False if dtypes.as_dtype(dtype) == dtypes.bool_ else 0, dtype))
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
-    return fill(shape, constant(1, dtype))
+    return fill(shape, constant(True if dtypes.as_dtype(dtype) == dtypes.bool_ else 1, dtype))
 
 
 def zeros_like(input, dtype=None, name=None):
@@ -490,7 +490,10 @@ squeeze = _fast_ops.squeeze_api(squeeze)
 
 
 def concat(values, axis, name="concat"):
-    return execute("ConcatV2", [list(values), _const_arg(axis)])
+    values = list(values)
+    if len(values) == 1:  # TF: one tensor is its own concatenation (ConcatV2 needs two)
+        return identity(values[0])
+    return execute("ConcatV2", [values, _const_arg(axis)])
 
 
 def stack(values, axis=0, name="stack"):

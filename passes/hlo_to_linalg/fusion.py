@@ -37,8 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, Float32Type, Float64Type, FloatAttr, IntegerAttr,
-                                   TensorType)
+from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, Float32Type, Float64Type, TensorType)
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.dialects.llvm import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -46,6 +45,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 
 from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.base import int_value, ints, is_float
+from minixla.dialects.hlo_ops.splats import dense_splat_value
 
 from minixla.passes.hlo_to_linalg.common import PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, shape_of, signless
 from minixla.passes.hlo_to_linalg.scalar_region import _one as scalar_op_of
@@ -67,11 +67,7 @@ class NotFusible(Exception):
 
 def _splat(op: Operation) -> int | float | None:
     """The single value of a splat `hlo.constant` (None if not a splat)."""
-    value: DenseIntOrFPElementsAttr = op.value
-    if not value.is_splat():
-        return None
-    first = value.get_values()[0]
-    return first.value.data if isinstance(first, (IntegerAttr, FloatAttr)) else first
+    return dense_splat_value(op.value)
 
 
 class _Body:
