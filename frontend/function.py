@@ -88,6 +88,9 @@ class ConcreteFunction:
     compiled: Compiled | None = None
     #: without jit_compile: the autoclustered graph (autoclustering.py), False when it is off, None before a call
     clustered: Any = None
+    #: a call ran the compiled entry (inspection alone lowers, and may reuse another function's
+    #: executable through compile_reuse, without counting as this function's compile)
+    ran_compiled: bool = False
 
     def lower(self) -> Compiled:
         if self.compiled is None:
@@ -119,6 +122,7 @@ class ConcreteFunction:
             compiled = self.lower()
             if compiled.executable is None:
                 pick_backend(compiled)
+            self.ran_compiled = True
             results = list(compiled(*[np.asarray(args[i]) for i in compiled.kept_args]))
         n = len(self.outputs)
         # the cpu executable writes each result into a fresh buffer: a variable takes its new
@@ -373,7 +377,7 @@ class Function:
     @property
     def compile_count(self) -> int:
         """Executables built so far (one per compile-cache entry that ran)."""
-        return sum(1 for cf in self._cache.values() if cf.compiled is not None and cf.compiled.executable is not None)
+        return sum(1 for cf in self._cache.values() if cf.ran_compiled)
 
     @property
     def python_function(self):
