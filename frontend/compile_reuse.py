@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    SymbolRefAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation
@@ -158,8 +159,15 @@ class _GraphDigest:
         #: an attribute names a Python object of this process (an `XlaHlo` region body kept under a
         #: counter token, ops/xla_ops.py): the same text may mean another body in another process
         self.process_local = False
+        #: the module's other functions (control-flow branches and bodies) by their order: their names
+        #: carry a process-wide counter (control_flow.py), so the same program traced after other
+        #: programs, or in another process, must still get the same key
+        self.renamed: dict[str, str] = {}
 
     def module(self, module: ModuleOp) -> bool:
+        for k, op in enumerate(module.ops):
+            if k and isinstance(op, func.FuncOp):
+                self.renamed[op.sym_name.data] = f"__function{k}"
         entry = True
         for op in module.ops:
             if not self.op(op, entry):
@@ -220,7 +228,9 @@ class _GraphDigest:
         if isinstance(a, StringAttr):
             if _BODY_TOKEN in a.data:
                 self.process_local = True
-            return "s" + repr(a.data)
+            return "s" + repr(self.renamed.get(a.data, a.data))
+        if isinstance(a, SymbolRefAttr) and not a.nested_references.data:
+            return "@" + repr(self.renamed.get(a.root_reference.data, a.root_reference.data))
         if isinstance(a, IntegerAttr):
             return f"i{a.value.data}:{self.attr(a.type)}"
         if isinstance(a, FloatAttr):  # by its bits: NaN payloads and -0.0 differ

@@ -42,6 +42,18 @@ def test_same_program_same_key_whatever_the_trace_name(cache_dir):
     assert first is not None and first == _key(body, X) == _key(lambda v: tf.reduce_sum(tf.exp(v) * 2.0, axis=0), X)
 
 
+def test_control_flow_keeps_its_key_whatever_was_traced_before(cache_dir):
+    """Branch functions are named by a process-wide counter: another program's cond traced in between
+    (or a different order in another process) must not change the key; a different branch must."""
+    def program(x):
+        return tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: x - 1.0)
+
+    first = _key(program, X)
+    _key(lambda x: tf.cond(tf.reduce_sum(x) > 0, lambda: x + 5.0, lambda: x), X)  # bumps the counter
+    assert first is not None and _key(program, X) == first
+    assert _key(lambda x: tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2.0, lambda: x - 2.0), X) != first
+
+
 def test_any_change_misses(cache_dir, monkeypatch):
     base = _key(lambda x: tf.reduce_sum(x * 2.0, axis=0), X)
     others = [
