@@ -15,6 +15,7 @@ import numpy as np
 
 from minixla.frontend import dtypes
 from minixla.frontend.autodiff import tape as _tape
+from minixla.frontend.autodiff import tape_fast_path as _tape_fast
 from minixla.frontend.builder_eager import EagerBuilder
 from minixla.frontend.errors import InvalidArgumentError, at_user_line
 from minixla.frontend import eager_fast_path as _fast
@@ -134,6 +135,8 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     """Run TF op `name`; returns a Tensor, a tuple of Tensors, or None (no outputs)."""
     if name in _fast.KERNELS and not attrs:  # it checks for tapes, traces and recorders
         out = _fast.run(name, inputs)
+        if out is None and _tape.ACTIVE:  # this thread has a tape open: record without the general path
+            out = _tape_fast.record(name, inputs)
         if out is not None:
             return out
     opdef = get(name)

@@ -16,6 +16,8 @@ see `register_gradient` and frontend/autodiff/tape.py.
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,17 +61,25 @@ class OpDef:
         """This op's own gradient rule (`register_gradient`), or None: differentiate the decomposition."""
         return GRADIENTS.get(self.name)
 
-    @property
+    @functools.cached_property  # (read several times per eager op: computed once per op)
     def input_names(self) -> tuple[str, ...]:
         return tuple(n.lstrip("*") for n in self.inputs)
 
+    @functools.cached_property
+    def _variadic(self) -> tuple[bool, ...]:
+        return tuple(n.startswith("*") for n in self.inputs)
+
+    @functools.cached_property
+    def _const(self) -> tuple[bool, ...]:
+        return tuple(n in self.const_inputs for n in self.input_names)
+
     def is_variadic(self, i: int) -> bool:
-        return self.inputs[i].startswith("*")
+        return self._variadic[i]
 
     def is_const(self, i: int) -> bool:
-        return self.input_names[i] in self.const_inputs
+        return self._const[i]
 
-    @property
+    @functools.cached_property
     def typed_inputs(self) -> tuple[str, ...]:
         if self.typed is not None:
             return self.typed
