@@ -136,7 +136,7 @@ class RecordingBuilder(Builder):
         operands = [self.wrap(o) for o in operands]
         outs = self.inner._apply(op, [o.v for o in operands], attrs, results, body)
         tapes = []
-        if op not in NON_DIFFERENTIABLE and any(differentiable(r.dtype) for r in results):
+        if self.tapes and op not in NON_DIFFERENTIABLE and any(differentiable(r.dtype) for r in results):
             tapes = self._tapes_for(operands)
         if not tapes:
             return [RValue(v, None) for v in outs]
