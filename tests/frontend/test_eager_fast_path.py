@@ -17,6 +17,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from minixla.frontend.autodiff import tape_fast_path
 from minixla.frontend import eager_fast_path as fast
 from minixla.frontend import tf
 
@@ -66,9 +67,14 @@ def taken(monkeypatch):
 
 
 def _general(fn, *args):
-    """The same call through the general path: while a tape is open the fast path steps aside."""
-    with tf.GradientTape():
-        return fn(*args)
+    """The same call through the general path: while a tape is open the eager fast path steps aside,
+    and with its table emptied so does the tape's (frontend/autodiff/tape_fast_path.py)."""
+    saved, tape_fast_path.PRIMITIVES = tape_fast_path.PRIMITIVES, {}
+    try:
+        with tf.GradientTape():
+            return fn(*args)
+    finally:
+        tape_fast_path.PRIMITIVES = saved
 
 
 def _same(got, want):
