@@ -309,7 +309,12 @@ def _unary(op):
     return _fast.unary_api(op, fn) if op in _fast.UNARY_TABLES else fn
 
 
-abs = _unary("Abs")  # noqa: A001
+def _abs(x, name=None):
+    x = _t(x)
+    return execute("ComplexAbs", [x], {"Tout": x.dtype.real_dtype}) if x.dtype.is_complex else execute("Abs", [x])
+
+
+abs = _fast.unary_api("Abs", _abs)  # noqa: A001
 negative = _unary("Neg")
 sign = _unary("Sign")
 square = _unary("Square")

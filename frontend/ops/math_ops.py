@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minixla.frontend.ops.registry import broadcast_all, is_float, is_int, register
+from minixla.frontend.ops.registry import broadcast_all, is_float, is_int, op_error, register
 
 # -- binary: TF op -> hlo op applied after broadcasting ------------------------------
 SIMPLE_BINARY = {
@@ -153,6 +153,14 @@ def _unary(method: str):
     return rule
 
 
+def abs_(b, x):
+    """Abs takes real types only (TF: complex magnitudes are ComplexAbs, which `tf.abs` picks)."""
+    if np.dtype(x.dtype).kind == "c":
+        raise op_error("Abs", f"Value for attr 'T' of {np.dtype(x.dtype).name} is not in the list of allowed values: "
+                              "bfloat16, half, float, double, int8, int16, int32, int64")
+    return b.abs(x)
+
+
 def _one(b, x):
     return b.full(x.shape, 1, x.dtype)
 
@@ -224,7 +232,7 @@ def log_sigmoid(b, x):
 
 
 for _tf, _m in SIMPLE_UNARY.items():
-    register(_tf, ("x",), _unary(_m))
+    register(_tf, ("x",), abs_ if _tf == "Abs" else _unary(_m))
 for _tf, _rule in (("Square", square), ("Reciprocal", reciprocal), ("Inv", reciprocal), ("Round", round_),
                    ("Rint", round_), ("Softplus", softplus), ("IsNan", is_nan), ("IsInf", is_inf),
                    ("Tan", tan), ("Atan", atan), ("Asin", asin), ("Acos", acos), ("Sinh", sinh),

@@ -1,5 +1,6 @@
 """Degenerate but legal calls that TensorFlow accepts (bool zeros/ones, a one-tensor concat) and one it
-rejects (gather by an empty Python list, which converts to float32 indices): the same answer eagerly,
+rejects (gather by an empty Python list, which converts to float32 indices; raw Abs of a complex
+tensor, whose magnitude tf.abs takes with ComplexAbs): the same answer eagerly,
 under a GradientTape (the general eager path), in a tf.function and under jit_compile=True. The
 expected values are numpy's; the error is the one TF 2.21 raises (InvalidArgumentError)."""
 
@@ -55,3 +56,21 @@ def test_gather_by_empty_list_is_rejected_as_float_indices(mode):
 def test_gather_by_empty_int_tensor(mode):
     out = _run(mode, lambda a: tf.gather(a, tf.constant([], tf.int32)), tf.constant(X))
     np.testing.assert_array_equal(out.numpy(), np.take(X, np.array([], np.int32), axis=0))
+
+
+@pytest.mark.parametrize("mode", ["eager", "function", "jit"])
+def test_raw_abs_rejects_complex_and_tf_abs_takes_its_magnitude(mode):
+    z = tf.constant(np.array([3 + 4j, -1 - 1j], np.complex64))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of complex64"):
+        _run(mode, lambda a: tf.raw_ops.Abs(x=a), z)
+    out = _run(mode, tf.abs, z)
+    assert out.dtype == tf.float32
+    np.testing.assert_allclose(out.numpy(), np.abs(z.numpy()), rtol=1e-6)
+
+
+def test_tf_abs_gradient_of_complex_input():
+    z = tf.constant(np.array([3 + 4j, 1 - 2j], np.complex128))
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        y = tf.reduce_sum(tf.abs(z))
+    np.testing.assert_allclose(tape.gradient(y, z).numpy(), z.numpy() / np.abs(z.numpy()), rtol=1e-12)
