@@ -385,8 +385,13 @@ where = _fast_ops.where_api(where)
 
 # -- reductions -----------------------------------------------------------------------
 
-def _axis(input_tensor, axis):
+def _axis(input_tensor, axis, keepdims=False):
+    """(x, axes): all of x's when `axis` is None; x of unknown rank (a py_function result) flattened."""
     x = _t(input_tensor)
+    if axis is None and x._spec.shape is None:  # TF: range(rank(x)) at run time
+        if keepdims:
+            raise ValueError("reducing all axes with keepdims=True needs the input's rank (tf.ensure_shape)")
+        return reshape(x, [-1]), np.zeros(1, np.int32)
     if axis is None:
         return x, np.arange(x.ndim, dtype=np.int32)
     if isinstance(axis, Tensor):
@@ -396,7 +401,7 @@ def _axis(input_tensor, axis):
 
 def _reduction(op):
     def fn(input_tensor, axis=None, keepdims=False, name=None):
-        x, ax = _axis(input_tensor, axis)
+        x, ax = _axis(input_tensor, axis, keepdims)
         return execute(op, [x, ax], {"keep_dims": bool(keepdims)})
 
     fn.__name__ = op

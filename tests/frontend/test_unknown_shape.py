@@ -63,3 +63,31 @@ def test_ensure_shape_gives_a_py_function_result_its_shape():
     assert seen["shape"] == [2, 3]
     with pytest.raises(tf.errors.InvalidArgumentError, match="not compatible with expected shape"):
         f(tf.constant(np.ones((3, 3), np.float32)))
+
+
+def test_reductions_over_all_axes_of_an_unknown_rank():
+    """axis=None reduces every axis of the value the graph meets at run time (TF: range(rank(x)))."""
+    @tf.function
+    def f(x):
+        h = tf.py_function(_double, [x], tf.float32)
+        return tf.reduce_sum(h), tf.reduce_mean(h), tf.reduce_max(h), tf.reduce_any(h > 7.0)
+
+    x = np.array([[1.0, -2.5, 3.0], [0.5, 4.0, 2.0]], np.float32)
+    total, mean, top, anything = f(tf.constant(x))
+    np.testing.assert_allclose([total.numpy(), mean.numpy(), top.numpy()],
+                               [(2 * x).sum(), (2 * x).mean(), (2 * x).max()], rtol=1e-6)
+    assert anything.numpy() == bool((2 * x > 7).any())
+    x_t = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x_t)
+        m = f(x_t)[1]
+    np.testing.assert_allclose(tape.gradient(m, x_t).numpy(), np.full_like(x, 2.0 / x.size))
+
+
+def test_keepdims_over_all_axes_of_an_unknown_rank_is_a_clear_error():
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(tf.py_function(_double, [x], tf.float32), keepdims=True)
+
+    with pytest.raises(ValueError, match="keepdims=True needs the input's rank"):
+        f(tf.constant([1.0, 2.0]))
