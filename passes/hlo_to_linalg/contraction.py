@@ -4,7 +4,10 @@ dilation = interior padding), then (float, no groups) patches + a gemm-shaped
 contraction (im2col.py, padding fused into the patches), or else a generic over (batch, output feature,
 output spatial, input feature, window) with strided/dilated maps; feature
 (or batch) groups become a separate loop, so maps stay pure (no
-floordiv/mod); window reversal reverses the kernel first."""
+floordiv/mod); window reversal reverses the kernel first. 16/8/6/4-bit floats
+accumulate in f32 (as XLA's CPU backend and numpy): a dot in its generic's
+accumulator, a convolution on operands extended to f32 (so it takes the f32
+gemm) with its result truncated once."""
 
 from __future__ import annotations
 
@@ -85,6 +88,12 @@ def lower_convolution(lw: Lowerer, op: Operation):
     tx, tk, tr = elem(op.lhs.type), elem(op.rhs.type), elem(op.result.type)
     if "complex" in (kind(tx), kind(tk), kind(tr)):
         raise unsupported(op, "complex convolutions are not supported")
+    narrow_result = _is_narrow(tr)
+    if narrow_result or _is_narrow(tx) or _is_narrow(tk):  # 16/8/6/4-bit floats: in f32, as the dot
+        x, k = _converted(lw.e, x, tx, Float32Type()), _converted(lw.e, k, tk, Float32Type())
+        tx = tk = Float32Type()
+        if narrow_result:
+            tr = Float32Type()
     batch_groups = int_value(op.batch_group_count)
     groups = int_value(op.feature_group_count) * batch_groups  # at most one of them is > 1 (spec)
     dn = op.dimension_numbers
@@ -102,7 +111,7 @@ def lower_convolution(lw: Lowerer, op: Operation):
         res = conv_as_gemm(lw.e, x, k, dn, strides, rhs_dil, rs, (tx, tk, tr), lambda: _zero(lw.e, tr), _mac,
                            pads, lhs_dil)
         if res is not None:
-            return [res]
+            return [_converted(lw.e, res, tr, elem(op.result.type))]
     if any(p != (0, 0) for p in pads) or any(v != 1 for v in lhs_dil):
         lo, hi, inner = [0] * (n + 2), [0] * (n + 2), [0] * (n + 2)
         for j, dim in enumerate(dn.input_spatial_dimensions):
@@ -113,7 +122,7 @@ def lower_convolution(lw: Lowerer, op: Operation):
     if groups == 1 and is_direct(shape_of(k), dn, strides):
         res = conv_as_gemm(lw.e, x, k, dn, strides, rhs_dil, rs, (tx, tk, tr), lambda: _zero(lw.e, tr), _mac)
         if res is not None:
-            return [res]
+            return [_converted(lw.e, res, tr, elem(op.result.type))]
     ks = shape_of(k)
     out_f = ks[dn.kernel_output_feature_dimension]
     in_f = ks[dn.kernel_input_feature_dimension]
@@ -155,7 +164,20 @@ def lower_convolution(lw: Lowerer, op: Operation):
     res = generic(lw.e, [x, k], [out], [amap(loops, xmap), amap(loops, kmap), amap(loops, omap)],
                   [PARALLEL] * (3 + n) + [REDUCTION] * (1 + n),
                   lambda b, a: [_mac(b, a[0], a[1], a[2], tx, tk, tr)])[0]
-    return [reshape(lw.e, res, rs)]
+    return [_converted(lw.e, reshape(lw.e, res, rs), tr, elem(op.result.type))]
+
+
+def _is_narrow(t: Attribute) -> bool:
+    return isinstance(t, (Float16Type, BFloat16Type, ReducedPrecisionFloatType))
+
+
+def _converted(e: Emitter, v: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
+    """Tensor `v` of element type `src` converted elementwise to `dst` (itself when they are one type)."""
+    if signless(src) == signless(dst):
+        return v
+    rank = len(shape_of(v))
+    return generic(e, [v], [fill(e, _zero(e, dst), shape_of(v))], [identity(rank)] * 2, [PARALLEL] * rank,
+                   lambda b, a: [scalar.convert(b, a[0], src, dst)])[0]
 
 
 def _reverse(e: Emitter, x: SSAValue, dims) -> SSAValue:

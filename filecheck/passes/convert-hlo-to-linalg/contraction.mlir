@@ -74,3 +74,20 @@ func.func @kernel_gradient(%x: tensor<2x4x4x4xf32>, %dy: tensor<2x3x3x5xf32>) ->
   %r = hlo.convolution(%x, %dy) dim_numbers = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x4x4x4xf32>, tensor<2x3x3x5xf32>) -> tensor<2x2x4x5xf32>
   return %r : tensor<2x2x4x5xf32>
 }
+
+// -----
+
+// A float16 convolution runs in float32 (as the f16 dot accumulates in f32, and XLA's CPU backend
+// does): its operands are extended, the patches and gemm are f32, the result is truncated once.
+// CHECK-LABEL: func.func @conv_f16
+// CHECK:       arith.extf %{{.*}} : f16 to f32
+// CHECK:       arith.extf %{{.*}} : f16 to f32
+// CHECK:       outs(%{{.*}} : tensor<1x3x3x3x3x2xf32>)
+// CHECK:       arith.mulf
+// CHECK-NEXT:  arith.addf
+// CHECK:       arith.truncf %{{.*}} : f32 to f16
+// CHECK:       return %{{.*}} : tensor<1x3x3x4xf16>
+func.func @conv_f16(%x: tensor<1x6x6x2xf16>, %k: tensor<3x3x2x4xf16>) -> tensor<1x3x3x4xf16> {
+  %r = hlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x6x6x2xf16>, tensor<3x3x2x4xf16>) -> tensor<1x3x3x4xf16>
+  return %r : tensor<1x3x3x4xf16>
+}
