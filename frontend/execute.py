@@ -135,8 +135,10 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     """Run TF op `name`; returns a Tensor, a tuple of Tensors, or None (no outputs)."""
     if name in _fast.KERNELS and not attrs:  # it checks for tapes, traces and recorders
         out = _fast.run(name, inputs)
-        if out is None and _tape.ACTIVE:  # this thread has a tape open: record without the general path
-            out = _tape_fast.record(name, inputs)
+        if out is not None:
+            return out
+    if _tape.ACTIVE:  # this thread has a tape open: the common ops are recorded without the general path
+        out = _tape_fast.record(name, inputs, attrs)
         if out is not None:
             return out
     opdef = get(name)

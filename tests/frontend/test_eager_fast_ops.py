@@ -28,13 +28,13 @@ def taken(monkeypatch):
 
 def _general(fn, *args, **kwargs):
     """The same call through the general path: while a tape is open the eager fast path steps aside,
-    and with its table emptied so does the tape's (frontend/autodiff/tape_fast_path.py)."""
-    saved, tape_fast_path.PRIMITIVES = tape_fast_path.PRIMITIVES, {}
+    and with its recorders emptied so does the tape's (frontend/autodiff/tape_fast_path.py)."""
+    saved, tape_fast_path.RECORDERS = tape_fast_path.RECORDERS, {}
     try:
         with tf.GradientTape():
             return fn(*args, **kwargs)
     finally:
-        tape_fast_path.PRIMITIVES = saved
+        tape_fast_path.RECORDERS = saved
 
 
 def _same(got, want):

@@ -34,7 +34,7 @@ def _run(fn, arrays, monkeypatch, fast: bool):
     """(value, gradients, records as (primitive, keyed operands)) of fn on arrays under a tape."""
     with monkeypatch.context() as m:
         if not fast:
-            m.setattr(tape_fast_path, "PRIMITIVES", {})
+            m.setattr(tape_fast_path, "RECORDERS", {})
         xs = [tf.constant(a) for a in arrays]
         with tf.GradientTape(persistent=True) as tape:
             for x in xs:
@@ -109,3 +109,79 @@ def test_broadcasting_operands_take_the_general_path(monkeypatch):
     general = _run(tf.multiply, [a, b], monkeypatch, False)
     assert fast[2] == general[2] and any(op == "broadcast_in_dim" for op, _ in fast[2])
     np.testing.assert_array_equal(fast[1][1], general[1][1])
+
+
+def _run_watching(fn, arrays, watched, monkeypatch, fast: bool):
+    """Like _run, but only the operands whose index is in `watched` are watched."""
+    with monkeypatch.context() as m:
+        if not fast:
+            m.setattr(tape_fast_path, "RECORDERS", {})
+        xs = [tf.constant(a) for a in arrays]
+        with tf.GradientTape(persistent=True) as tape:
+            for i in watched:
+                tape.watch(xs[i])
+            y = fn(*xs)
+            z = tf.reduce_sum(y * y)
+        grads = tape.gradient(z, [xs[i] for i in watched])
+        records = [(p.op, p.attrs, [o.key is not None for o in p.operands]) for p in tape._tape.records]
+    return y.numpy(), [g.numpy() for g in grads], records
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("watched", [(0, 1), (0,), (1,)])
+@pytest.mark.parametrize("op", ["matmul", "bias_add", "dense"])
+def test_matmul_and_bias_add_same_as_the_general_path(op, watched, dtype, monkeypatch):
+    rng = np.random.default_rng(1)
+    x, w, b = (rng.standard_normal(s).astype(dtype) for s in ((4, 3), (3, 5), (5,)))
+    fn, arrays = {"matmul": (tf.matmul, [x, w]),
+                  "bias_add": (tf.nn.bias_add, [x @ w, b]),
+                  "dense": (lambda a, k: tf.nn.bias_add(tf.matmul(a, k), tf.constant(b)), [x, w])}[op]
+    fast = _run_watching(fn, arrays, watched, monkeypatch, True)
+    general = _run_watching(fn, arrays, watched, monkeypatch, False)
+    np.testing.assert_array_equal(fast[0], general[0])
+    for g_fast, g_general in zip(fast[1], general[1]):
+        np.testing.assert_array_equal(g_fast, g_general)
+    assert fast[2] == general[2]
+
+
+def test_dense_layer_gradient_against_numpy():
+    rng = np.random.default_rng(2)
+    x, w, b = (rng.standard_normal(s) for s in ((6, 4), (4, 3), (3,)))
+    wt, bt = tf.constant(w), tf.constant(b)
+    with tf.GradientTape() as tape:
+        tape.watch([wt, bt])
+        loss = tf.reduce_sum(tf.square(tf.nn.bias_add(tf.matmul(tf.constant(x), wt), bt)))
+    gw, gb = tape.gradient(loss, [wt, bt])
+    dy = 2 * (x @ w + b)
+    np.testing.assert_allclose(gw.numpy(), x.T @ dy, rtol=1e-12)
+    np.testing.assert_allclose(gb.numpy(), dy.sum(0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("op", ["dense", "elementwise"])
+def test_variables_same_as_the_general_path(op, monkeypatch):
+    """Variable operands are read (copied, keyed) as the general path reads them: an update after the
+    forward pass does not change the gradient."""
+    def run(fast):
+        with monkeypatch.context() as m:
+            if not fast:
+                m.setattr(tape_fast_path, "RECORDERS", {})
+            rng = np.random.default_rng(3)
+            w = tf.Variable(rng.standard_normal((3, 2)).astype(np.float32))
+            b = tf.Variable(rng.standard_normal(2).astype(np.float32))
+            x = tf.constant(rng.standard_normal((4, 3)).astype(np.float32))
+            with tf.GradientTape() as tape:
+                if op == "dense":
+                    y = tf.nn.bias_add(tf.matmul(x, w), b)
+                else:
+                    y = tf.tanh(w * w - 1.5) + w
+                loss = tf.reduce_sum(y * y)
+            w.assign_add(np.ones((3, 2), np.float32))  # after the forward pass: not in the gradient
+            grads = tape.gradient(loss, [w, b])
+            return loss.numpy(), [None if g is None else g.numpy() for g in grads]
+    fast, general = run(True), run(False)
+    np.testing.assert_array_equal(fast[0], general[0])
+    for g_fast, g_general in zip(fast[1], general[1]):
+        if g_general is None:
+            assert g_fast is None
+        else:
+            np.testing.assert_array_equal(g_fast, g_general)
