@@ -15,7 +15,9 @@ import every pass) before it could look anything up. Two keys come earlier:
    sources and settings: two traces that legalize alike (an op built another
    way) still share one compile.
 
-Neither holds the entry function's name (it carries a trace counter). The
+Neither holds the entry function's name (it carries a trace counter); the
+graph key names the module's branch and body functions (tf.cond, while_loop:
+named by a process-wide counter) by their order in the module. The
 backend stores its result under the second key as well as its own
 (`CpuBackend.compile(..., reuse_key=)`), and `load` asks it back
 (`CpuBackend.load_reusable`). Only the `cpu` backend offers this; dumps
