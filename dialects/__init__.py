@@ -9,6 +9,10 @@ if __name__ != "minixla.dialects":  # the folder is mapped under the import root
 
 from xdsl.context import Context
 
+from minixla.dialects import lazy_formats as _lazy_formats
+
+_lazy_formats.install()  # before any of our dialects or xDSL's lowering dialects is built
+
 
 def load_all(ctx: Context | None = None) -> Context:
     """Register hlo, stablehlo, check and the upstream dialects (lazily)."""
