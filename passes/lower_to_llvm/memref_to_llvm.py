@@ -32,6 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from minixla.passes.fast_build import like
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -59,24 +60,31 @@ def _module_of(op: Operation) -> ModuleOp:
     return parent
 
 
+def _nsw(cls: type[Operation], a: SSAValue, b: SSAValue) -> Operation:
+    return like((cls, a.type, "nsw"), lambda: cls(a, b, overflow=NSW), (a, b))
+
+
 def element_pointer(e: Emit, base: SSAValue, t: MemRefType, indices: list[SSAValue]) -> SSAValue:
     """GEP inbounds to element `indices` of memref type `t` (indices are i64)."""
     strides, offset = static_layout(t)
     linear: SSAValue | None = None
     for idx, stride in zip(indices, strides, strict=True):
-        term = idx if stride == 1 else e(llvm.MulOp(idx, e.const(i64, stride), overflow=NSW))
-        linear = term if linear is None else e(llvm.AddOp(linear, term, overflow=NSW))
+        term = idx if stride == 1 else e(_nsw(llvm.MulOp, idx, e.const(i64, stride)))
+        linear = term if linear is None else e(_nsw(llvm.AddOp, linear, term))
     if offset:
         off = e.const(i64, offset)
-        linear = off if linear is None else e(llvm.AddOp(linear, off, overflow=NSW))
+        linear = off if linear is None else e(_nsw(llvm.AddOp, linear, off))
     if linear is None:
         return base
-    return e(llvm.GEPOp.from_mixed_indices(base, [linear], memory_type(t.element_type), inbounds=True))
+    elem = memory_type(t.element_type)
+    return e(like(("llvm.getelementptr", elem, linear.type), lambda: llvm.GEPOp.from_mixed_indices(
+        base, [linear], elem, inbounds=True), (base, linear)))
 
 
 def load_element(e: Emit, ptr: SSAValue, elem) -> SSAValue:
-    value = e(llvm.LoadOp(ptr, memory_type(elem)))
-    if memory_type(elem) != llvm_type(elem):
+    mem = memory_type(elem)
+    value = e(like(("llvm.load", mem), lambda: llvm.LoadOp(ptr, mem), (ptr,)))
+    if mem != llvm_type(elem):
         value = e(llvm.TruncOp(value, llvm_type(elem)))
     return value
 
@@ -84,7 +92,7 @@ def load_element(e: Emit, ptr: SSAValue, elem) -> SSAValue:
 def store_element(e: Emit, value: SSAValue, ptr: SSAValue) -> None:
     if isinstance(value.type, builtin.IntegerType) and value.type.width.data < 8:
         value = e(llvm.ZExtOp(value, builtin.i8))
-    e(llvm.StoreOp(value, ptr))
+    e(like(("llvm.store",), lambda: llvm.StoreOp(value, ptr), (value, ptr)))
 
 
 class LoadStoreLowering(RewritePattern):

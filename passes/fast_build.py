@@ -1,0 +1,43 @@
+"""Building the ops of hot lowering paths without xDSL's generic IRDL builder.
+
+An IRDL op's `__init__` goes through `irdl_op_init`: it normalises every operand, result, region and
+successor argument against the op definition, rebuilds segment-size properties and verifies each
+new attribute (15-40 us per op; the MLP training step's CPU passes build ~4k ops). `Operation.create`
+takes the final operands, result types, properties and attributes as they are (~5 us). `like`
+builds the first op of each *shape* (op class and everything but the operands and successors: the
+caller's key) with the op's own constructor, remembers its class, result types, properties and
+attributes, and builds the later ones with `create` from those: the same op, printed and verified
+the same (xDSL attributes are immutable values, so sharing them is safe). A key must determine the
+result types and properties completely, including the counts behind any segment sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+_Shape = tuple[type[Operation], tuple[Attribute, ...], dict[str, Attribute], dict[str, Attribute]]
+_SHAPES: dict[Hashable, _Shape] = {}
+_MAX_SHAPES = 4096  # keys hold only types and small attributes; the bound keeps a long-lived process flat
+
+
+def like(key: Hashable, slow: Callable[[], Operation], operands: Sequence[SSAValue],
+         successors: Sequence[Block] = ()) -> Operation:
+    """`slow()` the first time `key` is seen, then an op of the same shape on `operands` (and
+    `successors`), built by `Operation.create`."""
+    shape = _SHAPES.get(key)
+    if shape is None:
+        op = slow()
+        if len(_SHAPES) >= _MAX_SHAPES:
+            _SHAPES.clear()
+        _SHAPES[key] = (type(op), tuple(r.type for r in op.results), dict(op.properties), dict(op.attributes))
+        return op
+    cls, result_types, properties, attributes = shape
+    return cls.create(operands=operands, result_types=result_types, properties=properties,
+                      attributes=attributes, successors=successors)
+
+
+def clear() -> None:
+    """Forget every shape (tests)."""
+    _SHAPES.clear()
