@@ -116,6 +116,16 @@ class LoadStoreLowering(RewritePattern):
 class AllocLowering(RewritePattern):
     OP_TYPES = (memref.AllocOp, memref.AllocaOp, memref.DeallocOp)
 
+    def __init__(self) -> None:
+        self._declared: set[tuple[int, str]] = set()  # (module, callee) declared in this run
+
+    def _declare(self, op: Operation, name: str, inputs: list, output) -> None:
+        """`declare_function` once per module and callee (a symbol lookup scans the module)."""
+        module = _module_of(op)
+        if (id(module), name) not in self._declared:
+            declare_function(module, name, inputs, output)
+            self._declared.add((id(module), name))
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if isinstance(op, memref.AllocOp):
             self._heap(op, rewriter)
@@ -127,12 +137,12 @@ class AllocLowering(RewritePattern):
             n = e.const(i64, max(prod(t.get_shape()), 1))
             replace_with_values(rewriter, op, [e(llvm.AllocaOp(n, memory_type(t.element_type), align))])
         elif isinstance(op, memref.DeallocOp):
-            declare_function(_module_of(op), "free", [PTR], llvm.LLVMVoidType())
-            Emit(rewriter)(llvm.CallOp("free", to_llvm(rewriter, op.memref)))
+            self._declare(op, "free", [PTR], llvm.LLVMVoidType())
+            ptr = to_llvm(rewriter, op.memref)
+            Emit(rewriter)(like(("llvm.call", "free"), lambda: llvm.CallOp("free", ptr), (ptr,)))
             rewriter.erase(op)
 
-    @staticmethod
-    def _heap(op: memref.AllocOp, rewriter: PatternRewriter) -> None:
+    def _heap(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
         strides, offset = static_layout(t)
         span = offset + sum((d - 1) * s for d, s in zip(t.get_shape(), strides)) + 1
@@ -140,9 +150,11 @@ class AllocLowering(RewritePattern):
             span = 1
         align = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
         size = -(-span * byte_size(t.element_type) // align) * align  # aligned_alloc wants a multiple
-        declare_function(_module_of(op), "aligned_alloc", [i64, i64], PTR)
+        self._declare(op, "aligned_alloc", [i64, i64], PTR)
         e = Emit(rewriter)
-        ptr = e(llvm.CallOp("aligned_alloc", e.const(i64, align), e.const(i64, size), return_type=PTR))
+        args = (e.const(i64, align), e.const(i64, size))
+        ptr = e(like(("llvm.call", "aligned_alloc"),
+                     lambda: llvm.CallOp("aligned_alloc", *args, return_type=PTR), args))
         replace_with_values(rewriter, op, [ptr])
 
 

@@ -125,3 +125,21 @@ def test_frozen_heap_nests_and_unfreezes():
             assert gc.get_freeze_count() > 0
         assert gc.get_freeze_count() > 0  # the inner exit keeps the outer freeze
     assert gc.get_freeze_count() == 0
+
+
+def test_frozen_heap_raises_the_young_threshold_for_its_duration():
+    from minixla.passes.gc_pause import YOUNG_THRESHOLD
+
+    before = gc.get_threshold()
+    with frozen_heap():
+        assert gc.get_threshold() == (max(before[0], YOUNG_THRESHOLD), *before[1:])
+        with frozen_heap():
+            assert gc.get_threshold()[0] == max(before[0], YOUNG_THRESHOLD)
+    assert gc.get_threshold() == before
+    gc.set_threshold(0)  # collection off: left off
+    try:
+        with frozen_heap():
+            assert gc.get_threshold()[0] == 0
+        assert gc.get_threshold()[0] == 0
+    finally:
+        gc.set_threshold(*before)
