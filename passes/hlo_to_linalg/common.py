@@ -19,6 +19,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.utils.exceptions import DiagnosticException
 
+from minixla.passes.fast_build import like
 from minixla.dialects.hlo_ops.base import is_bool, is_complex, is_float, is_unsigned
 
 PASS_NAME = "convert-hlo-to-linalg"
@@ -150,7 +151,8 @@ def generic(e: Emitter, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
 
 
 def empty(e: Emitter, shape: Sequence[int], element_type: Attribute) -> SSAValue:
-    return e(tensor.EmptyOp([], TensorType(element_type, list(shape))))
+    return e(like(("tensor.empty", element_type, tuple(shape)),
+                  lambda: tensor.EmptyOp([], TensorType(element_type, list(shape))), ()))
 
 
 def fill(e: Emitter, value: SSAValue, shape: Sequence[int]) -> SSAValue:

@@ -51,6 +51,10 @@ def _branch(dest: Block, args: list[SSAValue]) -> BranchOp:
     return like(("cf.br", len(args)), lambda: BranchOp(dest, *args), args, (dest,))
 
 
+def _yield(values: list[SSAValue]) -> YieldOp:
+    return like(("scf.yield", len(values)), lambda: YieldOp(*values), values)
+
+
 class ForLowering(RewritePattern):
     """xDSL's `scf.for` lowering (xdsl.transforms.convert_scf_to_cf.ForLowering, the same blocks and
     ops in the same order), its five ops per loop built from remembered shapes."""
@@ -160,7 +164,7 @@ class ParallelToForNest(RewritePattern):
             loop = ForOp(lb, ub, step, carried, Region(block))
             if loops:
                 rewriter.insert(loop, InsertPoint.at_end(loops[-1].body.block))
-                rewriter.insert(YieldOp(*loop.results), InsertPoint.at_end(loops[-1].body.block))
+                rewriter.insert(_yield(list(loop.results)), InsertPoint.at_end(loops[-1].body.block))
             else:
                 rewriter.insert(loop, InsertPoint.before(op))
             loops.append(loop)
@@ -180,7 +184,7 @@ class ParallelToForNest(RewritePattern):
             rewriter.erase(ret)
             rewriter.inline_block(rblock, InsertPoint.before(reduce), [acc, value])
             new_accs.append(result)
-        rewriter.replace(reduce, YieldOp(*new_accs))
+        rewriter.replace(reduce, _yield(new_accs))
         rewriter.replace(op, [], loops[0].results)
 
 
