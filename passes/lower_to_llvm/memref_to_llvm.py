@@ -32,7 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from minixla.passes.fast_build import like
+from minixla.passes.fast_build import like, split_before
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -252,7 +252,7 @@ class CopyLowering(RewritePattern):
     @staticmethod
     def _loop(op, rewriter: PatternRewriter, src, dst, src_t, dst_t, n: int) -> None:
         block = op.parent_block()
-        cont = block.split_before(op)
+        cont = split_before(block, op)
         header = Block(arg_types=[i64])
         body = Block()
         region = block.parent_region()

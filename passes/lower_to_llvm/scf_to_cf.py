@@ -43,7 +43,7 @@ from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.traits import IsTerminator
 from xdsl.transforms.convert_scf_to_cf import IfLowering, SwitchLowering
 
-from minixla.passes.fast_build import like
+from minixla.passes.fast_build import like, split_before
 from minixla.passes.rewrite_driver import rewrite_to_fixpoint
 
 
@@ -64,13 +64,13 @@ class ForLowering(RewritePattern):
         init_block = for_op.parent_block()
         if init_block is None:
             return
-        end_block = init_block.split_before(for_op)
+        end_block = split_before(init_block, for_op)
         # the body's first block becomes the condition block (it has the iv and carried values)
         condition_block = for_op.body.first_block
         assert condition_block is not None
         first_op = condition_block.first_op
         assert first_op is not None
-        first_body_block = condition_block.split_before(first_op)
+        first_body_block = split_before(condition_block, first_op)
         last_body_block = for_op.body.last_block
         assert last_body_block is not None
         rewriter.inline_region(for_op.body, BlockInsertPoint.before(end_block))
@@ -101,7 +101,7 @@ class WhileLowering(RewritePattern):
     def match_and_rewrite(self, op: WhileOp, rewriter: PatternRewriter, /):
         init_block = op.parent_block()
         assert init_block is not None
-        cont = init_block.split_before(op)
+        cont = split_before(init_block, op)
         for i, t in enumerate(op.result_types):
             rewriter.insert_block_argument(cont, i, t)
 
@@ -132,7 +132,7 @@ class ExecuteRegionLowering(RewritePattern):
     def match_and_rewrite(self, op: ExecuteRegionOp, rewriter: PatternRewriter, /):
         init_block = op.parent_block()
         assert init_block is not None
-        cont = init_block.split_before(op)
+        cont = split_before(init_block, op)
         for i, t in enumerate(op.result_types):
             rewriter.insert_block_argument(cont, i, t)
         first = op.region.first_block

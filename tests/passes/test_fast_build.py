@@ -83,3 +83,35 @@ def test_constants_are_keyed_by_their_bits():
     for t, v in zip(types, values):
         got = e.const(t, v).owner
         assert _generic(got) == _generic(constant_op(t, v)), (t, v)
+
+
+SPLIT = """
+func.func @f(%a: i32, %c: i1) -> i32 {
+  %0 = arith.addi %a, %a : i32
+  %1 = arith.muli %0, %a : i32
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %2 = arith.subi %1, %a : i32
+  cf.br ^bb2
+^bb2:
+  func.return %1 : i32
+}
+"""
+
+
+def test_split_before_matches_xdsl():
+    from minixla.dialects import load_all
+    from minixla.dialects.diagnostics import parse_and_verify
+    from minixla.passes.fast_build import split_before
+
+    for block_index, op_index in ((0, 1), (0, 0), (1, 1), (2, 0)):
+        mine, theirs = (parse_and_verify(SPLIT, "split.mlir", load_all()) for _ in range(2))
+        results = []
+        for module, split in ((mine, split_before), (theirs, lambda b, o: b.split_before(o))):
+            region = next(iter(module.ops)).regions[0]
+            block = list(region.blocks)[block_index]
+            new = split(block, list(block.ops)[op_index])
+            assert new.parent is region and new.prev_block is block
+            assert all(o.parent is new for o in new.ops)
+            results.append(str(module))
+        assert results[0] == results[1]
