@@ -50,7 +50,7 @@ ENTRY_POINT_GROUP = "minixla.dialects"
 def plugin_dialects() -> dict:
     """Dialects of installed plugins (entry-point group `minixla.dialects`: name -> a Dialect or a
     function returning one), loaded when first used; a broken plugin warns instead of failing."""
-    from importlib.metadata import entry_points
+    from minixla.dialects.plugins import entry_points_of
 
     def factory(ep):
         def load():
@@ -62,7 +62,7 @@ def plugin_dialects() -> dict:
 
         return load
 
-    return {ep.name: factory(ep) for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {ep.name: factory(ep) for ep in entry_points_of(ENTRY_POINT_GROUP)}
 
 
 def _own_dialects():
