@@ -83,9 +83,10 @@ def cast_to(rewriter: PatternRewriter, value: SSAValue, target: Attribute,
     if value.type == target:
         return value
     owner = value.owner
-    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
-        if owner.inputs[0].type == target:
-            return owner.inputs[0]
+    if isinstance(owner, UnrealizedConversionCastOp):
+        inputs = owner.operands  # a cast's operands are its inputs (without IRDL's accessor)
+        if len(inputs) == 1 and inputs[0].type == target:
+            return inputs[0]
     # UnrealizedConversionCastOp.cast_one, less the IRDL builder (passes/fast_build.py)
     cast = UnrealizedConversionCastOp.create(operands=(value,), result_types=(target,))
     res = cast.results[0]
