@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 _Shape = tuple[type[Operation], tuple[Attribute, ...], dict[str, Attribute], dict[str, Attribute]]
 _SHAPES: dict[Hashable, _Shape] = {}
@@ -23,9 +23,9 @@ _MAX_SHAPES = 4096  # keys hold only types and small attributes; the bound keeps
 
 
 def like(key: Hashable, slow: Callable[[], Operation], operands: Sequence[SSAValue],
-         successors: Sequence[Block] = ()) -> Operation:
+         successors: Sequence[Block] = (), regions: Sequence[Region] = ()) -> Operation:
     """`slow()` the first time `key` is seen, then an op of the same shape on `operands` (and
-    `successors`), built by `Operation.create`."""
+    `successors`, `regions`: `slow` must use the same ones), built by `Operation.create`."""
     shape = _SHAPES.get(key)
     if shape is None:
         op = slow()
@@ -35,7 +35,7 @@ def like(key: Hashable, slow: Callable[[], Operation], operands: Sequence[SSAVal
         return op
     cls, result_types, properties, attributes = shape
     return cls.create(operands=operands, result_types=result_types, properties=properties,
-                      attributes=attributes, successors=successors)
+                      attributes=attributes, successors=successors, regions=regions)
 
 
 def clear() -> None:

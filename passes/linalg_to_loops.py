@@ -102,7 +102,10 @@ def lower_structured(op: Operation) -> None:
     if par:
         body = Block(arg_types=[IndexType()] * len(par))
         zero, one = e.index(0), e.index(1)
-        e(scf.ParallelOp([zero] * len(par), [e.index(bounds[k]) for k in par], [one] * len(par), Region(body)))
+        ubs, region = [e.index(bounds[k]) for k in par], Region(body)
+        n = len(par)
+        e(like(("scf.parallel", n), lambda: scf.ParallelOp([zero] * n, ubs, [one] * n, region),
+               [*[zero] * n, *ubs, *[one] * n], regions=[region]))
         for k, a in zip(par, body.args):
             ivs[k] = a
         inner = Emit(body)
@@ -112,7 +115,7 @@ def lower_structured(op: Operation) -> None:
     else:
         _plain_nest(op, inner, maps, ivs, red, bounds, ins, outs)
     if par:
-        inner(scf.ReduceOp())
+        inner(like(("scf.reduce", 0), scf.ReduceOp, ()))
     parent = op.parent_block()
     assert parent is not None
     inherit(outer.ops, op)

@@ -145,8 +145,10 @@ def generic(e: Emitter, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
     inner = Emitter(block)
     yielded = body(inner, block.args)
     inner.op(YieldOp(*yielded))
-    op = e.op(GenericOp(list(inputs), list(outputs), Region(block), list(maps), list(iterators),
-                               [v.type for v in outputs]))
+    region, result_types = Region(block), [v.type for v in outputs]
+    key = ("linalg.generic", len(inputs), len(outputs), tuple(maps), tuple(iterators), tuple(result_types))
+    op = e.op(like(key, lambda: GenericOp(list(inputs), list(outputs), region, list(maps), list(iterators),
+                                          result_types), [*inputs, *outputs], regions=[region]))
     return list(op.results)
 
 

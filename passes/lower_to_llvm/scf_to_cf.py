@@ -161,7 +161,9 @@ class ParallelToForNest(RewritePattern):
         carried: list[SSAValue] = inits
         for lb, ub, step in zip(op.lowerBound, op.upperBound, op.step):
             block = Block(arg_types=[lb.type, *acc_types])
-            loop = ForOp(lb, ub, step, carried, Region(block))
+            region, iter_args = Region(block), carried
+            loop = like(("scf.for", tuple(acc_types)), lambda: ForOp(lb, ub, step, iter_args, region),
+                        [lb, ub, step, *carried], regions=[region])
             if loops:
                 rewriter.insert(loop, InsertPoint.at_end(loops[-1].body.block))
                 rewriter.insert(_yield(list(loop.results)), InsertPoint.at_end(loops[-1].body.block))
