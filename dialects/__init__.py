@@ -9,6 +9,10 @@ if __name__ != "minixla.dialects":  # the folder is mapped under the import root
 
 from xdsl.context import Context
 
+from minixla.dialects import lazy_formats as _lazy_formats
+
+_lazy_formats.install()  # before any of our dialects or xDSL's lowering dialects is built
+
 
 def load_all(ctx: Context | None = None) -> Context:
     """Register hlo, stablehlo, check and the upstream dialects (lazily)."""
@@ -46,7 +50,7 @@ ENTRY_POINT_GROUP = "minixla.dialects"
 def plugin_dialects() -> dict:
     """Dialects of installed plugins (entry-point group `minixla.dialects`: name -> a Dialect or a
     function returning one), loaded when first used; a broken plugin warns instead of failing."""
-    from importlib.metadata import entry_points
+    from minixla.dialects.plugins import entry_points_of
 
     def factory(ep):
         def load():
@@ -58,7 +62,7 @@ def plugin_dialects() -> dict:
 
         return load
 
-    return {ep.name: factory(ep) for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {ep.name: factory(ep) for ep in entry_points_of(ENTRY_POINT_GROUP)}
 
 
 def _own_dialects():

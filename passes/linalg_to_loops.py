@@ -24,6 +24,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from minixla.passes.fast_build import like
 from minixla.passes.locations import inherit
 
 PASS_NAME = "lower-linalg-to-loops"
@@ -38,7 +39,18 @@ class Emit:
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
     def index(self, v: int) -> SSAValue:
-        return self(arith.ConstantOp(IntegerAttr(v, IndexType())))
+        return self(like(("arith.constant", "index", v), lambda: arith.ConstantOp(IntegerAttr(v, IndexType())), ()))
+
+
+def _load(memref_value: SSAValue, idx: Sequence[SSAValue]) -> Operation:
+    """`memref.LoadOp.get`, less the IRDL builder after the first of each shape (passes/fast_build.py)."""
+    return like(("memref.load", memref_value.type, len(idx)), lambda: memref.LoadOp.get(memref_value, idx),
+                (memref_value, *idx))
+
+
+def _store(value: SSAValue, memref_value: SSAValue, idx: Sequence[SSAValue]) -> Operation:
+    return like(("memref.store", len(idx)), lambda: memref.StoreOp.get(value, memref_value, idx),
+                (value, memref_value, *idx))
 
 
 def _affine(e: Emit, expr: AffineExpr, ivs: Sequence[SSAValue]) -> SSAValue:
@@ -90,7 +102,10 @@ def lower_structured(op: Operation) -> None:
     if par:
         body = Block(arg_types=[IndexType()] * len(par))
         zero, one = e.index(0), e.index(1)
-        e(scf.ParallelOp([zero] * len(par), [e.index(bounds[k]) for k in par], [one] * len(par), Region(body)))
+        ubs, region = [e.index(bounds[k]) for k in par], Region(body)
+        n = len(par)
+        e(like(("scf.parallel", n), lambda: scf.ParallelOp([zero] * n, ubs, [one] * n, region),
+               [*[zero] * n, *ubs, *[one] * n], regions=[region]))
         for k, a in zip(par, body.args):
             ivs[k] = a
         inner = Emit(body)
@@ -100,7 +115,7 @@ def lower_structured(op: Operation) -> None:
     else:
         _plain_nest(op, inner, maps, ivs, red, bounds, ins, outs)
     if par:
-        inner(scf.ReduceOp())
+        inner(like(("scf.reduce", 0), scf.ReduceOp, ()))
     parent = op.parent_block()
     assert parent is not None
     inherit(outer.ops, op)
@@ -118,7 +133,7 @@ def inline_body(op: Operation, e: Emit, maps, ivs, ins, out_values: Sequence[SSA
     for k, (x, arg) in enumerate(zip(ins, block.args)):
         if arg.uses:
             idx = [_affine(e, r, ivs) for r in maps[k].results]
-            mapper[arg] = e(memref.LoadOp.get(x, idx))
+            mapper[arg] = e(_load(x, idx))
     for arg, v in zip(block.args[len(ins):], out_values):
         if v is not None:
             mapper[arg] = v
@@ -144,7 +159,7 @@ def _load_outs(op, e, maps, ivs, ins, outs) -> list[SSAValue | None]:
     vals: list[SSAValue | None] = []
     for j, o in enumerate(outs):
         if block.args[len(ins) + j].uses:
-            vals.append(e(memref.LoadOp.get(o, _out_index(e, maps[len(ins) + j], ivs))))
+            vals.append(e(_load(o, _out_index(e, maps[len(ins) + j], ivs))))
         else:
             vals.append(None)
     return vals
@@ -164,7 +179,7 @@ def _plain_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
     cur = _load_outs(op, e, maps, ivs, ins, outs)
     vals = inline_body(op, e, maps, ivs, ins, cur)
     for j, (o, v) in enumerate(zip(outs, vals)):
-        e(memref.StoreOp.get(v, o, _out_index(e, maps[len(ins) + j], ivs)))
+        e(_store(v, o, _out_index(e, maps[len(ins) + j], ivs)))
 
 
 def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
@@ -172,7 +187,7 @@ def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
     n_in = len(ins)
     block = op.regions[0].block
     out_idx = [_out_index(e, maps[n_in + j], ivs) for j in range(len(outs))]
-    accs = [e(memref.LoadOp.get(o, idx)) for o, idx in zip(outs, out_idx)]
+    accs = [e(_load(o, idx)) for o, idx in zip(outs, out_idx)]
     top = e
     fors = []
     cur = accs
@@ -190,7 +205,7 @@ def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
         loop.body.block.add_op(scf.YieldOp(*fors[fors.index(loop) + 1].results))
     final = fors[0].results
     for o, idx, v in zip(outs, out_idx, final):
-        top(memref.StoreOp.get(v, o, idx))
+        top(_store(v, o, idx))
 
 
 @dataclass(frozen=True)

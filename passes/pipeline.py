@@ -39,9 +39,10 @@ def _load_plugin_passes() -> None:
         return
     _plugins_loaded = True
     import warnings
-    from importlib.metadata import entry_points
 
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    from minixla.dialects.plugins import entry_points_of
+
+    for ep in entry_points_of(ENTRY_POINT_GROUP):  # one scan shared with the dialect plugins
         if ep.name in _PASSES:
             warnings.warn(f"plugin pass '{ep.name}' ({ep.value}) is named like one of ours; ignored", stacklevel=2)
             continue

@@ -110,3 +110,29 @@ def rewrite_to_fixpoint(root: ModuleOp | Operation, pattern: RewritePattern, op_
     while rewrite_once(root, pattern, op_types):
         changed = True
     return changed
+
+
+def has_value_of_type(root: Operation, types: type | tuple[type, ...]) -> bool:
+    """Whether an op result or block argument nested in `root` has a type of class `types` (a pass
+    whose every rewrite involves such a value has nothing to do on a module without one); one
+    `issubclass` per type class."""
+    hits: dict[type, bool] = {}
+
+    def any_of(values) -> bool:
+        for v in values:
+            kind = type(v.type)
+            hit = hits.get(kind)
+            if hit is None:
+                hit = hits[kind] = issubclass(kind, types)
+            if hit:
+                return True
+        return False
+
+    for op in [root, *nested_ops(root)]:
+        if any_of(op.results):
+            return True
+        for region in op.regions:
+            for block in region.blocks:
+                if any_of(block.args):
+                    return True
+    return False

@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, Dictionar
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
+from minixla.passes.fast_build import like
 from minixla.passes.locations import inherit, ops_after
 from minixla.passes.bufferize.memory import Globals, alloc, copy, insert_deallocs, is_identity, memref_type, subview
 
@@ -335,7 +336,9 @@ class Bufferizer:
             self.vmap[a] = b
         self.run_block(body, new_body)
         if isinstance(op, GenericOp):
-            new = GenericOp(ins, outs, Region(new_body), op.indexing_maps, op.iterator_types)
+            region, maps, iterators = Region(new_body), op.indexing_maps, op.iterator_types
+            new = like(("linalg.generic", len(ins), len(outs), maps, iterators),
+                       lambda: GenericOp(ins, outs, region, maps, iterators), [*ins, *outs], regions=[region])
         else:
             new = type(op).create(operands=[*ins, *outs], properties=dict(op.properties),
                                   attributes=dict(op.attributes), regions=[Region(new_body)])

@@ -14,6 +14,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 
+from minixla.passes.fast_build import like
+
 
 def memref_type(t: Attribute) -> Attribute:
     if isinstance(t, TensorType):
@@ -71,7 +73,8 @@ def copy(block: Block, src: SSAValue, dst: SSAValue) -> None:
 
 
 def alloc(block: Block, t: MemRefType) -> SSAValue:
-    op = memref.AllocOp([], [], MemRefType(t.element_type, t.get_shape()), alignment=None)
+    op = like(("memref.alloc", t.element_type, tuple(t.get_shape())),
+              lambda: memref.AllocOp([], [], MemRefType(t.element_type, t.get_shape()), alignment=None), ())
     block.add_op(op)
     return op.memref
 
@@ -121,7 +124,7 @@ def insert_deallocs(block: Block, owned: dict[SSAValue, set[SSAValue]]) -> None:
     for root, aliases in owned.items():
         uses = [last_user[a] for a in aliases if a in last_user]
         last = ops[max(uses)] if uses else None
-        dealloc = memref.DeallocOp.get(root)
+        dealloc = like(("memref.dealloc",), lambda: memref.DeallocOp.get(root), (root,))
         if last is None:
             owner = root.owner
             assert isinstance(owner, Operation)

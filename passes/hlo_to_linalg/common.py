@@ -19,6 +19,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.utils.exceptions import DiagnosticException
 
+from minixla.passes.fast_build import like
 from minixla.dialects.hlo_ops.base import is_bool, is_complex, is_float, is_unsigned
 
 PASS_NAME = "convert-hlo-to-linalg"
@@ -144,13 +145,16 @@ def generic(e: Emitter, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
     inner = Emitter(block)
     yielded = body(inner, block.args)
     inner.op(YieldOp(*yielded))
-    op = e.op(GenericOp(list(inputs), list(outputs), Region(block), list(maps), list(iterators),
-                               [v.type for v in outputs]))
+    region, result_types = Region(block), [v.type for v in outputs]
+    key = ("linalg.generic", len(inputs), len(outputs), tuple(maps), tuple(iterators), tuple(result_types))
+    op = e.op(like(key, lambda: GenericOp(list(inputs), list(outputs), region, list(maps), list(iterators),
+                                          result_types), [*inputs, *outputs], regions=[region]))
     return list(op.results)
 
 
 def empty(e: Emitter, shape: Sequence[int], element_type: Attribute) -> SSAValue:
-    return e(tensor.EmptyOp([], TensorType(element_type, list(shape))))
+    return e(like(("tensor.empty", element_type, tuple(shape)),
+                  lambda: tensor.EmptyOp([], TensorType(element_type, list(shape))), ()))
 
 
 def fill(e: Emitter, value: SSAValue, shape: Sequence[int]) -> SSAValue:

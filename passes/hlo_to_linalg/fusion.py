@@ -47,6 +47,7 @@ from minixla.dialects import hlo
 from minixla.dialects.hlo_ops.base import int_value, ints, is_float
 from minixla.dialects.hlo_ops.splats import dense_splat_value
 
+from minixla.passes.fast_build import like
 from minixla.passes.hlo_to_linalg.common import PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, shape_of, signless
 from minixla.passes.hlo_to_linalg.scalar_region import _one as scalar_op_of
 from minixla.passes.hlo_to_linalg.shape import index_to_elem
@@ -174,8 +175,10 @@ class _Body:
     def emit(self, yielded: Sequence[SSAValue], outs: Sequence[SSAValue], out_maps: Sequence[AffineMapAttr],
              iterators) -> list[SSAValue]:
         self.b.op(YieldOp(*yielded))
-        op = self.lw.e.op(GenericOp(self.inputs, list(outs), Region(self.block), [*self.maps, *out_maps],
-                                    list(iterators), [o.type for o in outs]))
+        region, maps, result_types = Region(self.block), [*self.maps, *out_maps], [o.type for o in outs]
+        key = ("linalg.generic", len(self.inputs), len(outs), tuple(maps), tuple(iterators), tuple(result_types))
+        op = self.lw.e.op(like(key, lambda: GenericOp(self.inputs, list(outs), region, maps, list(iterators),
+                                                      result_types), [*self.inputs, *outs], regions=[region]))
         return list(op.results)
 
 

@@ -16,6 +16,7 @@ from xdsl.dialects import arith, func, math, scf
 from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType, ReducedPrecisionFloatType
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
+from minixla.passes.fast_build import like
 from minixla.passes.hlo_to_linalg.common import Emitter, is_low_float, kind, signless, width
 
 Scalar = Callable[[Emitter, Sequence[SSAValue], Attribute], SSAValue]
@@ -27,14 +28,19 @@ def _promoted(op_cls) -> Scalar:
     def build(e: Emitter, a: Sequence[SSAValue], t: Attribute) -> SSAValue:
         if is_low_float(t):
             wide = [e(arith.ExtFOp(x, Float32Type())) for x in a]
-            return e(arith.TruncFOp(e(op_cls(*wide)), t))
-        return e(op_cls(*a))
+            return e(arith.TruncFOp(e(_op(op_cls, wide)), t))
+        return e(_op(op_cls, a))
 
     return build
 
 
+def _op(op_cls, args: Sequence[SSAValue]):
+    """`op_cls(*args)` (its type follows from the operands'), from a remembered shape (passes/fast_build.py)."""
+    return like((op_cls, *(v.type for v in args)), lambda: op_cls(*args), args)
+
+
 def _simple(op_cls) -> Scalar:
-    return lambda e, a, t: e(op_cls(*a))
+    return lambda e, a, t: e(_op(op_cls, a))
 
 
 def _logistic(e: Emitter, a: Sequence[SSAValue], t: Attribute) -> SSAValue:

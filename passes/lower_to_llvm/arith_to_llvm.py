@@ -37,6 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from minixla.passes.fast_build import like
 from minixla.passes.lower_to_llvm.common import (
     Emit,
     LoweringError,
@@ -59,11 +60,16 @@ def _fm(op: Operation) -> llvm.FastMathAttr:
 
 
 def _binary(cls: type[Operation]) -> Handler:
-    return lambda op, e, a: [e(cls(a[0], a[1]))]
+    return lambda op, e, a: [e(like((cls, a[0].type, a[1].type), lambda: cls(a[0], a[1]), a[:2]))]
 
 
 def _float_binary(cls: type[Operation]) -> Handler:
-    return lambda op, e, a: [e(cls(a[0], a[1], _fm(op)))]
+    def handler(op, e, a):
+        flags = getattr(op, "fastmath", None)
+        key = (cls, a[0].type, a[1].type, None if flags is None else flags.data)
+        return [e(like(key, lambda: cls(a[0], a[1], _fm(op)), a[:2]))]
+
+    return handler
 
 
 def _vector_like(t: Attribute, elem: Attribute) -> Attribute:

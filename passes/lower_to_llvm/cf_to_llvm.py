@@ -22,6 +22,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from minixla.passes.fast_build import like
 from minixla.passes.lower_to_llvm.common import Emit, constant_op, to_llvm
 from minixla.passes.lower_to_llvm.func_to_llvm import convert_entry_args
 from minixla.passes.rewrite_driver import rewrite_in_order
@@ -40,7 +41,8 @@ class BranchLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter, /):
         args = [to_llvm(rewriter, a) for a in op.arguments]
-        rewriter.replace(op, llvm.BrOp(op.successor, *args))
+        rewriter.replace(op, like(("llvm.br", len(args)), lambda: llvm.BrOp(op.successor, *args), args,
+                                  (op.successor,)))
 
 
 class CondBranchLowering(RewritePattern):
@@ -48,7 +50,10 @@ class CondBranchLowering(RewritePattern):
     def match_and_rewrite(self, op: cf.ConditionalBranchOp, rewriter: PatternRewriter, /):
         then_args = [to_llvm(rewriter, a) for a in op.then_arguments]
         else_args = [to_llvm(rewriter, a) for a in op.else_arguments]
-        rewriter.replace(op, llvm.CondBrOp(op.cond, op.then_block, then_args, op.else_block, else_args))
+        rewriter.replace(op, like(
+            ("llvm.cond_br", len(then_args), len(else_args)),
+            lambda: llvm.CondBrOp(op.cond, op.then_block, then_args, op.else_block, else_args),
+            (op.cond, *then_args, *else_args), (op.then_block, op.else_block)))
 
 
 class SwitchLowering(RewritePattern):

@@ -10,6 +10,7 @@ the pairs at the end (as in MLIR).
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 
 from xdsl.dialects import llvm
@@ -36,7 +37,10 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
+from minixla.passes.fast_build import like
+
 PTR = llvm.LLVMPointerType()
+_F64 = struct.Struct("<d")
 
 
 class LoweringError(DiagnosticException):
@@ -79,10 +83,15 @@ def cast_to(rewriter: PatternRewriter, value: SSAValue, target: Attribute,
     if value.type == target:
         return value
     owner = value.owner
-    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
-        if owner.inputs[0].type == target:
-            return owner.inputs[0]
-    cast, res = UnrealizedConversionCastOp.cast_one(value, target)
+    if isinstance(owner, UnrealizedConversionCastOp):
+        inputs = owner.operands  # a cast's operands are its inputs (without IRDL's accessor)
+        if len(inputs) == 1 and inputs[0].type == target:
+            return inputs[0]
+    # UnrealizedConversionCastOp.cast_one, less the IRDL builder (passes/fast_build.py)
+    cast = UnrealizedConversionCastOp.create(operands=(value,), result_types=(target,))
+    res = cast.results[0]
+    if value.name_hint is not None:
+        res.name_hint = value.name_hint
     rewriter.insert(cast, ip)
     return res
 
@@ -122,11 +131,20 @@ class Emit:
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
     def const(self, t: Attribute, value: float) -> SSAValue:
-        return self(constant_op(t, value))
+        kind = type(value)
+        if kind is float:  # by its bits: -0.0 == 0.0, and a NaN's sign and payload count
+            key = ("llvm.mlir.constant", t, _F64.pack(value))
+        elif kind is int or kind is bool:
+            key = ("llvm.mlir.constant", t, kind, value)
+        else:
+            return self(constant_op(t, value))
+        return self(like(key, lambda: constant_op(t, value), ()))
 
     def icmp(self, pred: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        code = llvm.ICmpPredicateFlag(pred).to_int()
-        return self(llvm.ICmpOp(lhs, rhs, IntegerAttr(code, i64)))
+        def slow() -> Operation:
+            return llvm.ICmpOp(lhs, rhs, IntegerAttr(llvm.ICmpPredicateFlag(pred).to_int(), i64))
+
+        return self(like(("llvm.icmp", pred, lhs.type), slow, (lhs, rhs)))
 
     def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         return self(llvm.SelectOp(c, a, b))

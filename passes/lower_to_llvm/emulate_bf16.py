@@ -23,6 +23,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
+from minixla.passes.rewrite_driver import has_value_of_type
+
 _BINARY = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.MaximumfOp, arith.MaxnumfOp, arith.MinnumfOp,
            arith.MinimumfOp)
 
@@ -93,4 +95,6 @@ class ArithEmulateBf16(ModulePass):
     name = "arith-emulate-bf16"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        if not has_value_of_type(op, BFloat16Type):  # every rewrite is of a bf16 result or operand
+            return
         PatternRewriteWalker(EmulateBf16Arith(), apply_recursively=False).rewrite_module(op)

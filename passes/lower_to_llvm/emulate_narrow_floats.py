@@ -42,6 +42,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from minixla.dialects.numpy_types import numpy_to_dense_attr
+from minixla.passes.rewrite_driver import has_value_of_type
 from minixla.passes.lower_to_llvm.narrow_float_codec import Format, decode_table, encode
 
 
@@ -188,4 +189,6 @@ class ArithEmulateNarrowFloats(ModulePass):
     name = "arith-emulate-narrow-floats"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        if not has_value_of_type(op, ReducedPrecisionFloatType):  # every rewrite is of a narrow result or operand
+            return
         PatternRewriteWalker(EmulateNarrowFloats(op), apply_recursively=False).rewrite_module(op)

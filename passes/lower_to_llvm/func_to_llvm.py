@@ -30,6 +30,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from minixla.passes.fast_build import like
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -102,8 +103,10 @@ def build_ciface(name: str, inputs: list[Attribute], outputs: list[Attribute],
         return o.results[0] if o.results else None
 
     def slot(i: int) -> SSAValue:
-        p = emit(llvm.GEPOp.from_mixed_indices(block.args[0], [i], PTR, inbounds=True))
-        return emit(llvm.LoadOp(p, PTR))
+        base = block.args[0]
+        p = emit(like(("llvm.getelementptr", PTR, i), lambda: llvm.GEPOp.from_mixed_indices(
+            base, [i], PTR, inbounds=True), (base,)))
+        return emit(like(("llvm.load", PTR), lambda: llvm.LoadOp(p, PTR), (p,)))
 
     args: list[SSAValue] = []
     for i, t in enumerate(inputs):

@@ -32,6 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
+from minixla.passes.fast_build import like, split_before
 from minixla.passes.lower_to_llvm.common import (
     PTR,
     Emit,
@@ -59,24 +60,31 @@ def _module_of(op: Operation) -> ModuleOp:
     return parent
 
 
+def _nsw(cls: type[Operation], a: SSAValue, b: SSAValue) -> Operation:
+    return like((cls, a.type, "nsw"), lambda: cls(a, b, overflow=NSW), (a, b))
+
+
 def element_pointer(e: Emit, base: SSAValue, t: MemRefType, indices: list[SSAValue]) -> SSAValue:
     """GEP inbounds to element `indices` of memref type `t` (indices are i64)."""
     strides, offset = static_layout(t)
     linear: SSAValue | None = None
     for idx, stride in zip(indices, strides, strict=True):
-        term = idx if stride == 1 else e(llvm.MulOp(idx, e.const(i64, stride), overflow=NSW))
-        linear = term if linear is None else e(llvm.AddOp(linear, term, overflow=NSW))
+        term = idx if stride == 1 else e(_nsw(llvm.MulOp, idx, e.const(i64, stride)))
+        linear = term if linear is None else e(_nsw(llvm.AddOp, linear, term))
     if offset:
         off = e.const(i64, offset)
-        linear = off if linear is None else e(llvm.AddOp(linear, off, overflow=NSW))
+        linear = off if linear is None else e(_nsw(llvm.AddOp, linear, off))
     if linear is None:
         return base
-    return e(llvm.GEPOp.from_mixed_indices(base, [linear], memory_type(t.element_type), inbounds=True))
+    elem = memory_type(t.element_type)
+    return e(like(("llvm.getelementptr", elem, linear.type), lambda: llvm.GEPOp.from_mixed_indices(
+        base, [linear], elem, inbounds=True), (base, linear)))
 
 
 def load_element(e: Emit, ptr: SSAValue, elem) -> SSAValue:
-    value = e(llvm.LoadOp(ptr, memory_type(elem)))
-    if memory_type(elem) != llvm_type(elem):
+    mem = memory_type(elem)
+    value = e(like(("llvm.load", mem), lambda: llvm.LoadOp(ptr, mem), (ptr,)))
+    if mem != llvm_type(elem):
         value = e(llvm.TruncOp(value, llvm_type(elem)))
     return value
 
@@ -84,7 +92,7 @@ def load_element(e: Emit, ptr: SSAValue, elem) -> SSAValue:
 def store_element(e: Emit, value: SSAValue, ptr: SSAValue) -> None:
     if isinstance(value.type, builtin.IntegerType) and value.type.width.data < 8:
         value = e(llvm.ZExtOp(value, builtin.i8))
-    e(llvm.StoreOp(value, ptr))
+    e(like(("llvm.store",), lambda: llvm.StoreOp(value, ptr), (value, ptr)))
 
 
 class LoadStoreLowering(RewritePattern):
@@ -108,6 +116,16 @@ class LoadStoreLowering(RewritePattern):
 class AllocLowering(RewritePattern):
     OP_TYPES = (memref.AllocOp, memref.AllocaOp, memref.DeallocOp)
 
+    def __init__(self) -> None:
+        self._declared: set[tuple[int, str]] = set()  # (module, callee) declared in this run
+
+    def _declare(self, op: Operation, name: str, inputs: list, output) -> None:
+        """`declare_function` once per module and callee (a symbol lookup scans the module)."""
+        module = _module_of(op)
+        if (id(module), name) not in self._declared:
+            declare_function(module, name, inputs, output)
+            self._declared.add((id(module), name))
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if isinstance(op, memref.AllocOp):
             self._heap(op, rewriter)
@@ -119,12 +137,12 @@ class AllocLowering(RewritePattern):
             n = e.const(i64, max(prod(t.get_shape()), 1))
             replace_with_values(rewriter, op, [e(llvm.AllocaOp(n, memory_type(t.element_type), align))])
         elif isinstance(op, memref.DeallocOp):
-            declare_function(_module_of(op), "free", [PTR], llvm.LLVMVoidType())
-            Emit(rewriter)(llvm.CallOp("free", to_llvm(rewriter, op.memref)))
+            self._declare(op, "free", [PTR], llvm.LLVMVoidType())
+            ptr = to_llvm(rewriter, op.memref)
+            Emit(rewriter)(like(("llvm.call", "free"), lambda: llvm.CallOp("free", ptr), (ptr,)))
             rewriter.erase(op)
 
-    @staticmethod
-    def _heap(op: memref.AllocOp, rewriter: PatternRewriter) -> None:
+    def _heap(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
         t = op.memref.type
         strides, offset = static_layout(t)
         span = offset + sum((d - 1) * s for d, s in zip(t.get_shape(), strides)) + 1
@@ -132,9 +150,11 @@ class AllocLowering(RewritePattern):
             span = 1
         align = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
         size = -(-span * byte_size(t.element_type) // align) * align  # aligned_alloc wants a multiple
-        declare_function(_module_of(op), "aligned_alloc", [i64, i64], PTR)
+        self._declare(op, "aligned_alloc", [i64, i64], PTR)
         e = Emit(rewriter)
-        ptr = e(llvm.CallOp("aligned_alloc", e.const(i64, align), e.const(i64, size), return_type=PTR))
+        args = (e.const(i64, align), e.const(i64, size))
+        ptr = e(like(("llvm.call", "aligned_alloc"),
+                     lambda: llvm.CallOp("aligned_alloc", *args, return_type=PTR), args))
         replace_with_values(rewriter, op, [ptr])
 
 
@@ -232,7 +252,7 @@ class CopyLowering(RewritePattern):
     @staticmethod
     def _loop(op, rewriter: PatternRewriter, src, dst, src_t, dst_t, n: int) -> None:
         block = op.parent_block()
-        cont = block.split_before(op)
+        cont = split_before(block, op)
         header = Block(arg_types=[i64])
         body = Block()
         region = block.parent_region()

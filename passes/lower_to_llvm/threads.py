@@ -44,6 +44,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 
+from minixla.passes.rewrite_driver import nested_ops
+
 THREADED_SUFFIX = "__threaded"
 TASK_SUFFIX = "__task"
 BODY_ATTR = "minixla.parallel_body"
@@ -319,12 +321,16 @@ class LowerThreadDispatch(ModulePass):
         if not decls:
             return
         top = op.body.block
+        # the calls of each decl, in walk order, off one walk (no rewrite below makes or moves such a call)
+        calls: dict[str, list[llvm.CallOp]] = {name: [] for name in decls}
+        for o in nested_ops(op):
+            if type(o) is llvm.CallOp and o.callee is not None and (name := o.callee.string_value()) in calls:
+                calls[name].append(o)
         for name, decl in decls.items():
             body_name = name.removesuffix(THREADED_SUFFIX)
             cap_types = list(decl.function_type.inputs.data[2:])
             top.add_op(_task_function(body_name, cap_types))
-            for call in [o for o in op.walk() if isinstance(o, llvm.CallOp) and o.callee is not None
-                         and o.callee.string_value() == name]:
+            for call in calls[name]:
                 _rewrite_call(call, body_name, len(cap_types))
             decl.detach()
             decl.erase()

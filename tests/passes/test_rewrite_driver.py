@@ -125,3 +125,46 @@ def test_frozen_heap_nests_and_unfreezes():
             assert gc.get_freeze_count() > 0
         assert gc.get_freeze_count() > 0  # the inner exit keeps the outer freeze
     assert gc.get_freeze_count() == 0
+
+
+def test_frozen_heap_raises_the_young_threshold_for_its_duration():
+    from minixla.passes.gc_pause import YOUNG_THRESHOLD
+
+    before = gc.get_threshold()
+    with frozen_heap():
+        assert gc.get_threshold() == (max(before[0], YOUNG_THRESHOLD), *before[1:])
+        with frozen_heap():
+            assert gc.get_threshold()[0] == max(before[0], YOUNG_THRESHOLD)
+    assert gc.get_threshold() == before
+    gc.set_threshold(0)  # collection off: left off
+    try:
+        with frozen_heap():
+            assert gc.get_threshold()[0] == 0
+        assert gc.get_threshold()[0] == 0
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_has_value_of_type_sees_results_and_block_arguments():
+    from xdsl.dialects.builtin import BFloat16Type, Float16Type, IndexType, IntegerType
+
+    from minixla.passes.rewrite_driver import has_value_of_type
+
+    module = parse()
+    assert has_value_of_type(module, IntegerType)  # function arguments and results
+    assert has_value_of_type(module, IndexType)  # results only
+    assert not has_value_of_type(module, (BFloat16Type, Float16Type))
+    bf16 = parse_and_verify("func.func @g(%x: bf16) {\n  func.return\n}", "g.mlir", load_all())
+    assert has_value_of_type(bf16, BFloat16Type)  # a block argument alone
+
+
+def test_emulation_passes_skip_modules_without_their_types_only():
+    from minixla.passes.pipeline import run_pipeline
+
+    module = parse()
+    before = str(module)
+    run_pipeline(module, "arith-emulate-bf16,arith-emulate-narrow-floats")
+    assert str(module) == before
+    text = "func.func @h(%a: bf16, %b: bf16) -> bf16 {\n  %0 = arith.addf %a, %b : bf16\n  func.return %0 : bf16\n}"
+    bf16 = run_pipeline(parse_and_verify(text, "h.mlir", load_all()), "arith-emulate-bf16")
+    assert "arith.addf" in str(bf16) and ": f32" in str(bf16)
