@@ -82,6 +82,14 @@ def get_backend(name: str) -> Backend:
     return _INSTANCES[name]
 
 
+def has_backend(name: str) -> bool:
+    """Whether `name` is registered; plugins' entry points are read only for a name not built in
+    (reading them imports importlib.metadata and scans installed distributions: ~10-15 ms)."""
+    if name not in _FACTORIES:
+        _load_entry_points()
+    return name in _FACTORIES
+
+
 def available_backends() -> list[str]:
     _load_entry_points()
     return sorted(_FACTORIES)

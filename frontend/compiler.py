@@ -256,10 +256,10 @@ def lower(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, stac
 
 def pick_backend(compiled: Compiled) -> None:
     """Compile on `cpu` if it can, else on the interpreter (the reason is kept)."""
-    from minixla.backends.registry import available_backends
+    from minixla.backends.registry import has_backend
 
     forced = os.environ.get("MINIXLA_TF_BACKEND")
-    order = [forced] if forced else [b for b in ("cpu", "interpreter") if b in available_backends()]
+    order = [forced] if forced else [b for b in ("cpu", "interpreter") if has_backend(b)]
     reasons = []
     token = None
     if compiled.dumper is not None:

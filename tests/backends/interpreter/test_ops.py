@@ -65,6 +65,28 @@ def test_entry_point_plugins(monkeypatch):
     assert isinstance(reg.get_backend("plugin-test"), InterpreterBackend)
 
 
+def test_has_backend_reads_entry_points_only_for_names_not_built_in(monkeypatch):
+    import minixla.backends.registry as reg
+
+    scans = []
+
+    class FakeEP:
+        name = "plugin-two"
+
+        def load(self):
+            return InterpreterBackend
+
+    def entry_points(group):
+        scans.append(group)
+        return [FakeEP()] if group == reg.ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(reg, "_entry_points_loaded", False)
+    monkeypatch.setattr("importlib.metadata.entry_points", entry_points)
+    assert reg.has_backend("cpu") and reg.has_backend("interpreter") and not scans
+    assert reg.has_backend("plugin-two") and scans == [reg.ENTRY_POINT_GROUP]
+    assert not reg.has_backend("nope")
+
+
 ADD = """
 func.func @main(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {
   %0 = "hlo.add"(%a, %b) : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
