@@ -62,7 +62,7 @@ def in_graph_count(nbytes: int) -> int:
     """All-reduces per call of the in-graph runner: enough to amortize the call (~3 µs) at small sizes,
     few at large ones (a median over calls of k all-reduces is a median of sums: the more in one call,
     the more of the machine's hiccups it takes in)."""
-    return 16 if nbytes <= 1 << 13 else 8 if nbytes <= 1 << 16 else 4 if nbytes <= 1 << 22 else 2
+    return 16 if nbytes <= 1 << 16 else 4 if nbytes <= 1 << 22 else 2
 
 
 def allreduce_rows(n: int) -> list[str]:
