@@ -3,13 +3,13 @@
     mpiexec -n 2 python -m benchmarks.bench_distributed     # writes benchmarks/results_distributed.md
     (as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 
-Rows: sizes 1 KiB .. 256 MiB of f32; for each, the median time of one call (the three take turns
-call by call, so a change of the machine's load falls on all of them alike) of
+Rows: sizes 1 KiB .. 256 MiB of f32; for each, the median time of one call (the runners take turns
+call by call, in every order, so a change of the machine's load falls on all of them alike) of
   * mpi4py: `comm.Allreduce(src, dst)` on preallocated numpy buffers (the floor),
   * jit, per call: a `tf.function(jit_compile=True)` whose body is one replica-context all_reduce (SUM),
     called on the numpy array (all runners read the same buffer: `tf.constant(x)` would be a copy in
     other memory, colder in the cache by the time its turn comes: +15-30 µs at 512 KiB): the call's
-    own cost (the tf.function's cached-call path, ~1 µs) counts,
+    own cost (the tf.function's cached-call path, ~2 µs) counts,
   * jit, in-graph: one compiled program of k chained all_reduce ops (k = 16 .. 2, `in_graph_count`; each reads
     the one before, so none folds away), the call's time / k: what the compiled all_reduce op costs,
   * minixla.distributed: the Horovod-style eager `allreduce`,
