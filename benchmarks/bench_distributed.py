@@ -3,12 +3,15 @@
     mpiexec -n 2 python -m benchmarks.bench_distributed     # writes benchmarks/results_distributed.md
     (as root: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 
-Rows: sizes 1 KiB .. 256 MiB of f32; for each, the median time of one call (the three take turns
-call by call, so a change of the machine's load falls on all of them alike) of
+Rows: sizes 1 KiB .. 256 MiB of f32; for each, the median time of one call (the runners take turns
+call by call, in every order, so a change of the machine's load falls on all of them alike) of
   * mpi4py: `comm.Allreduce(src, dst)` on preallocated numpy buffers (the floor),
-  * minixla jit: a `tf.function(jit_compile=True)` whose body is one replica-context all_reduce (SUM),
-    called on the numpy array (all three read the same buffer: `tf.constant(x)` would be a copy in
-    other memory, colder in the cache by the time its turn comes: +15-30 µs at 512 KiB),
+  * jit, per call: a `tf.function(jit_compile=True)` whose body is one replica-context all_reduce (SUM),
+    called on the numpy array (all runners read the same buffer: `tf.constant(x)` would be a copy in
+    other memory, colder in the cache by the time its turn comes: +15-30 µs at 512 KiB): the call's
+    own cost (the tf.function's cached-call path, ~2 µs) counts,
+  * jit, in-graph: one compiled program of k chained all_reduce ops (k = 16 .. 2, `in_graph_count`; each reads
+    the one before, so none folds away), the call's time / k: what the compiled all_reduce op costs,
   * minixla.distributed: the Horovod-style eager `allreduce`,
 and the bus bandwidth 2 (n-1)/n * bytes / time (NCCL's definition). Then the MLP training
 step (examples/train_mnist_distributed.py's, global batch 1024) per step on 1 and n processes.
@@ -32,15 +35,20 @@ SIZES = [1 << k for k in range(10, 29, 3)]  # bytes: 1 KiB .. 256 MiB
 
 def _median_times(fns, repeats: int) -> list[float]:
     """Median time of one call of each of `fns` (max over ranks): the runners take turns call by call,
-    each after a barrier, so a change of the machine's load falls on all of them alike, and the order
-    rotates (at 512 KiB the one that follows mpi4py's call finds its buffers out of the cache: +10-20 µs)."""
+    each after a barrier, so a change of the machine's load falls on all of them alike, and each round
+    takes the next permutation of them, so each follows every other equally often (which runner a call
+    follows moves its time: at 64 KiB the one right after mpi4py's call was ~2 µs faster than the rest,
+    at 512 KiB ~10-20 µs slower)."""
+    from itertools import permutations
+
     from mpi4py import MPI
 
     comm = world().comm
+    orders = list(permutations(range(len(fns))))
     times = [[] for _ in fns]
     for k in range(repeats):
-        for i in range(len(fns)):
-            fn, ts = fns[(i + k) % len(fns)], times[(i + k) % len(fns)]
+        for j in orders[k % len(orders)]:
+            fn, ts = fns[j], times[j]
             comm.Barrier()
             t0 = time.perf_counter()
             fn()
@@ -48,6 +56,13 @@ def _median_times(fns, repeats: int) -> list[float]:
     medians = np.array([np.median(ts) for ts in times])
     comm.Allreduce(MPI.IN_PLACE, medians, op=MPI.MAX)
     return [float(m) for m in medians]
+
+
+def in_graph_count(nbytes: int) -> int:
+    """All-reduces per call of the in-graph runner: enough to amortize the call (~3 µs) at small sizes,
+    few at large ones (a median over calls of k all-reduces is a median of sums: the more in one call,
+    the more of the machine's hiccups it takes in)."""
+    return 16 if nbytes <= 1 << 16 else 4 if nbytes <= 1 << 22 else 2
 
 
 def allreduce_rows(n: int) -> list[str]:
@@ -58,20 +73,31 @@ def allreduce_rows(n: int) -> list[str]:
     for nbytes in SIZES:
         x = np.full(nbytes // 4, 1.0, np.float32)
         dst = np.empty_like(x)
-        repeats = 400 if nbytes <= 1 << 17 else 50 if nbytes <= 1 << 22 else 5  # µs medians need many
+        repeats = 480 if nbytes <= 1 << 17 else 48 if nbytes <= 1 << 22 else 6  # µs medians need many
+        k = in_graph_count(nbytes)
 
         @tf.function(jit_compile=True)
         def reduce(v):
             return tf.distribute.get_replica_context().all_reduce("sum", v)
 
-        for _ in range(3):  # compiles; the fast path learns the (shape, dtype) of both runners
+        @tf.function(jit_compile=True)
+        def reduce_k(v):  # k chained all-reduces in one compiled program (each reads the one before)
+            for _ in range(k):
+                v = tf.distribute.get_replica_context().all_reduce("sum", v)
+            return v
+
+        for _ in range(3):  # compiles; the fast path learns the (shape, dtype) of every runner
             reduce(x)
+            reduce_k(x)
             hvd.allreduce(x, op=hvd.Sum)
-        t_mpi, t_jit, t_hvd = _median_times([lambda: comm.Allreduce(x, dst), lambda: reduce(x),
-                                             lambda: hvd.allreduce(x, op=hvd.Sum)], repeats)
+        t_mpi, t_jit, t_graph, t_hvd = _median_times(
+            [lambda: comm.Allreduce(x, dst), lambda: reduce(x), lambda: reduce_k(x),
+             lambda: hvd.allreduce(x, op=hvd.Sum)], repeats)
+        t_graph /= k
         bus = lambda t: 2 * (n - 1) / n * nbytes / t / 1e9  # noqa: E731
-        rows.append(f"| {nbytes / 1024:,.0f} KiB | {t_mpi * 1e6:,.1f} | {t_jit * 1e6:,.1f} | {t_hvd * 1e6:,.1f} | "
-                    f"{bus(t_mpi):.2f} | {bus(t_jit):.2f} ({t_mpi / t_jit:.0%}) | {bus(t_hvd):.2f} ({t_mpi / t_hvd:.0%}) |")
+        cells = [f"{bus(t):.2f} ({t_mpi / t:.0%})" for t in (t_jit, t_graph, t_hvd)]
+        rows.append(f"| {nbytes / 1024:,.0f} KiB | {t_mpi * 1e6:,.1f} | {t_jit * 1e6:,.1f} | {t_graph * 1e6:,.1f} | "
+                    f"{t_hvd * 1e6:,.1f} | {bus(t_mpi):.2f} | {' | '.join(cells)} |")
     return rows
 
 
@@ -130,8 +156,9 @@ def main() -> int:
                  "`mpiexec -n 2 python -m benchmarks.bench_distributed` (times: median µs, max over ranks; "
                  "bus bandwidth GB/s = 2(n-1)/n x bytes / time; % = of mpi4py's bandwidth; 1-minute load "
                  f"average {load_before:.1f} before the all-reduce rows, {load_after:.1f} after).", "",
-                 "| f32 buffer | mpi4py Allreduce µs | minixla jit µs | minixla.distributed µs | mpi4py GB/s | "
-                 "minixla jit GB/s | minixla.distributed GB/s |", "|---|---|---|---|---|---|---|", *rows, "",
+                 "| f32 buffer | mpi4py Allreduce µs | jit, per call µs | jit, in-graph µs per all-reduce | "
+                 "minixla.distributed µs | mpi4py GB/s | jit, per call GB/s | jit, in-graph GB/s | "
+                 "minixla.distributed GB/s |", "|---|---|---|---|---|---|---|---|---|", *rows, "",
                  f"MLP training step (Dense(10) on 8x8 digits, global batch 1024, Adam, jit, gradient all-reduce "
                  f"in the compiled step): {one * 1e3:.2f} ms/step on 1 process, {step * 1e3:.2f} ms/step on {n} "
                  f"processes (speedup {one / step:.2f}x; the {os.cpu_count()} cores are shared).", ""]

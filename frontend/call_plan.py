@@ -78,14 +78,18 @@ def call_key(head, values, arrays: list) -> tuple:
     """The call key of `values` (normalized arguments), behind `head` (the call's form)."""
     key: list = [head]
     for v in values:
-        if v.__class__ is Tensor:  # the common case, inlined
+        cls = v.__class__
+        if cls is Tensor:  # the common cases, inlined
             a = v._value
             if a is None:
                 raise Miss
-            arrays.append(a)
-            key += (a.shape, a.dtype)
+        elif cls is np.ndarray:
+            a = v
         else:
             _record(v, key, arrays)
+            continue
+        arrays.append(a)
+        key += (a.shape, a.dtype)
     return tuple(key)
 
 

@@ -307,22 +307,20 @@ class Function:
             # inside another tf.function's trace, or under a recording GradientTape: the body runs inline,
             # so the outer trace contains its ops and the tape records them (gradients flow, as in TF)
             return self._python_function(*args, **kwargs)
-        key = None
-        if not (_STACK or _tape.ACTIVE):  # the fast path: docs/frontend-call-path.md
-            arrays: list = []
-            try:
-                key = self._call_key(args, kwargs, arrays)
-                plan = self._plans.get(key)
-                if plan.__class__ is ByValue:
-                    plan = plan.get(arrays)
-            except (Miss, TypeError):  # unkeyable or unhashable arguments, or a call that cannot bind
-                key = plan = None
-            if plan is not None:
-                self._why = "cache hit"
-                if _trace_events.ACTIVE is None:
-                    return plan(arrays)
-                with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile)):
-                    return plan(arrays)
+        arrays: list = []  # the fast path: docs/frontend-call-path.md
+        try:
+            key = self._call_key(args, kwargs, arrays)
+            plan = self._plans.get(key)
+            if plan.__class__ is ByValue:
+                plan = plan.get(arrays)
+        except (Miss, TypeError):  # unkeyable or unhashable arguments, or a call that cannot bind
+            key = plan = None
+        if plan is not None:
+            self._why = "cache hit"
+            if _trace_events.ACTIVE is None:
+                return plan(arrays)
+            with _trace_events.span(self._name, "call", jit_compile=bool(self._jit_compile)):
+                return plan(arrays)
         with compile_log(self._name):
             cf, leaves = self._concrete(args, kwargs, count_call=True)
             values = []

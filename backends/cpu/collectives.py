@@ -49,6 +49,11 @@ def has_collectives(module: ModuleOp) -> bool:
     return any(is_collective(op) for op in module.walk())
 
 
+#: what a step of SegmentedExecutable's plan is: a native segment, a host collective (arrays -> results),
+#: or an all_reduce of one operand (`AllReduceRunner.one`: array -> result, no lists)
+_NATIVE, _HOST, _ONE_ALL_REDUCE = "native", "host", "one all_reduce"
+
+
 @dataclass
 class _Segment:
     run: Callable
@@ -76,24 +81,34 @@ class SegmentedExecutable:
     """Native segments and host collectives, run in order on one list of values.
 
     Values are numbered once here (xDSL's SSAValue hash is Python code: a dict keyed by them cost
-    more than a small MPI all-reduce per call)."""
+    more than a small MPI all-reduce per call). An intermediate value is let go after its last reader:
+    the fast all-reduce's result lives in a staging buffer that is reused once nobody holds it
+    (backends/mpi/fastpath.py), so a chain of all-reduces takes turns between two buffers."""
 
     def __init__(self, steps: list, args: list[SSAValue], returns: list[SSAValue]):
         self.steps, self.args, self.returns = steps, args, returns
         slot: dict[SSAValue, int] = {v: i for i, v in enumerate(args)}
-        plan = []
-        for step in steps:
+        plan, last_read = [], {}
+        for k, step in enumerate(steps):
             ins = tuple(slot[v] for v in (step.inputs if isinstance(step, _Segment) else step.operands))
+            last_read.update(dict.fromkeys(ins, k))
             outs = step.outputs if isinstance(step, _Segment) else step.results
             for v in outs:
                 slot[v] = len(slot)
             if isinstance(step, _Segment):
-                plan.append((step.run, ins, slot[outs[0]] if outs else 0, len(outs), False))
+                plan.append((step.run, ins, slot[outs[0]] if outs else 0, len(outs), _NATIVE))
+            elif isinstance(step.runner, AllReduceRunner) and len(ins) == 1 and len(steps) > 1:
+                plan.append((step.runner.one, ins, slot[outs[0]], 1, _ONE_ALL_REDUCE))
             else:
-                plan.append((step.runner, ins, slot[outs[0]] if outs else 0, len(outs), True))
-        self._plan, self._size = plan, len(slot)
+                plan.append((step.runner, ins, slot[outs[0]] if outs else 0, len(outs), _HOST))
         self._ret = tuple(slot[v] for v in returns)
-        if (len(plan) == 1 and plan[0][4] and plan[0][1] == tuple(range(len(args)))
+        dead: list[list[int]] = [[] for _ in plan]
+        for i, k in last_read.items():
+            if i >= len(args) and i not in self._ret:
+                dead[k].append(i)
+        self._plan = [(*step, tuple(d)) for step, d in zip(plan, dead)]
+        self._size = len(slot)
+        if (len(plan) == 1 and plan[0][4] is _HOST and plan[0][1] == tuple(range(len(args)))
                 and self._ret == tuple(range(len(args), len(slot)))):
             self.__class__ = _OneCollective  # the program is one collective: no value list
             if len(args) == 1 and self._ret == (1,) and isinstance(plan[0][0], AllReduceRunner):
@@ -105,9 +120,13 @@ class SegmentedExecutable:
             raise TypeError(f"expected {len(self.args)} arguments, got {len(arrays)}")
         arrays = [np.asarray(a) for a in arrays]
         env: list = [*arrays, *[None] * (self._size - len(arrays))]
-        for run, ins, first, count, host in self._plan:
-            outs = run([env[i] for i in ins]) if host else run(*[env[i] for i in ins])
-            env[first:first + count] = outs
+        for run, ins, first, count, kind, dead in self._plan:
+            if kind is _ONE_ALL_REDUCE:
+                env[first] = run(env[ins[0]])
+            else:
+                env[first:first + count] = run([env[i] for i in ins]) if kind is _HOST else run(*[env[i] for i in ins])
+            for i in dead:
+                env[i] = None
         inputs = {id(a) for a in arrays}  # a returned argument is copied (callers may own the result)
         return tuple(np.array(env[i], copy=True) if id(env[i]) in inputs else env[i] for i in self._ret)
 

@@ -39,11 +39,6 @@ MAX_BYTES = 1 << 18
 MAX_OVERLAPPED_BYTES = 1 << 24
 
 
-#: up to this the result is copied out of one staging buffer; above, the reduced buffer itself becomes
-#: the result and a new one is allocated (an allocation and a view cost ~1 us, a 16 KiB copy as much)
-ROTATE_BYTES = 1 << 14
-
-
 class _BufferPool:
     """Output buffers reused once their users let go of them (only the pool still refers to one).
 
@@ -70,23 +65,40 @@ class _BufferPool:
 POOL = _BufferPool()  # (the checked path's outputs, and the overlapped fast path's)
 
 
-class _Entry:
-    """One agreed all-reduce: its key, staging buffer [data, header] (`body`: the data part in the
-    operand's shape), MPI op and header values; `desc`: its descriptor for the native call (native.py),
-    None where that is not available."""
+_rc = sys.getrefcount
 
-    __slots__ = ("key", "shape", "dtype", "name", "stage", "body", "n", "rotate", "mpi_op", "header", "expect",
-                 "spare", "spare_at", "desc", "comm")
+
+def _slot(n: int, shape, dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(buffer, stage [data, header], body: the data part in the operand's shape), with room for an
+    8-byte load at the header (the native call reads and writes the header that way)."""
+    buf = np.empty(n + 8 // np.dtype(dtype).itemsize, dtype)
+    return buf, buf[:n + 1], buf[:n].reshape(shape)
+
+
+#: getrefcount of a slot's buffer and body (as `_rc(slot[0])`, `_rc(slot[2])`) while only the slot holds
+#: them: more means a result handed out earlier (the body, or any view of the buffer) is still alive
+_probe = _slot(1, (1,), np.float32)
+FREE = (_rc(_probe[0]), _rc(_probe[2]))
+del _probe
+
+
+class _Entry:
+    """One agreed all-reduce: its key, staging slot (`_slot`: the result is the slot's body, handed out
+    as it is; the next call reuses the slot, hot in the cache, once nobody holds that result any more,
+    else takes a free spare), MPI op and header values, `then`: the entry predicted after it; `desc`:
+    its descriptor for the native call (native.py), None where that is not available."""
+
+    __slots__ = ("key", "shape", "dtype", "name", "slot", "n", "mpi_op", "header", "expect", "spare", "desc",
+                 "comm", "then")
     overlapped = False
 
     def __init__(self, key, x: np.ndarray, reduction: str, mpi_op, comm):
-        self.key, self.mpi_op, self.n, self.rotate, self.spare = key, mpi_op, x.size, x.nbytes > ROTATE_BYTES, []
-        self.spare_at: dict[int, int] = {}
+        self.key, self.mpi_op, self.n, self.spare, self.then = key, mpi_op, x.size, [], None
         self.shape, self.dtype, self.name, self.comm, self.desc = key[0], key[1], key[2], comm, None
         unchanged, changed, expect = HEADERS[reduction]
         self.header = (x.dtype.type(unchanged), x.dtype.type(changed))
         self.expect = x.dtype.type(expect)
-        self.new_stage(x.shape, x.dtype)
+        self.slot = self.spare_slot()
         found = native.available() if x.dtype.isnative else None
         if found is not None:
             from mpi4py import MPI
@@ -94,27 +106,27 @@ class _Entry:
             mpi_type = MPI._typedict.get(x.dtype.char)
             if mpi_type is not None:
                 handles = (MPI._handleof(mpi_type), MPI._handleof(mpi_op), MPI._handleof(comm))
-                self.desc = native.descriptor(self.stage.ctypes.data, x.nbytes, self.n + 1, handles, self.header[0],
-                                              self.expect, not self.rotate, found[1], found[2])
+                self.desc = native.descriptor(x.nbytes, self.n + 1, handles, self.header[0], self.expect,
+                                              found[1], found[2])
                 WATCHDOG.comms[handles[2]] = comm
 
-    def new_stage(self, shape, dtype) -> None:
-        """A staging buffer that no earlier result lives in any more (reused: a fresh large buffer
-        costs a page fault per 4 KiB when first written). It has room for an 8-byte load at the
-        header (the native call reads and writes the header that way)."""
-        for buf in self.spare:
-            if sys.getrefcount(buf) <= 3:  # the list, the loop variable, getrefcount's argument
-                at = self.spare_at[id(buf)]
-                break
-        else:
-            buf = np.empty(self.n + 8 // np.dtype(dtype).itemsize, dtype)
-            at = buf.ctypes.data  # (~1 us: kept for the spare buffers)
-            if len(self.spare) < 4:
-                self.spare.append(buf)
-                self.spare_at[id(buf)] = at
-        self.stage, self.body = buf[:self.n + 1], buf[:self.n].reshape(shape)
-        if self.desc is not None:
-            self.desc[native.STAGE] = at
+    def free_slot(self) -> tuple:
+        """The current slot if no result in it is alive any more, else another that is free."""
+        slot = self.slot
+        if _rc(slot[0]) > FREE[0] or _rc(slot[2]) > FREE[1]:
+            slot = self.slot = self.spare_slot()
+        return slot
+
+    def spare_slot(self) -> tuple:
+        """A free spare slot, or a new one (kept as a spare, up to 4: a fresh large buffer costs a page
+        fault per 4 KiB when first written)."""
+        for slot in self.spare:
+            if _rc(slot[0]) <= FREE[0] and _rc(slot[2]) <= FREE[1]:
+                return slot
+        slot = _slot(self.n, self.shape, self.dtype)
+        if len(self.spare) < 4:
+            self.spare.append(slot)
+        return slot
 
 
 class _Overlapped:
@@ -126,7 +138,8 @@ class _Overlapped:
     (at 4 MiB that saves MPI's copy of the operand, a third of the time); every process of the group
     shares the history, so all of them are in place or none (as MPI wants)."""
 
-    __slots__ = ("key", "shape", "dtype", "name", "n", "mpi_op", "header", "expect", "hdr", "comm", "in_place")
+    __slots__ = ("key", "shape", "dtype", "name", "n", "mpi_op", "header", "expect", "hdr", "comm", "in_place",
+                 "then")
     overlapped, desc = True, None
 
     def __init__(self, key, x: np.ndarray, reduction: str, mpi_op, comm, in_place: bool = False):
@@ -135,7 +148,7 @@ class _Overlapped:
         unchanged, changed, expect = HEADERS[reduction]
         self.header = (x.dtype.type(unchanged), x.dtype.type(changed))
         self.expect = x.dtype.type(expect)
-        self.hdr = np.empty(1, x.dtype)
+        self.hdr, self.then = np.empty(1, x.dtype), None
 
     def run(self, data: np.ndarray, owned: bool = False, changed: bool = False) -> np.ndarray | None:
         """Header and data messages: the result, or None if some process did not bring the key
@@ -170,13 +183,14 @@ class _Agreement:
     """A communicator's all-reduce history, the same in every process of its group: the key of the
     last all-reduce (None after any other collective), and for each key the one that followed it
     (a training step all-reduces gradients of several shapes in a fixed order, so the successor of
-    the last key predicts the next one)."""
+    the last key predicts the next one). `next`: that prediction (None while disarmed), and each
+    entry's `then` the one after it, kept up to date by `record`, so a hit looks nothing up."""
 
-    __slots__ = ("comm", "last", "succ", "armed", "where", "hits")
+    __slots__ = ("comm", "last", "succ", "armed", "where", "hits", "next")
 
     def __init__(self, comm):
-        self.comm, self.last, self.succ, self.armed, self.where, self.hits = comm, None, {}, True, \
-            (comm, "all_reduce"), 0
+        self.comm, self.last, self.succ, self.armed, self.where, self.hits, self.next = comm, None, {}, True, \
+            (comm, "all_reduce"), 0, None
 
     def record(self, key, x: np.ndarray, reduction: str | None, mpi_op, in_place: bool = False) -> None:
         """After an all-reduce's checked path (every process of the group, at the same call; `in_place`:
@@ -192,7 +206,14 @@ class _Agreement:
         if len(self.succ) >= 64 and self.last not in self.succ:
             self.succ.clear()  # (a program whose shapes keep changing: bound the staging memory)
         self.succ[self.last] = entry
-        self.last, self.armed = key, True
+        for e in self.succ.values():
+            if e is not None:
+                e.then = self.succ.get(e.key)
+        self.last, self.armed, self.next = key, True, self.succ.get(key)
+
+    def disarm(self) -> None:
+        """Every process takes the checked path now (its agreement sends nothing more)."""
+        self.armed, self.next = False, None
 
 
 _AGREEMENTS: dict[int, _Agreement] = {}
@@ -208,52 +229,50 @@ def agreement(comm) -> _Agreement:
 def try_allreduce(state: _Agreement, x: np.ndarray, name: str | None, owned: bool = False) -> np.ndarray | None:
     """The all-reduce (reduction `name`) of `x` in one round trip if every process brings the predicted
     key; else None (after the round trip that tells everyone, if there was a prediction): the caller then
-    runs the checked path and `record`s the key (x.shape, x.dtype, name). `owned`: x may be overwritten."""
-    if not state.armed:  # this all-reduce is already on its checked path (a caller's second try)
-        return None
-    entry = state.succ.get(state.last)
-    if entry is not None:
-        if x.shape == entry.shape and x.dtype == entry.dtype and name == entry.name:
-            if entry.desc is not None:  # one native call (native.py)
-                out = entry.body if entry.rotate else np.empty(entry.shape, entry.dtype)
-                rc = _NATIVE(x, out, entry.desc)
-                if rc == native.OK:
-                    state.last = entry.key
-                    state.hits += 1
-                    if entry.rotate:
-                        entry.new_stage(x.shape, x.dtype)  # the reduced buffer became the result
-                    return out
-                if rc == native.DIFFERS:
-                    state.armed = False
-                    return None
-                if rc == native.MPI_FAILED:
-                    raise RuntimeError("MPI_Allreduce failed in the fast all-reduce")
-                # (native.NOT_CONTIGUOUS: nothing was sent; the steps below copy any layout)
-            elif entry.overlapped:
-                out = entry.run(x, owned)
-                if out is not None:
-                    state.last = entry.key
-                    state.hits += 1
-                    return out
-                state.armed = False
-                return None
-            stage, body, n = entry.stage, entry.body, entry.n
-            body[...] = x
-            stage[n] = entry.header[0]
-            WATCHDOG.where = state.where
-            WATCHDOG.since = _monotonic()
-            state.comm.Allreduce(_IN_PLACE, stage, entry.mpi_op)
-            WATCHDOG.since = 0.0
-            if stage[n] == entry.expect:
-                state.last = entry.key
+    runs the checked path and `record`s the key (x.shape, x.dtype, name). `owned`: x may be overwritten.
+    A result up to MAX_BYTES lives in the entry's staging slot (no copy out), until its holders let go."""
+    entry = state.next
+    if entry is not None and x.shape == entry.shape and (x.dtype is entry.dtype or x.dtype == entry.dtype) \
+            and name == entry.name:
+        desc = entry.desc
+        if desc is not None:  # one native call (native.py)
+            slot = entry.slot
+            if _rc(slot[0]) > FREE[0] or _rc(slot[2]) > FREE[1]:  # a result in it is still alive
+                slot = entry.slot = entry.spare_slot()
+            rc = _NATIVE(x, slot[1], desc)
+            if rc == 0:  # native.OK
+                state.last, state.next = entry.key, entry.then
                 state.hits += 1
-                if not entry.rotate:
-                    return body.copy()
-                entry.new_stage(x.shape, x.dtype)  # the reduced buffer becomes the result
-                return body
-        else:
-            _differ(state.comm, entry)
-    state.armed = False  # every process takes the checked path now; its agreement sends nothing more
+                return slot[2]
+            if rc == native.DIFFERS:
+                state.disarm()
+                return None
+            if rc == native.MPI_FAILED:
+                raise RuntimeError("MPI_Allreduce failed in the fast all-reduce")
+            # (native.NOT_CONTIGUOUS: nothing was sent; the steps below copy any layout)
+        elif entry.overlapped:
+            out = entry.run(x, owned)
+            if out is not None:
+                state.last, state.next = entry.key, entry.then
+                state.hits += 1
+                return out
+            state.disarm()
+            return None
+        _, stage, body = slot = entry.free_slot()
+        n = entry.n
+        body[...] = x
+        stage[n] = entry.header[0]
+        WATCHDOG.where = state.where
+        WATCHDOG.since = _monotonic()
+        state.comm.Allreduce(_IN_PLACE, stage, entry.mpi_op)
+        WATCHDOG.since = 0.0
+        if stage[n] == entry.expect:
+            state.last, state.next = entry.key, entry.then
+            state.hits += 1
+            return body
+    elif entry is not None:
+        _differ(state.comm, entry)
+    state.disarm()  # (also when not armed: this all-reduce is already on its checked path)
     return None
 
 
@@ -262,9 +281,10 @@ def _differ(comm, entry: _Entry | _Overlapped) -> None:
     if entry.overlapped:
         entry.run(np.zeros(entry.shape, entry.dtype), owned=True, changed=True)
         return
-    entry.body[...] = 0
-    entry.stage[entry.n] = entry.header[1]
-    blocking_allreduce(comm, entry.stage, entry.mpi_op)
+    _, stage, body = entry.free_slot()
+    body[...] = 0
+    stage[entry.n] = entry.header[1]
+    blocking_allreduce(comm, stage, entry.mpi_op)
 
 
 def invalidate(comm) -> None:
@@ -274,10 +294,9 @@ def invalidate(comm) -> None:
     state = _AGREEMENTS.get(id(comm))
     if state is None or state.comm is not comm or not state.armed:
         return
-    entry = state.succ.get(state.last)
-    if entry is not None:
-        _differ(comm, entry)
-    state.last = None
+    if state.next is not None:
+        _differ(comm, state.next)
+    state.last, state.next = None, state.succ.get(None)
 
 
 def blocking_allreduce(comm, buf: np.ndarray, mpi_op, what: str = "all_reduce") -> None:

@@ -1,11 +1,12 @@
-"""The fast all-reduce's round trip as one native call: staging copy, header, MPI_Allreduce, check, copy out.
+"""The fast all-reduce's round trip as one native call: staging copy, header, MPI_Allreduce, check.
 
 In Python each of those steps is a numpy call or an mpi4py call of 0.1-0.5 us, and a 1 KiB
 MPI_Allreduce between two processes of one machine takes only ~1.5 us, so they kept the small rows
 of benchmarks/results_distributed.md near half of mpi4py's bandwidth. Here one small function,
 compiled once with LLVM (backends/cpu/jit.py; cached on disk like any program), does them all and
 calls the MPI library's `MPI_Allreduce` through its address. Python calls it with three arrays
-(operand, result, descriptor) whose data pointers it reads from the arrays themselves; it is a
+(operand, staging buffer, descriptor) whose data pointers it reads from the arrays themselves (the
+result stays in the staging buffer, which fastpath.py hands out and reuses once free); it is a
 METH_FASTCALL builtin (a call costs what calling `len` does; a ctypes call cost ~0.5 us) and lets
 other threads run while MPI waits. It reads numpy's array struct (data pointer, C-contiguity flag)
 at fixed offsets: `available()` checks those offsets on real arrays first, and finds `MPI_Allreduce`
@@ -23,8 +24,8 @@ import os
 
 import numpy as np
 
-#: descriptor slots (an int64 array per fast-path entry)
-STAGE, NBYTES, COUNT, DTYPE, OP, COMM, HEADER, EXPECT, MASK, FN, IN_PLACE, COUNTER_AT, COPY_OUT = range(13)
+#: descriptor slots (an int64 array per fast-path entry; slot 0 is unused: the staging buffer is an argument)
+NBYTES, COUNT, DTYPE, OP, COMM, HEADER, EXPECT, MASK, FN, IN_PLACE, COUNTER_AT = range(1, 12)
 SLOTS = 16
 
 #: return codes of the native call
@@ -42,7 +43,7 @@ declare ptr @PyEval_SaveThread()
 declare void @PyEval_RestoreThread(ptr)
 declare ptr @PyLong_FromLong(i64)
 
-; a METH_FASTCALL builtin: fast(operand, result, descriptor) -> return code
+; a METH_FASTCALL builtin: fast(operand, stage, descriptor) -> return code
 define ptr @minixla_mpi_fast_allreduce_py(ptr %self, ptr %args, i64 %nargs) {
 entry:
   %three = icmp eq i64 %nargs, 3
@@ -62,6 +63,7 @@ call:
 }
 
 define internal i32 @minixla_mpi_fast_allreduce(ptr %src, ptr %dst, ptr %desc) {
+  ; %dst: the staging array [data, header]: the result is left in its data part
 entry:
   %dpp = getelementptr i8, ptr %desc, i64 16
   %d = load ptr, ptr %dpp
@@ -75,7 +77,8 @@ not_contiguous:
 go:
   %sdp = getelementptr i8, ptr %src, i64 16
   %sdata = load ptr, ptr %sdp
-  %stage = load ptr, ptr %d
+  %tdp = getelementptr i8, ptr %dst, i64 16
+  %stage = load ptr, ptr %tdp
   %p1 = getelementptr i64, ptr %d, i64 1
   %nbytes = load i64, ptr %p1
   call void @llvm.memcpy.p0.p0.i64(ptr %stage, ptr %sdata, i64 %nbytes, i1 false)
@@ -128,16 +131,6 @@ check:
 differs:
   ret i32 1
 reduced:
-  %p12 = getelementptr i64, ptr %d, i64 12
-  %copy = load i64, ptr %p12
-  %docopy = icmp ne i64 %copy, 0
-  br i1 %docopy, label %copy_out, label %done
-copy_out:
-  %ddp = getelementptr i8, ptr %dst, i64 16
-  %ddata = load ptr, ptr %ddp
-  call void @llvm.memcpy.p0.p0.i64(ptr %ddata, ptr %stage, i64 %nbytes, i1 false)
-  br label %done
-done:
   ret i32 0
 }
 """
@@ -165,7 +158,8 @@ def _load():
 
 
 def compile_call():
-    """The native call as a Python builtin `fast(operand, result, descriptor) -> return code` (the
+    """The native call as a Python builtin `fast(operand, stage, descriptor) -> return code`: `stage`
+    (C-contiguous, room for an 8-byte load at the header) gets [operand, header], reduced in place (the
     descriptor names the MPI_Allreduce to call: tests pass a stand-in)."""
     if "call" not in _STATE:
         import llvmlite.binding as llvm
@@ -232,20 +226,19 @@ def _mpi_allreduce_address() -> int:
     return 0
 
 
-def descriptor(stage_address: int, nbytes: int, count: int, handles: tuple[int, int, int], header, expect,
-               copy_out: bool, allreduce: int, in_place: int) -> np.ndarray:
+def descriptor(nbytes: int, count: int, handles: tuple[int, int, int], header, expect, allreduce: int,
+               in_place: int) -> np.ndarray:
     """The descriptor of one fast-path entry: `handles` are the MPI datatype, op and communicator,
     `header`/`expect` numpy scalars of the operand's dtype, `allreduce` MPI_Allreduce's address."""
     desc = np.zeros(SLOTS, np.int64)
     size = header.dtype.itemsize
-    desc[STAGE], desc[NBYTES], desc[COUNT] = stage_address, nbytes, count
+    desc[NBYTES], desc[COUNT] = nbytes, count
     desc[DTYPE], desc[OP], desc[COMM] = handles
     desc[HEADER] = _bits(header)
     desc[EXPECT] = _bits(expect)
     desc[MASK] = -1 if size == 8 else (1 << (8 * size)) - 1
     desc[FN], desc[IN_PLACE] = allreduce, in_place
     desc[COUNTER_AT] = COUNTER.ctypes.data
-    desc[COPY_OUT] = int(copy_out)
     return desc
 
 

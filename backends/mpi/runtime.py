@@ -461,7 +461,7 @@ class AllReduceRunner:
 
     def one(self, x: np.ndarray) -> np.ndarray:
         if self.state is not None:
-            done = fastpath.try_allreduce(self.state, x, self.name)
+            done = fastpath.try_allreduce(self.state, x, self.name, self.owned)
             if done is not None:
                 return done
         return self([x])[0]

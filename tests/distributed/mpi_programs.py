@@ -209,6 +209,23 @@ def fast_path() -> None:
         np.testing.assert_allclose(got, 2 * sum(everyone(shape, np.float32)) + 1, rtol=1e-6)
     overlapped = [e for s in fastpath._AGREEMENTS.values() for e in s.succ.values() if e is not None and e.overlapped]
     assert any(e.in_place for e in overlapped) and not all(e.in_place for e in overlapped), overlapped
+
+    @tf.function(jit_compile=True)
+    def chain(v):  # all-reduces reading all-reduces; `a` is read twice, the second time after two more
+        ctx = tf.distribute.get_replica_context()
+        a = ctx.all_reduce("sum", v)
+        b = ctx.all_reduce("sum", ctx.all_reduce("sum", a))
+        c = ctx.all_reduce("sum", b * 2.0) + a
+        return ctx.all_reduce("sum", c), b
+
+    for shape in [(5,), (300000,)]:  # the staging slots / the overlapped path reducing in place
+        s = sum(everyone(shape, np.float32))
+        b_want = n * n * s
+        c_want = n * 2 * b_want + s
+        kept = [chain(tf.constant(mine(shape, np.float32, r))) for _ in range(4)]  # held across later calls
+        for out, b in kept:
+            np.testing.assert_allclose(b.numpy(), b_want, rtol=1e-6)
+            np.testing.assert_allclose(out.numpy(), n * c_want, rtol=1e-6)
     from minixla.backends.mpi import waiting
 
     print(f"rank {r}: fast path ok (native {fastpath._NATIVE is not None}, spin-then-yield "

@@ -57,17 +57,17 @@ class _Peer:
         return ctypes.cast(self.fn, ctypes.c_void_p).value
 
 
-def _native_allreduce(x: np.ndarray, peer: _Peer, copy_out: bool = True):
+def _native_allreduce(x: np.ndarray, peer: _Peer):
+    """(return code, staging buffer): the native call's result is the buffer's first x.size items."""
     from minixla.backends.mpi import native
 
     assert native._numpy_layout_ok()  # CPython on a 64-bit machine: the offsets the call reads
     call = native.compile_call()
     unchanged, _, expect = HEADERS["SUM"]
     buf = np.full(x.size + 8 // x.itemsize, 7, x.dtype)  # room for the 8-byte header load
-    desc = native.descriptor(buf.ctypes.data, x.nbytes, x.size + 1, (11, 12, 13), x.dtype.type(unchanged),
-                             x.dtype.type(expect), copy_out, peer.address, 1)
-    out = np.full(x.shape, 5, x.dtype)
-    return call(x, out, desc), out, buf
+    desc = native.descriptor(x.nbytes, x.size + 1, (11, 12, 13), x.dtype.type(unchanged), x.dtype.type(expect),
+                             peer.address, 1)
+    return call(x, buf[:x.size + 1], desc), buf
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8])
@@ -76,20 +76,13 @@ def test_native_call_reduces_like_numpy(dtype):
     x = (rng.normal(size=(3, 5)) * 40).astype(dtype)
     y = (rng.normal(size=(3, 5)) * 40).astype(dtype)
     peer = _Peer(y.ravel(), changed=False)
-    rc, out, buf = _native_allreduce(x, peer)
+    rc, buf = _native_allreduce(x, peer)
     with np.errstate(over="ignore"):
         want = x + y
     assert rc == 0
-    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(buf[:x.size].reshape(x.shape), want)
     assert peer.calls == [(1, x.size + 1, 11, 12, 13)]  # in place, data + header, the descriptor's handles
     assert buf[x.size + 1:].tolist() == [7] * (len(buf) - x.size - 1)  # nothing written past the header
-
-
-def test_native_call_rotating_entry_leaves_the_result_in_the_stage():
-    x, y = np.arange(6, dtype=np.float64), np.ones(6)
-    rc, out, buf = _native_allreduce(x, _Peer(y, changed=False), copy_out=False)
-    assert rc == 0 and (out == 5).all()
-    np.testing.assert_array_equal(buf[:6], x + y)
 
 
 def test_native_call_reports_a_peer_that_differs_a_failure_and_a_layout_it_cannot_send():
@@ -162,3 +155,63 @@ def test_spin_halves_after_a_yield_that_let_the_peer_run_and_grows_back_after_sh
     reset()
     wait(0.002)  # far past the spin: the peer had no core, the spin stays
     assert knobs["spin_ns"].value == 400_000
+
+
+# ---- the staging slots a result lives in (fastpath._Entry): reused only once nobody holds that result ----
+
+class _DoublingComm:
+    """A stand-in communicator: MPI_Allreduce(SUM, in place) with one peer that brings the same data."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def Allreduce(self, _in_place, buf, _op):
+        self.calls += 1
+        buf *= 2
+
+
+def _entry_and_state(monkeypatch, x: np.ndarray):
+    from minixla.backends.mpi import fastpath, native
+
+    monkeypatch.setattr(native, "available", lambda: None)  # the numpy + mpi4py steps (no MPI here)
+    state = fastpath._Agreement(_DoublingComm())
+    key = (x.shape, x.dtype, "SUM")
+    state.record(key, x, "SUM", None)  # the checked path learnt the key once...
+    state.record(key, x, "SUM", None)  # ...and that it follows itself
+    return state, state.next
+
+
+def test_a_held_result_is_never_overwritten_and_a_released_slot_is_reused(monkeypatch):
+    from minixla.backends.mpi.fastpath import try_allreduce
+    from minixla.frontend.tensor import Tensor
+
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    state, entry = _entry_and_state(monkeypatch, x)
+    first = try_allreduce(state, x, "SUM")
+    np.testing.assert_array_equal(first, 2 * x)
+    kept = [first[1:], Tensor(try_allreduce(state, x + 1, "SUM")), first.reshape(-1)[::2]]  # views, a Tensor
+    del first
+    results = [try_allreduce(state, x + k, "SUM") for k in range(2, 8)]
+    np.testing.assert_array_equal(kept[0], 2 * x[1:])
+    np.testing.assert_array_equal(kept[1].numpy(), 2 * (x + 1))
+    np.testing.assert_array_equal(kept[2], 2 * x.reshape(-1)[::2])
+    for k, got in enumerate(results):
+        np.testing.assert_array_equal(got, 2 * (x + k + 2))
+    assert state.hits == 8 and state.comm.calls == 8
+    del results, kept, got
+    slot = entry.slot
+    for k in range(3):  # nobody holds the last result: the same (cache-hot) slot again
+        np.testing.assert_array_equal(try_allreduce(state, x + k, "SUM"), 2 * (x + k))
+        assert entry.slot is slot
+    assert len(entry.spare) == 4  # (the spares kept; the rest were fresh buffers, let go with their results)
+
+
+def test_the_operand_may_be_an_earlier_result_of_the_same_slot(monkeypatch):
+    from minixla.backends.mpi.fastpath import try_allreduce
+
+    x = np.ones(5, np.float64)
+    state, _ = _entry_and_state(monkeypatch, x)
+    y = try_allreduce(state, x, "SUM")
+    for _ in range(5):
+        y = try_allreduce(state, y, "SUM")
+    np.testing.assert_array_equal(y, np.full(5, 64.0))
