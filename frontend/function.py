@@ -29,6 +29,7 @@ from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.api.config import _STATE as config_state
 from minixla.frontend.execute import run_graph
 from minixla.frontend.graph import _STACK, Graph, NeedsConstant, tracing
+from minixla.frontend.thread_state import OPEN
 from minixla.frontend.nest import flatten, is_tensor, rebuild
 from minixla.frontend.signature import bind_signature, spec_example
 from minixla.frontend.tensor import Tensor
@@ -303,7 +304,7 @@ class Function:
             args, kwargs = bind_signature(self._input_signature, self._signature, args, kwargs)
         if config_state.run_eagerly:  # tf.config.run_functions_eagerly(True)
             return self._python_function(*args, **kwargs)
-        if _STACK or _tape.ACTIVE:
+        if OPEN[0] and (_STACK or _tape.ACTIVE):  # (OPEN: a global count, cheaper than the per-thread lists)
             # inside another tf.function's trace, or under a recording GradientTape: the body runs inline,
             # so the outer trace contains its ops and the tape records them (gradients flow, as in TF)
             return self._python_function(*args, **kwargs)
