@@ -268,10 +268,13 @@ def module_key(module, entry: str, opt_level: int, pipelines: str) -> str:
 
     from xdsl.printer import Printer
 
+    from minixla.backends.cpu.loop_hints import enabled as loop_hints
+
     text = StringIO()
     Printer(stream=text).print_op(module)
     h = hashlib.sha256(sources_fingerprint().encode())
-    h.update(f"\0lowered\0{entry}\0O{opt_level}\0{pipelines}\0".encode())
+    # the stored LLVM IR carries loop hints or not (MINIXLA_LOOP_HINTS)
+    h.update(f"\0lowered\0{entry}\0O{opt_level}\0{pipelines}\0hints {loop_hints()}\0".encode())
     h.update(text.getvalue().encode())
     return h.hexdigest()
 

@@ -33,6 +33,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from minixla.backends.cpu.loop_hints import enabled as loop_hints_enabled
+from minixla.backends.cpu.loop_hints import no_vectorize, tiny_loop_latches
 from minixla.backends.cpu.target import host_target
 
 
@@ -138,6 +140,8 @@ class FunctionTranslator:
         self.op = op
         self.values: dict[SSAValue, ir.Value] = {}
         self.blocks: dict[Block, ir.Block] = {}
+        #: back edges of loops too small to vectorize (loop_hints.py)
+        self.tiny_latches = tiny_loop_latches(op) if loop_hints_enabled() else set()
 
     def run(self) -> None:
         for i, block in enumerate(self.op.body.blocks):
@@ -289,7 +293,9 @@ def _constant(t: FunctionTranslator, op: llvm.ConstantOp, b: ir.IRBuilder):
 
 def _br(t: FunctionTranslator, op: llvm.BrOp, b: ir.IRBuilder):
     t.branch_args(op.successor, op.arguments, b)
-    b.branch(t.blocks[op.successor])
+    instr = b.branch(t.blocks[op.successor])
+    if op in t.tiny_latches:
+        instr.set_metadata("llvm.loop", no_vectorize(t.module))
 
 
 def _cond_br(t: FunctionTranslator, op: llvm.CondBrOp, b: ir.IRBuilder):
