@@ -21,12 +21,9 @@ from __future__ import annotations
 
 import os
 import re
-import select
-import signal
 import struct
 import sys
 import time
-import warnings
 from collections.abc import Callable
 
 import llvmlite.binding as llvm
@@ -173,16 +170,19 @@ class _Child:
 
     def __init__(self, text: str, opt_level: int, optimize: Optimizer):
         read_fd, write_fd = os.pipe()
-        with llvm.ffi.lib._lock:  # no other thread is inside LLVM while the process is copied
+        with llvm.ffi.lib._lock:  # no other thread is inside LLVM (or forking another child) meanwhile
             self.pid = os.fork()
             if self.pid == 0:  # pragma: no cover -- runs in the child, which never returns
                 os.close(read_fd)
                 _run_child(write_fd, text, opt_level, optimize)
-        os.close(write_fd)
+            os.close(write_fd)  # before another thread's child could inherit it (its EOF would wait for that one)
         self.fd = read_fd
         self.error = ""
 
     def result(self, timeout: float) -> bytes | None:
+        import select
+        import signal
+
         data = bytearray()
         deadline = time.monotonic() + timeout
         try:
@@ -242,6 +242,8 @@ def compile_objects(llvm_ir: str, opt_level: int, optimize: Optimizer) -> list[b
         raise
     theirs = child.result(child_timeout(time.perf_counter() - start))
     if theirs is None:
+        import warnings
+
         warnings.warn(f"parallel JIT: the child compiling half of the module failed ({child.error}); "
                       "compiling it in this process (MINIXLA_PARALLEL_JIT=0 turns the child off)",
                       ParallelJitWarning, stacklevel=3)
