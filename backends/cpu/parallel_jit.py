@@ -76,7 +76,7 @@ def child_timeout(parent_seconds: float) -> float:
 
 
 _DEFINE = re.compile(r'^define (internal |private )?.*?@"?([^"(]+)"?\(')
-_CALLEE = re.compile(r'@"?([-\w.$]+)"?')
+_SYMBOL = re.compile(r'@"([^"]+)"|@([-\w.$]+)')
 
 
 def _functions(lines: list[str]) -> tuple[list[str], dict[str, tuple[int, int, bool]]]:
@@ -106,7 +106,7 @@ def split_module(llvm_ir: str) -> tuple[str, str] | None:
         return None
     body = {name: "\n".join(lines[a:b + 1]) for name, (a, b, _) in defined.items()}
     size = {name: text.count("\n  ") for name, text in body.items()}
-    uses = {name: {m for m in _CALLEE.findall(text) if m in defined and m != name} for name, text in body.items()}
+    uses = {name: {q or p for q, p in _SYMBOL.findall(text)} & defined.keys() - {name} for name, text in body.items()}
     internal = {name for name, (_, _, local) in defined.items() if local}
 
     def closure(names: set[str]) -> set[str]:
