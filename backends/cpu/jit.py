@@ -6,6 +6,10 @@ step) skip LLVM's loop unroller: it tripled optimize + codegen time of the MLP
 step (~1 s) for no measurable run-time gain, since vectorization and
 interleaving still run (docs/cpu-pipeline.md, "Compile time").
 
+A module of at least `parallel_jit.MIN_INSTRUCTIONS` instructions is compiled in
+two processes when a core is idle (parallel_jit.py: the translator has cut its
+biggest function in two, outline.py) and its two objects linked in one engine.
+
 `JitModule` owns the engine, so function addresses stay valid exactly as long
 as it lives. Compiled modules are cached by their LLVM IR text in memory (the
 `MINIXLA_JIT_CACHE_ENTRIES` most recently used ones, 256 by default: a process
