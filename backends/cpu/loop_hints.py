@@ -1,4 +1,4 @@
-"""Loop metadata for LLVM: tiny loop nests are not vectorized.
+"""Loop metadata for LLVM: tiny loop nests are not vectorized, small ones not interleaved.
 
 LLVM's loop vectorizer costs ~1 ms of compile time per loop it looks at, and a
 whole training step has dozens of loop nests like 128 x 10 (the logits of a
@@ -9,6 +9,10 @@ constant below `TINY_TRIP` (LLVM's own "tiny trip count" threshold), in a nest
 of at most `TINY_WORK` iterations in all, gets
 `!llvm.loop !{!self, !{"llvm.loop.vectorize.enable", i1 false}}`. Larger nests
 (a [1M, 10] softmax) keep vectorizing: their vector code pays for itself.
+The innermost loops of other nests of at most `SMALL_WORK` iterations (the
+step's 128 x 128 ones) get `!{"llvm.loop.interleave.count", i32 1}`: LLVM would
+otherwise run 4 vector bodies per iteration (up to 32 elements), 4x the code for
+its later passes (~10 ms of the step's LLVM) for a loop of a few microseconds.
 
 Loops are recognised in the shape `lower-scf-to-cf` gives an `scf.for`: a
 header block whose `llvm.cond_br` tests `icmp slt/ult %iv, C` (with `%iv` a
@@ -34,6 +38,11 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 TINY_TRIP = 16
 #: ... when the whole nest runs at most this many iterations
 TINY_WORK = 4096
+#: innermost loops of nests up to this many iterations are vectorized but not interleaved
+SMALL_WORK = 1 << 14
+
+NO_VECTORIZE = "llvm.loop.vectorize.enable=0"
+NO_INTERLEAVE = "llvm.loop.interleave.count=1"
 
 
 def enabled() -> bool:
@@ -79,8 +88,9 @@ def trip_count(header: Block, latch: llvm.BrOp) -> int | None:
     return max(0, -(-(bound - min(starts)) // step))
 
 
-def tiny_loop_latches(fn: llvm.FuncOp) -> set[Operation]:
-    """The back-edge branches of `fn` whose loops are too small to vectorize (see the module docstring)."""
+def loop_hints(fn: llvm.FuncOp) -> dict[Operation, str]:
+    """{back-edge branch: NO_VECTORIZE or NO_INTERLEAVE} for the innermost loops of `fn` whose nests are
+    small (see the module docstring)."""
     blocks = list(fn.body.blocks)
     index = {block: i for i, block in enumerate(blocks)}
     loops: list[tuple[int, int, int | None, Operation]] = []
@@ -88,9 +98,9 @@ def tiny_loop_latches(fn: llvm.FuncOp) -> set[Operation]:
         term = block.last_op
         if isinstance(term, llvm.BrOp) and index.get(term.successor, i + 1) <= i:
             loops.append((index[term.successor], i, trip_count(term.successor, term), term))
-    tiny: set[Operation] = set()
+    hints: dict[Operation, str] = {}
     for head, tail, trip, latch in loops:
-        if trip is None or trip >= TINY_TRIP:
+        if trip is None:
             continue
         if any(head < head2 and tail2 < tail for head2, tail2, _, _ in loops):
             continue  # not innermost (LLVM vectorizes innermost loops only)
@@ -98,15 +108,21 @@ def tiny_loop_latches(fn: llvm.FuncOp) -> set[Operation]:
         for head2, tail2, trip2, _ in loops:
             if head2 < head and tail2 > tail:  # an enclosing loop
                 work = None if trip2 is None or work is None else work * trip2
-        if work is not None and work <= TINY_WORK:
-            tiny.add(latch)
-    return tiny
+        if work is None:
+            continue
+        if trip < TINY_TRIP and work <= TINY_WORK:
+            hints[latch] = NO_VECTORIZE
+        elif work <= SMALL_WORK:
+            hints[latch] = NO_INTERLEAVE
+    return hints
 
 
-def no_vectorize(module: ir.Module) -> ir.values.MDValue:
-    """A new loop ID (distinct: its first operand is itself, as LLVM requires) that disables vectorization."""
-    hint = module.add_metadata([ir.MetaDataString(module, "llvm.loop.vectorize.enable"), ir.Constant(ir.IntType(1), 0)])
+def loop_id(module: ir.Module, hint: str) -> ir.values.MDValue:
+    """A new loop ID carrying `hint` (distinct: its first operand is itself, as LLVM requires)."""
+    name, value = hint.split("=")
+    width = 1 if name.endswith(".enable") else 32
+    option = module.add_metadata([ir.MetaDataString(module, name), ir.Constant(ir.IntType(width), int(value))])
     # llvmlite uniques nodes by operands and cannot build a cycle: make a unique node, then point it at itself
     node = module.add_metadata([ir.MetaDataString(module, f"minixla.loop.{len(module.metadata)}")])
-    node.operands = (node, hint)
+    node.operands = (node, option)
     return node

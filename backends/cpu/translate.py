@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from minixla.backends.cpu.loop_hints import enabled as loop_hints_enabled
-from minixla.backends.cpu.loop_hints import no_vectorize, tiny_loop_latches
+from minixla.backends.cpu.loop_hints import loop_hints, loop_id
 from minixla.backends.cpu.outline import choose_cut, op_count, tail_inputs
 from minixla.backends.cpu.target import host_target
 
@@ -146,8 +146,8 @@ class FunctionTranslator:
         self.op = op
         self.values: dict[SSAValue, ir.Value] = {}
         self.blocks: dict[Block, ir.Block] = {}
-        #: back edges of loops too small to vectorize (loop_hints.py)
-        self.tiny_latches = tiny_loop_latches(op) if loop_hints_enabled() else set()
+        #: back edges of small loops: their hint for LLVM (loop_hints.py)
+        self.loop_hints = loop_hints(op) if loop_hints_enabled() else {}
 
     def run(self) -> None:
         blocks = list(self.op.body.blocks)
@@ -334,8 +334,8 @@ def _br(t: FunctionTranslator, op: llvm.BrOp, b: ir.IRBuilder):
         return
     t.branch_args(op.successor, op.arguments, b)
     instr = b.branch(t.blocks[op.successor])
-    if op in t.tiny_latches:
-        instr.set_metadata("llvm.loop", no_vectorize(t.module))
+    if op in t.loop_hints:
+        instr.set_metadata("llvm.loop", loop_id(t.module, t.loop_hints[op]))
 
 
 def _cond_br(t: FunctionTranslator, op: llvm.CondBrOp, b: ir.IRBuilder):

@@ -1,6 +1,6 @@
 """Loop hints (backends/cpu/loop_hints.py): the innermost loops of tiny nests are marked "do not vectorize",
-LLVM honours the mark, results do not change (checked against numpy), and MINIXLA_LOOP_HINTS=0 turns
-the marks off."""
+of small ones "do not interleave", LLVM honours the marks, results do not change (checked against numpy),
+and MINIXLA_LOOP_HINTS=0 turns the marks off."""
 
 import llvmlite.binding as llvm
 import numpy as np
@@ -9,7 +9,7 @@ import pytest
 from minixla.backends import get_backend
 from minixla.backends.cpu import jit
 from minixla.backends.cpu.compiler import lower
-from minixla.backends.cpu.loop_hints import tiny_loop_latches, trip_count
+from minixla.backends.cpu.loop_hints import NO_INTERLEAVE, NO_VECTORIZE, loop_hints, trip_count
 from minixla.backends.cpu.translate import translate_to_llvm_ir
 from minixla.dialects import load_all
 from minixla.dialects.diagnostics import parse_and_verify
@@ -47,24 +47,29 @@ def _loop(lo, hi, step, outer: int | None = None):
     return LOOP.format(n=max(hi, 1), lo=lo, hi=hi, step=step, outer=wrap[0], outer_end=wrap[1])
 
 
-@pytest.mark.parametrize(("lo", "hi", "step", "outer", "trip", "tiny"), [
-    (0, 10, 1, None, 10, True),
-    (2, 40, 4, None, 10, True),   # ceil(38 / 4)
-    (0, 40, 2, None, 20, False),  # 16 or more iterations: vectorized
-    (0, 16, 1, None, 16, False),
-    (0, 10, 1, 400, 10, True),    # 4000 iterations in all
-    (0, 10, 1, 410, 10, False),   # 4100: a nest big enough to vectorize
+NV, NI = NO_VECTORIZE, NO_INTERLEAVE
+
+
+@pytest.mark.parametrize(("lo", "hi", "step", "outer", "trip", "hint"), [
+    (0, 10, 1, None, 10, NV),
+    (2, 40, 4, None, 10, NV),     # ceil(38 / 4)
+    (0, 40, 2, None, 20, NI),     # 16 or more iterations: vectorized, not interleaved
+    (0, 16, 1, None, 16, NI),
+    (0, 10, 1, 400, 10, NV),      # 4000 iterations in all
+    (0, 10, 1, 410, 10, NI),      # 4100: big enough to vectorize
+    (0, 128, 1, 128, 128, NI),    # 16384: the MLP step's 128 x 128 nests
+    (0, 128, 1, 129, 128, None),  # bigger: LLVM's own choice
 ])
-def test_trip_counts_and_which_loops_are_tiny(lo, hi, step, outer, trip, tiny):
+def test_trip_counts_and_which_loops_get_which_hint(lo, hi, step, outer, trip, hint):
     _, fn = _llvm_func(_loop(lo, hi, step, outer))
-    latches = tiny_loop_latches(fn)
+    hints = loop_hints(fn)
     blocks = list(fn.body.blocks)
     back_edges = [b.last_op for i, b in enumerate(blocks)
                   if b.last_op.name == "llvm.br" and blocks.index(b.last_op.successor) <= i]
     inner = back_edges[0]  # the inner loop's latch comes first in block order
     assert trip_count(inner.successor, inner) == trip
-    assert (inner in latches) == tiny
-    assert len(latches) <= 1  # never the outer loop
+    assert hints.get(inner) == hint
+    assert len(hints) <= 1  # never the outer loop
 
 
 def test_dynamic_bound_is_left_alone():
@@ -79,18 +84,17 @@ def test_dynamic_bound_is_left_alone():
       return
     }"""
     _, fn = _llvm_func(text)
-    assert tiny_loop_latches(fn) == set()
+    assert loop_hints(fn) == {}
 
 
-def _vector_ops(ir_text: str, name: str) -> int:
-    """Vector-typed values in function @name of LLVM IR text, after LLVM's -O3 without unrolling."""
+def _optimized(ir_text: str, name: str) -> str:
+    """Function @name of LLVM IR text after LLVM's -O3 without unrolling (as for a big module)."""
     from minixla.backends.cpu.target import host_target
 
     host_target()
     module = llvm.parse_assembly(ir_text)
     jit.optimize(module, 3, unroll=False)
-    body = str(module.get_function(name))
-    return body.count(" x float>")
+    return str(module.get_function(name))
 
 
 @pytest.mark.parametrize("hints", ["1", "0"])
@@ -99,8 +103,19 @@ def test_llvm_does_not_vectorize_a_marked_loop(monkeypatch, hints):
     module, _ = _llvm_func(_loop(0, 12, 1, 4))
     text = translate_to_llvm_ir(module)
     assert ("!llvm.loop" in text) == (hints == "1")
-    vectors = _vector_ops(text, "f")
+    vectors = _optimized(text, "f").count(" x float>")
     assert (vectors == 0) == (hints == "1")
+
+
+def test_llvm_vectorizes_but_does_not_interleave_a_small_nest(monkeypatch):
+    loads = {}
+    for hints in ("1", "0"):
+        monkeypatch.setenv("MINIXLA_LOOP_HINTS", hints)
+        module, _ = _llvm_func(_loop(0, 128, 1, 64))
+        text = translate_to_llvm_ir(module)
+        assert ("llvm.loop.interleave.count" in text) == (hints == "1")
+        loads[hints] = _optimized(text, "f").count("= load <")
+    assert 0 < loads["1"] < loads["0"]  # one vector body per iteration instead of several
 
 
 SOFTMAX = """
@@ -126,7 +141,7 @@ def test_results_are_the_same_with_and_without_hints(monkeypatch, rows):
         jit.clear_cache()
         fn = get_backend("cpu").compile(parse_and_verify(SOFTMAX.format(rows=rows), "softmax.mlir", load_all()), "main")
         got[hints] = fn(x)[0]
-        marked = any("!llvm.loop" in m.llvm_ir for m in jit._CACHE.values())
+        marked = any("llvm.loop.vectorize.enable" in m.llvm_ir for m in jit._CACHE.values())
         assert marked == (hints == "1" and rows == 8)  # 1000 x 10 is big enough to vectorize
         np.testing.assert_allclose(got[hints], want, rtol=2e-6, atol=1e-7)
     np.testing.assert_array_equal(got["1"], got["0"])
