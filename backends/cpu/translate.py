@@ -35,7 +35,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from minixla.backends.cpu.loop_hints import enabled as loop_hints_enabled
 from minixla.backends.cpu.loop_hints import loop_hints, loop_id
-from minixla.backends.cpu.outline import choose_cut, op_count, tail_inputs
+from minixla.backends.cpu.outline import plan_cut, tail_inputs
 from minixla.backends.cpu.target import host_target
 
 
@@ -448,25 +448,11 @@ def translate_module(module: ModuleOp, triple: str | None = None, data_layout: s
             raise TranslationError(f"'{op.name}' at module level: the module is not fully lowered to llvm")
     for op in funcs:
         _declare_function(out, op)
-    cuts = _cuts(funcs, split_above) if split_above is not None else {}
+    plan = plan_cut(funcs, split_above) if split_above is not None else None
     for op in funcs:
         if op.body.blocks:
-            FunctionTranslator(out, op, cuts.get(op)).run()
+            FunctionTranslator(out, op, plan[1] if plan is not None and plan[0] is op else None).run()
     return out
-
-
-def _cuts(funcs: list[llvm.FuncOp], split_above: int) -> dict[llvm.FuncOp, int]:
-    """{function: block index} of the one function to cut, when the module is big and that function
-    outweighs the rest (otherwise whole functions balance the two groups)."""
-    sizes = {op: op_count(op) for op in funcs if op.body.blocks}
-    total = sum(sizes.values())
-    if not sizes or total < split_above:
-        return {}
-    big = max(sizes, key=sizes.__getitem__)
-    if sizes[big] * 10 < total * 6:
-        return {}
-    cut = choose_cut(big, total // 2)
-    return {} if cut is None else {big: cut}
 
 
 def translate_to_llvm_ir(module: ModuleOp, **kwargs) -> str:
