@@ -290,3 +290,43 @@ def test_split_module_declares_across_and_copies_internal_helpers():
     assert 'declare float @"a"' in (heavy if "b" in defined[1] else light)
     mutable = SPLIT_IR.replace('@"k" = private unnamed_addr constant', '@"k" = internal global')
     assert parallel_jit.split_module(mutable) is None  # state must not be duplicated
+
+
+_NEST = """
+  scf.for %i{k} = %c0 to %c8 step %c1 {{
+    %x{k} = memref.load %a[%i{k}] : memref<8xf32>
+    %y{k} = arith.mulf %x{k}, %x{k} : f32
+    memref.store %y{k}, %a[%i{k}] : memref<8xf32>
+  }}"""
+_CONSTANTS = """
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index"""
+CALLS_HELPER = ("func.func private @helper(%a: memref<8xf32>) {" + _CONSTANTS
+                + "".join(_NEST.format(k=k) for k in range(12)) + "\n  return\n}\n"
+                "func.func @f(%a: memref<8xf32>) {" + _CONSTANTS + "".join(_NEST.format(k=k) for k in range(8))
+                + "\n  func.call @helper(%a) : (memref<8xf32>) -> ()" + "".join(_NEST.format(k=k) for k in range(20, 22))
+                + "\n  return\n}\n")
+
+
+def test_the_cut_weighs_internal_functions_with_the_blocks_that_use_them(monkeypatch):
+    """@f's last loop nests call a big private helper: the helper goes to the tail's group, so the cut is
+    later than an operation count alone would put it, and the translated tail calls the helper."""
+    from xdsl.dialects import llvm as llvm_dialect
+
+    from minixla.backends.cpu.translate import translate_module
+    from tests.backends.cpu.test_jit_loop_hints import _llvm_func
+
+    monkeypatch.setattr(outline, "MIN_PART_OPS", 10)
+    module, fn = _llvm_func(CALLS_HELPER)
+    funcs = [op for op in module.ops if isinstance(op, llvm_dialect.FuncOp)]
+    big, cut = outline.plan_cut(funcs, 50)
+    assert big is fn
+    blocks = list(fn.body.blocks)
+    calls = [i for i, b in enumerate(blocks) if any(op.name == "llvm.call" for op in b.ops)]
+    assert cut <= calls[0] and cut > outline.choose_cut(fn, outline.op_count(fn) // 2)
+    text = str(translate_module(module, split_above=50))
+    light, heavy = parallel_jit.split_module(text)
+    tail_group = light if 'define void @"f__tail"' in light else heavy
+    assert 'define internal void @"helper"' in tail_group and "call void @\"helper\"" in tail_group
+    assert 'define internal void @"helper"' not in (heavy if tail_group is light else light)
