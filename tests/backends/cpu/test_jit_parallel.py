@@ -236,8 +236,10 @@ def test_switches(monkeypatch):
     assert parallel_jit.core_idle()  # MINIXLA_PARALLEL_JIT=1: regardless of load
     monkeypatch.delenv("MINIXLA_PARALLEL_JIT")  # auto
     assert not parallel_jit.core_idle()
-    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))  # this process's compile and little else
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.7, 1.0, 1.0))  # this process's compile and a little more
     assert parallel_jit.core_idle()
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 1.0, 1.0))
+    assert not parallel_jit.core_idle()
 
 
 SPLIT_IR = """target triple = "x86_64-unknown-linux-gnu"
