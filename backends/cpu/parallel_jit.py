@@ -172,7 +172,12 @@ class _Child:
     def __init__(self, text: str, opt_level: int, optimize: Optimizer):
         read_fd, write_fd = os.pipe()
         with llvm.ffi.lib._lock:  # no other thread is inside LLVM (or forking another child) meanwhile
-            self.pid = os.fork()
+            try:
+                self.pid = os.fork()
+            except OSError:
+                os.close(read_fd)
+                os.close(write_fd)
+                raise
             if self.pid == 0:  # pragma: no cover -- runs in the child, which never returns
                 os.close(read_fd)
                 _run_child(write_fd, text, opt_level, optimize)
@@ -240,7 +245,10 @@ def compile_objects(llvm_ir: str, opt_level: int, optimize: Optimizer) -> list[b
     halves = split_module(llvm_ir)
     if halves is None:
         return None
-    child = _Child(halves[1], opt_level, optimize)
+    try:
+        child = _Child(halves[1], opt_level, optimize)
+    except OSError:  # no process or pipe to be had (memory, descriptor limits): compile in-process
+        return None
     start = time.perf_counter()
     try:
         mine = emit_object(halves[0], opt_level, optimize)

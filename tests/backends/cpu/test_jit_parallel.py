@@ -215,6 +215,19 @@ def test_a_failing_child_falls_back_to_compiling_in_process(small_split, monkeyp
     np.testing.assert_allclose(fn(h)[0], np.sqrt(np.tanh(np.exp(h - 0.25) * 1.5)), rtol=2e-6)
 
 
+def test_no_fork_to_be_had_compiles_in_process(small_split, monkeypatch):
+    def refuse():
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(os, "fork", refuse)
+    h = np.linspace(-1, 1, 64, dtype=np.float32)
+    monkeypatch.setenv("MINIXLA_PARALLEL_JIT", "1")
+    jit.clear_cache()
+    fn = get_backend("cpu").compile(parse_and_verify(HELPERS, "prog.mlir", load_all()), "second")
+    assert fn.owner.jit.objects == 1
+    np.testing.assert_allclose(fn(h)[0], np.sqrt(np.tanh(np.exp(h - 0.25) * 1.5)), rtol=2e-6)
+
+
 def test_switches(monkeypatch):
     monkeypatch.delenv("MINIXLA_PARALLEL_JIT", raising=False)
     for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"):
