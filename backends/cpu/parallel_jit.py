@@ -50,9 +50,14 @@ def _mode() -> str:
     return "off" if value in ("0", "off", "false", "no") else "on" if value in ("1", "on", "true", "yes") else "auto"
 
 
+def _cores() -> int:
+    """Cores this process may run on (the affinity mask where the OS has one)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def enabled() -> bool:
     """Whether big modules may be compiled in two processes (env read on every call)."""
-    if _mode() == "off" or not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2:
+    if _mode() == "off" or not hasattr(os, "fork") or _cores() < 2:
         return False
     return "mpi4py.MPI" not in sys.modules and not any(k in os.environ for k in _MPI_ENV)
 
@@ -66,7 +71,7 @@ def core_idle() -> bool:
     if _mode() == "on":
         return True
     try:
-        return os.getloadavg()[0] < len(os.sched_getaffinity(0))
+        return os.getloadavg()[0] < _cores()
     except OSError:
         return False
 
