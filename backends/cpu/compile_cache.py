@@ -5,7 +5,7 @@ optimizer and code generator again for a module it has compiled before.
 Key: sha256 of the LLVM IR text, the opt level, the host triple/CPU/features,
 the minixla, llvmlite, numpy and Python versions (the trampolines read
 ndarray fields) and a hash of the sources that decide the LLVM stage
-(jit.py, target.py, runtime.py, this file). Entries are `MAGIC + sha256(payload)
+(jit.py, target.py, runtime.py, parallel_jit.py, this file). Entries are `MAGIC + sha256(payload)
 + payload`; a truncated or corrupted one fails its checksum, is deleted and
 rebuilt. Writes go to a temp file in the cache directory and `os.replace` it
 into place (atomic, so concurrent processes never see half an entry). After
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -177,7 +178,7 @@ def compiler_fingerprint() -> str:
     for part in (__version__, llvmlite.__version__, numpy.__version__, sys.version, host.triple, host.cpu, host.features):
         h.update(part.encode() + b"\0")
     here = Path(__file__).parent
-    for name in ("jit.py", "target.py", "runtime.py", "compile_cache.py"):
+    for name in ("jit.py", "target.py", "runtime.py", "compile_cache.py", "parallel_jit.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()
 
@@ -268,10 +269,15 @@ def module_key(module, entry: str, opt_level: int, pipelines: str) -> str:
 
     from xdsl.printer import Printer
 
+    from minixla.backends.cpu.loop_hints import enabled as loop_hints
+    from minixla.backends.cpu.parallel_jit import split_threshold
+
     text = StringIO()
     Printer(stream=text).print_op(module)
     h = hashlib.sha256(sources_fingerprint().encode())
-    h.update(f"\0lowered\0{entry}\0O{opt_level}\0{pipelines}\0".encode())
+    # the stored LLVM IR carries loop hints or not (MINIXLA_LOOP_HINTS), a big function cut in two or not
+    h.update(f"\0lowered\0{entry}\0O{opt_level}\0{pipelines}\0hints {loop_hints()} split {split_threshold()}\0"
+             .encode())
     h.update(text.getvalue().encode())
     return h.hexdigest()
 
@@ -320,6 +326,53 @@ def cached_object(text: str, opt_level: int = 0) -> bytes | None:
     """The object code stored for IR `text` at `opt_level`, or None (cache off, or not stored)."""
     disk = active_cache()
     return None if disk is None else disk.get(object_key(text, opt_level))
+
+
+#: a payload of several objects (parallel_jit.py): this, their count, each one's length, the objects
+MULTI_MAGIC = b"MXOBJS\n"
+
+
+def pack_objects(objects: list[bytes]) -> bytes:
+    """One cache payload holding several objects (the two halves of a module compiled side by side)."""
+    return b"".join([MULTI_MAGIC, struct.pack("<I", len(objects)), *(struct.pack("<Q", len(o)) for o in objects),
+                     *objects])
+
+
+def unpack_objects(payload: bytes) -> list[bytes]:
+    """The objects of `payload`: one for a plain object file, several for a `pack_objects` one
+    (ValueError when its layout does not add up)."""
+    if not payload.startswith(MULTI_MAGIC):
+        return [payload]
+    head = len(MULTI_MAGIC)
+    try:
+        (count,) = struct.unpack_from("<I", payload, head)
+        sizes = struct.unpack_from(f"<{count}Q", payload, head + 4)
+    except struct.error:
+        raise ValueError("truncated object list") from None
+    start = head + 4 + 8 * count
+    if count < 1 or start + sum(sizes) != len(payload):
+        raise ValueError("object list lengths do not add up")
+    objects = []
+    for size in sizes:
+        objects.append(payload[start:start + size])
+        start += size
+    return objects
+
+
+def engine_for_objects(objects: list[bytes]):
+    """A finalized MCJIT engine linking `objects` (calls between them resolve): a stand-in IR module (as in
+    `engine_for_object`) plus each object added."""
+    import llvmlite.binding as llvm
+
+    from minixla.backends.cpu.target import create_machine, host_target
+
+    host = host_target()
+    module = llvm.parse_assembly(f'target triple = "{host.triple}"\ntarget datalayout = "{host.data_layout}"\n')
+    engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
+    for data in objects:
+        engine.add_object_file(llvm.ObjectFileRef.from_data(data))
+    engine.finalize_object()
+    return engine
 
 
 def engine_for_object(data: bytes):

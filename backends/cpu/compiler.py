@@ -24,6 +24,7 @@ from minixla.passes.trace_events import span, traced_pipeline_callback
 
 from minixla.backends.cpu.hooks import AFTER_PASS  # noqa: F401 -- re-exported
 from minixla.backends.cpu.jit import jit_compile
+from minixla.backends.cpu.parallel_jit import split_threshold
 from minixla.backends.cpu.runtime import (  # noqa: F401 -- CompiledModule, SYMBOL_PREFIX: re-exported
     PY_PREFIX,
     SYMBOL_PREFIX,
@@ -184,7 +185,7 @@ def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_leve
     """Translate the llvm-dialect `module` and JIT it (the JIT reuses the native
     code of an identical LLVM module; each call gets its own signatures)."""
     with span("translate-to-llvm-ir", "llvm"), frozen_heap():
-        ir_module = translate_module(module)
+        ir_module = translate_module(module, split_above=split_threshold())  # big modules: two halves
         entries = [add_python_entry(ir_module, sig) for sig in signatures.values()]  # adds each one
     by_object = all(entries)
     with span("llvm-optimize-and-jit", "llvm", opt_level=opt_level):

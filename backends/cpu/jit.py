@@ -6,6 +6,10 @@ step) skip LLVM's loop unroller: it tripled optimize + codegen time of the MLP
 step (~1 s) for no measurable run-time gain, since vectorization and
 interleaving still run (docs/cpu-pipeline.md, "Compile time").
 
+A module of at least `parallel_jit.MIN_INSTRUCTIONS` instructions is compiled in
+two processes when a core is idle (parallel_jit.py: the translator has cut its
+biggest function in two, outline.py) and its two objects linked in one engine.
+
 `JitModule` owns the engine, so function addresses stay valid exactly as long
 as it lives. Compiled modules are cached by their LLVM IR text in memory (the
 `MINIXLA_JIT_CACHE_ENTRIES` most recently used ones, 256 by default: a process
@@ -76,7 +80,7 @@ class JitModule:
             from minixla.backends.cpu.fft import ensure_registered as ensure_fft
 
             ensure_fft()
-        from minixla.backends.cpu.compile_cache import active_cache, engine_for_object, object_key
+        from minixla.backends.cpu.compile_cache import active_cache, object_key
 
         disk = active_cache()
         key = object_key(llvm_ir, opt_level) if disk is not None else None
@@ -84,11 +88,11 @@ class JitModule:
         self.llvm_ir = llvm_ir
         self.opt_level = opt_level
         self._optimized = False
-        self.from_disk_cache = cached is not None
-        if cached is not None:  # the IR is parsed only if asked for (optimized_ir, assembly)
-            self._module = None
-            with span("load-cached-object", "llvm"):
-                self.engine = engine_for_object(cached)
+        self._module = None  # the IR is parsed only if asked for (optimized_ir, assembly) when not compiled here
+        #: how many objects the code came in (2: compiled in two processes, parallel_jit.py)
+        self.objects = 1
+        self.from_disk_cache = cached is not None and self._load(cached, disk)
+        if self.from_disk_cache or self._compile_in_parallel(disk, key):
             return
         self._module = self._parse()
         if opt_level > 0:
@@ -100,6 +104,44 @@ class JitModule:
         with span("llvm-codegen-and-load", "llvm"):
             self.engine.finalize_object()
             self.engine.run_static_constructors()
+
+    def _load(self, payload: bytes, disk) -> bool:
+        """Load cached object code (one object, or the two of a parallel compile); False when unreadable."""
+        from minixla.backends.cpu.compile_cache import engine_for_object, engine_for_objects, unpack_objects
+
+        with span("load-cached-object", "llvm"):
+            try:
+                objects = unpack_objects(payload)
+            except ValueError:
+                disk.corrupt += 1
+                return False
+            self.engine = engine_for_object(objects[0]) if len(objects) == 1 else engine_for_objects(objects)
+        self.objects = len(objects)
+        return True
+
+    def _compile_in_parallel(self, disk, key: str | None) -> bool:
+        """Compile a big module in two processes (parallel_jit.py); False when it is small, does not split,
+        parallel compiles are off, or its IR does not parse (the in-process path then reports it)."""
+        from minixla.backends.cpu import parallel_jit
+        from minixla.backends.cpu.compile_cache import engine_for_objects, pack_objects
+
+        count = instruction_count(self.llvm_ir)
+        if count < parallel_jit.MIN_INSTRUCTIONS or not parallel_jit.enabled() or not parallel_jit.core_idle():
+            return False
+        with span("llvm-parallel-compile", "llvm", opt_level=self.opt_level):
+            try:
+                objects = parallel_jit.compile_objects(
+                    self.llvm_ir, self.opt_level, lambda m: optimize(m, self.opt_level, unroll=count <= UNROLL_LIMIT))
+            except RuntimeError:  # an LLVM parse or verification error: JitError from the in-process path
+                return False
+        if objects is None:
+            return False
+        with span("llvm-load-objects", "llvm"):
+            self.engine = engine_for_objects(objects)
+        self.objects = len(objects)
+        if disk is not None:
+            disk.put(key, pack_objects(objects))
+        return True
 
     def _parse(self) -> llvm.ModuleRef:
         with span("llvm-parse", "llvm"):

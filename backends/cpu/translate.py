@@ -33,6 +33,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from minixla.backends.cpu.loop_hints import enabled as loop_hints_enabled
+from minixla.backends.cpu.loop_hints import loop_hints, loop_id
+from minixla.backends.cpu.outline import plan_cut, tail_inputs
 from minixla.backends.cpu.target import host_target
 
 
@@ -132,31 +135,69 @@ def global_initializer(gtype: ir.Type, value: DenseIntOrFPElementsAttr) -> ir.Co
 class FunctionTranslator:
     """Translates one llvm.func body; block arguments become phis."""
 
-    def __init__(self, module: ir.Module, op: llvm.FuncOp):
+    def __init__(self, module: ir.Module, op: llvm.FuncOp, cut: int | None = None):
         self.module = module
+        #: blocks from this index on become a function of their own (outline.py); None: no cut
+        self.cut = cut
+        self.cut_block: Block | None = None
+        #: (LLVM block, branch arguments) of the head's branches to the cut block: each ends in a call
+        self.cut_sites: list[tuple[ir.Block, list[SSAValue]]] = []
         self.fn: ir.Function = module.get_global(op.sym_name.data)
         self.op = op
         self.values: dict[SSAValue, ir.Value] = {}
         self.blocks: dict[Block, ir.Block] = {}
+        #: back edges of small loops: their hint for LLVM (loop_hints.py)
+        self.loop_hints = loop_hints(op) if loop_hints_enabled() else {}
 
     def run(self) -> None:
-        for i, block in enumerate(self.op.body.blocks):
+        blocks = list(self.op.body.blocks)
+        cut = len(blocks) if self.cut is None else self.cut
+        head, tail = blocks[:cut], blocks[cut:]
+        for i, block in enumerate(head):
             self.blocks[block] = self.fn.append_basic_block(name=f"bb{i}")
-        entry = self.op.body.blocks[0]
+        entry = blocks[0]
         for arg, llarg in zip(entry.args, self.fn.args):
             self.values[arg] = llarg
             if arg.name_hint:
                 llarg.name = arg.name_hint
-        for block in list(self.op.body.blocks)[1:]:
+        self.cut_block = tail[0] if tail else None
+        self._translate_blocks(head)
+        if tail:
+            self._translate_tail(head, tail)
+
+    def _translate_blocks(self, blocks: list[Block]) -> None:
+        for block in blocks[1:]:
             builder = ir.IRBuilder(self.blocks[block])
             for arg in block.args:
                 self.values[arg] = builder.phi(convert_type(arg.type), name=arg.name_hint or "")
-        for block in self.op.body.blocks:
+        for block in blocks:
             builder = ir.IRBuilder(self.blocks[block])
             if self.blocks[block].instructions:
                 builder.position_after(self.blocks[block].instructions[-1])
             for op in block.ops:
                 self.translate(op, builder)
+
+    def _translate_tail(self, head: list[Block], tail: list[Block]) -> None:
+        """The blocks from the cut on become function `<name>__tail` (outline.py); the head's branches
+        to the cut call it and return what it returns."""
+        inputs = [v for v in tail_inputs(tail, set(head))
+                  if not isinstance(self.values[v], ir.Constant | ir.GlobalValue)]  # rematerialised
+        params = [*tail[0].args, *inputs]
+        name = self.fn.name + "__tail"
+        while name in self.module.globals:
+            name += "_"
+        ret = self.fn.function_type.return_type
+        part = ir.Function(self.module, ir.FunctionType(ret, [convert_type(v.type) for v in params]), name=name)
+        part.attributes.add("nounwind")
+        for block, args in self.cut_sites:
+            b = ir.IRBuilder(block)
+            result = b.call(part, [self.v(a) for a in args] + [self.values[v] for v in inputs])
+            b.ret_void() if isinstance(ret, ir.VoidType) else b.ret(result)
+        for value, llarg in zip(params, part.args):
+            self.values[value] = llarg
+        for i, block in enumerate(tail):
+            self.blocks[block] = part.append_basic_block(name=f"bb{len(head) + i}")
+        self._translate_blocks(tail)
 
     def v(self, value: SSAValue) -> ir.Value:
         return self.values[value]
@@ -288,16 +329,28 @@ def _constant(t: FunctionTranslator, op: llvm.ConstantOp, b: ir.IRBuilder):
 
 
 def _br(t: FunctionTranslator, op: llvm.BrOp, b: ir.IRBuilder):
+    if op.successor is t.cut_block:  # a call of the tail, emitted once its parameters are known
+        t.cut_sites.append((b.block, list(op.arguments)))
+        return
     t.branch_args(op.successor, op.arguments, b)
-    b.branch(t.blocks[op.successor])
+    instr = b.branch(t.blocks[op.successor])
+    if op in t.loop_hints:
+        instr.set_metadata("llvm.loop", loop_id(t.module, t.loop_hints[op]))
 
 
 def _cond_br(t: FunctionTranslator, op: llvm.CondBrOp, b: ir.IRBuilder):
     if op.then_block is op.else_block and (op.then_arguments or op.else_arguments):
         raise TranslationError("llvm.cond_br to one block with arguments needs distinct blocks")
-    t.branch_args(op.then_block, op.then_arguments, b)
-    t.branch_args(op.else_block, op.else_arguments, b)
-    b.cbranch(t.v(op.cond), t.blocks[op.then_block], t.blocks[op.else_block])
+    targets = []
+    for dest, args in ((op.then_block, op.then_arguments), (op.else_block, op.else_arguments)):
+        if dest is t.cut_block:  # a block of its own that calls the tail
+            stub = t.fn.append_basic_block(name=f"cut{len(t.cut_sites)}")
+            t.cut_sites.append((stub, list(args)))
+            targets.append(stub)
+        else:
+            t.branch_args(dest, args, b)
+            targets.append(t.blocks[dest])
+    b.cbranch(t.v(op.cond), *targets)
 
 
 def _return(t: FunctionTranslator, op: llvm.ReturnOp, b: ir.IRBuilder):
@@ -371,9 +424,13 @@ def _declare_function(module: ir.Module, op: llvm.FuncOp) -> None:
         fn.attributes.add("nounwind")
 
 
-def translate_module(module: ModuleOp, triple: str | None = None, data_layout: str | None = None) -> ir.Module:
+def translate_module(module: ModuleOp, triple: str | None = None, data_layout: str | None = None,
+                     split_above: int | None = None) -> ir.Module:
     """Translate a module holding only llvm.func / llvm.mlir.global ops. The
-    triple and data layout default to the host's."""
+    triple and data layout default to the host's. `split_above`: in a module of
+    at least that many operations whose biggest function holds most of them, that
+    function's second half becomes a function of its own (outline.py), so that
+    the module's functions can be compiled in two balanced groups."""
     if triple is None or data_layout is None:
         host = host_target()
         triple = triple or host.triple
@@ -391,9 +448,10 @@ def translate_module(module: ModuleOp, triple: str | None = None, data_layout: s
             raise TranslationError(f"'{op.name}' at module level: the module is not fully lowered to llvm")
     for op in funcs:
         _declare_function(out, op)
+    plan = plan_cut(funcs, split_above) if split_above is not None else None
     for op in funcs:
         if op.body.blocks:
-            FunctionTranslator(out, op).run()
+            FunctionTranslator(out, op, plan[1] if plan is not None and plan[0] is op else None).run()
     return out
 
 
