@@ -85,14 +85,24 @@ def kernel_shapes(features: str) -> dict[str, KernelShape] | None:
 
 # ---- micro-kernel --------------------------------------------------------------------------
 def kernel_ir(g: str, s: KernelShape) -> str:
-    """`@{g}_ukernel(kc, ap, bp, c, ldc, alpha, beta, mr, nr)`: C tile = alpha*Ap*Bp + beta*C
-    (C not read where beta == 0) over kc (a multiple of the unroll) packed steps."""
+    """`@{g}_ukernel(kc, ap, bp, c, ldc, alpha, beta, mr, nr, pf, pfrs, pflpr, pflines, pfline)`:
+    C tile = alpha*Ap*Bp + beta*C (C not read where beta == 0) over kc (a multiple of the unroll)
+    packed steps. It also prefetches into L2 one line per unrolled step of a region the caller
+    packs next (`pflines` lines from line `pfline` on, rows of `pflpr` lines `pfrs` bytes apart
+    from `pf`; pflines == 0: none): the driver's late A packing (gemm_driver._tile_loops)."""
     t, vt, vl, mr, nv, u = s.ty, s.vt, s.vl, s.mr, s.nv, s.unroll
     fma = f"@llvm.fma.{s.suffix}"
     acc = [[f"%acc{i}_{v}" for v in range(nv)] for i in range(mr)]
     L = [f"define internal void @{g}_ukernel(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
-         f"i64 %ldc, {t} %alpha, {t} %beta, i64 %mr, i64 %nr) {{",
-         "entry:"]
+         f"i64 %ldc, {t} %alpha, {t} %beta, i64 %mr, i64 %nr, ptr %pf0, i64 %pfrs, i64 %pflpr, i64 %pfl0, "
+         "i64 %pfline) {",
+         "entry:",
+         # no region: prefetch the (cached) packed A instead of testing in the loop
+         "  %pfnone = icmp eq i64 %pfl0, 0",
+         "  %pf = select i1 %pfnone, ptr %ap, ptr %pf0",
+         "  %pflines = select i1 %pfnone, i64 1, i64 %pfl0",
+         "  %pflast = sub i64 %pflines, 1",
+         "  %pfpr = select i1 %pfnone, i64 1, i64 %pflpr"]
     lpr = max(1, s.nr * s.size // 64)  # cache lines per row of the C tile
     L += [f"  %ldcb = mul i64 %ldc, {s.size}", "  br label %loop", "loop:",
           "  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]"]
@@ -103,7 +113,13 @@ def kernel_ir(g: str, s: KernelShape) -> str:
                 f"  %pf.row = udiv i64 %pf.line, {lpr}", f"  %pf.col = urem i64 %pf.line, {lpr}",
                 "  %pf.ro = mul i64 %pf.row, %ldcb", "  %pf.co = mul i64 %pf.col, 64", "  %pf.o = add i64 %pf.ro, %pf.co",
                 "  %pf.p = getelementptr i8, ptr %c, i64 %pf.o",
-                "  call void @llvm.prefetch.p0(ptr %pf.p, i32 1, i32 3, i32 1)"]
+                "  call void @llvm.prefetch.p0(ptr %pf.p, i32 1, i32 3, i32 1)",
+                "  %pa.l0 = add i64 %pfline, %pf.it",
+                "  %pa.l = call i64 @llvm.umin.i64(i64 %pa.l0, i64 %pflast)",
+                "  %pa.row = udiv i64 %pa.l, %pfpr", "  %pa.col = urem i64 %pa.l, %pfpr",
+                "  %pa.ro = mul i64 %pa.row, %pfrs", "  %pa.co = mul i64 %pa.col, 64", "  %pa.o = add i64 %pa.ro, %pa.co",
+                "  %pa.p = getelementptr i8, ptr %pf, i64 %pa.o",
+                "  call void @llvm.prefetch.p0(ptr %pa.p, i32 0, i32 2, i32 1)"]
     last = {}
     for i in range(mr):
         for v in range(nv):
@@ -137,16 +153,24 @@ def kernel_ir(g: str, s: KernelShape) -> str:
     L.append(f"  %fulln = icmp eq i64 %nr, {s.nr}")
     L.append("  %full = and i1 %fullm, %fulln")
     L.append("  br i1 %full, label %st_full, label %st_edge0")
-    # full tile: plain loads/stores
+    # full tile: plain loads/stores; beta == 0 (a product's first k block) only writes: C's old
+    # tile is neither loaded nor waited for
     L.append("st_full:")
-    for i in range(mr):
-        L.append(f"  %fr{i} = mul i64 %ldc, {i}")
-        for v in range(nv):
-            p = f"%fp{i}_{v}"
-            L.append(f"  %fo{i}_{v} = add i64 %fr{i}, {v * vl}")
-            L.append(f"  {p} = getelementptr {t}, ptr %c, i64 %fo{i}_{v}")
-            L += _merge(f"f{i}_{v}", s, last[i, v], p, None)
-    L.append("  ret void")
+    L.append("  br i1 %bz, label %st_write, label %st_rmw")
+    for label, pre in (("st_rmw", "f"), ("st_write", "w")):
+        L.append(f"{label}:")
+        for i in range(mr):
+            L.append(f"  %{pre}r{i} = mul i64 %ldc, {i}")
+            for v in range(nv):
+                p = f"%{pre}p{i}_{v}"
+                L.append(f"  %{pre}o{i}_{v} = add i64 %{pre}r{i}, {v * vl}")
+                L.append(f"  {p} = getelementptr {t}, ptr %c, i64 %{pre}o{i}_{v}")
+                if pre == "f":
+                    L += _merge(f"f{i}_{v}", s, last[i, v], p, None)
+                else:
+                    L += [f"  %w{i}_{v}_new = fmul {vt} %alv, {last[i, v]}",
+                          f"  store {vt} %w{i}_{v}_new, ptr {p}, align {s.size}"]
+        L.append("  ret void")
     # edge tile: rows below mr skipped, columns below nr masked
     iota = ", ".join(f"i64 {j}" for j in range(vl))
     for i in range(mr):
