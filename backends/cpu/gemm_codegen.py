@@ -19,6 +19,10 @@ machine. Here the structure is the BLIS/Goto one (van Zee & van de Geijn):
                     micro-kernel: MR x NR tile of C
 
 so A and B are each packed exactly once, into one buffer kept across calls.
+With one column block (n <= NC: a convolution's output channels) an A
+micro-panel has one task, which packs it itself right before its kernel
+calls (into L1, not through memory), and those calls prefetch the next
+micro-panel's rows of A into L2 (`gemm_driver._tile_loops`).
 The micro-kernel keeps an MR x NR tile of C in registers (NR = NV vectors of
 VL lanes; AVX-512 f32: 12 x 32 in 24 zmm) and per k does NV vector loads of
 B, MR broadcasts of A and MR*NV FMAs; it prefetches C's tile one line per
@@ -34,6 +38,11 @@ The AVX-512 f32 entry was chosen by measurement (2-core AVX-512 Xeon, 2048^3,
 one thread, CPU-time GFLOP/s; the FMA peak measured 246): 12x32 KC=256 NC=512
 188-192, KC=512 190, 14x32 186, 8x48 189, 6x64 194; with C prefetched line by
 line 12x32 196, then KC=512 NC=256 199 (the micro-kernel alone: 220).
+Tried since, no gain measured (one thread, CPU time, interleaved): even k
+blocks (2304 = 5 x 464 instead of 4 x 512 + 256), prefetching B rows while
+packing, prefetching B in the kernel, the tasks packing A for several column
+blocks too (+0.5-1.4%; it would need per-chunk ready flags), 48 instead of
+16 row chunks with one column block (two threads).
 The driver, the dispatcher and the JIT compilation are in `gemm_driver.py`.
 """
 
