@@ -111,7 +111,12 @@ def kernel_ir(g: str, s: KernelShape) -> str:
          "  %pf = select i1 %pfnone, ptr %ap, ptr %pf0",
          "  %pflines = select i1 %pfnone, i64 1, i64 %pfl0",
          "  %pflast = sub i64 %pflines, 1",
-         "  %pfpr = select i1 %pfnone, i64 1, i64 %pflpr"]
+         "  %pfpr = select i1 %pfnone, i64 1, i64 %pflpr",
+         # the first line's place (one division per call; the loop steps it)
+         "  %pfs = call i64 @llvm.umin.i64(i64 %pfline, i64 %pflast)",
+         "  %pfr0 = udiv i64 %pfs, %pfpr", "  %pfc0 = urem i64 %pfs, %pfpr",
+         "  %pfro = mul i64 %pfr0, %pfrs", "  %pfco = mul i64 %pfc0, 64", "  %pfo0 = add i64 %pfro, %pfco",
+         "  %pfrow = mul i64 %pfpr, 64", "  %pfwrap = sub i64 %pfrs, %pfrow"]
     lpr = max(1, s.nr * s.size // 64)  # cache lines per row of the C tile
     L += [f"  %ldcb = mul i64 %ldc, {s.size}", "  br label %loop", "loop:",
           "  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]"]
@@ -123,17 +128,25 @@ def kernel_ir(g: str, s: KernelShape) -> str:
                 "  %pf.ro = mul i64 %pf.row, %ldcb", "  %pf.co = mul i64 %pf.col, 64", "  %pf.o = add i64 %pf.ro, %pf.co",
                 "  %pf.p = getelementptr i8, ptr %c, i64 %pf.o",
                 "  call void @llvm.prefetch.p0(ptr %pf.p, i32 1, i32 3, i32 1)",
-                "  %pa.l0 = add i64 %pfline, %pf.it",
-                "  %pa.l = call i64 @llvm.umin.i64(i64 %pa.l0, i64 %pflast)",
-                "  %pa.row = udiv i64 %pa.l, %pfpr", "  %pa.col = urem i64 %pa.l, %pfpr",
-                "  %pa.ro = mul i64 %pa.row, %pfrs", "  %pa.co = mul i64 %pa.col, 64", "  %pa.o = add i64 %pa.ro, %pa.co",
                 "  %pa.p = getelementptr i8, ptr %pf, i64 %pa.o",
-                "  call void @llvm.prefetch.p0(ptr %pa.p, i32 0, i32 2, i32 1)"]
+                "  call void @llvm.prefetch.p0(ptr %pa.p, i32 0, i32 2, i32 1)",
+                # next line: along the row, or the next row's first; past the region's last: stay
+                "  %pa.c1 = add i64 %pa.c, 1", "  %pa.wrap = icmp eq i64 %pa.c1, %pfpr",
+                "  %pa.oa = add i64 %pa.o, 64", "  %pa.ow = add i64 %pa.o, %pfwrap",
+                "  %pa.on = select i1 %pa.wrap, i64 %pa.ow, i64 %pa.oa",
+                "  %pa.cn = select i1 %pa.wrap, i64 0, i64 %pa.c1",
+                "  %pa.l1 = add i64 %pa.l, 1", "  %pa.end = icmp ugt i64 %pa.l1, %pflast",
+                "  %pa.o.next = select i1 %pa.end, i64 %pa.o, i64 %pa.on",
+                "  %pa.c.next = select i1 %pa.end, i64 %pa.c, i64 %pa.cn",
+                "  %pa.l.next = select i1 %pa.end, i64 %pa.l, i64 %pa.l1"]
     last = {}
     for i in range(mr):
         for v in range(nv):
             last[i, v] = f"%a{u - 1}_{i}_{v}"
             L.append(f"  {acc[i][v]} = phi {vt} [ zeroinitializer, %entry ], [ {last[i, v]}, %loop ]")
+    L += ["  %pa.o = phi i64 [ %pfo0, %entry ], [ %pa.o.next, %loop ]",
+          "  %pa.c = phi i64 [ %pfc0, %entry ], [ %pa.c.next, %loop ]",
+          "  %pa.l = phi i64 [ %pfs, %entry ], [ %pa.l.next, %loop ]"]
     L += prefetch
     L.append(f"  %aoff = mul i64 %k, {mr}")
     L.append(f"  %boff = mul i64 %k, {s.nr}")
