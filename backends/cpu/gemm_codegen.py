@@ -44,7 +44,9 @@ packing, prefetching B in the kernel, the tasks packing A for several column
 blocks too (+0.5-1.4%; it would need per-chunk ready flags), 48 instead of
 16 row chunks with one column block (two threads); slower: KC=768 (-2%) and
 KC=1024 (-6%) with NC=256, C's lines prefetched over the last 40 or 80
-unrolled steps instead of the first 24 (-3%). Where the time goes (one
+unrolled steps instead of the first 24 (-3%); one fork-join per product (every
+thread walks the k blocks, phases end when their work is done, not when every
+worker has arrived; two threads, load 5: 2-6% slower). Where the time goes (one
 thread, 2048^3, perf samples): the kernel 95% (its k loop 93% of that, the C
 update the rest), packing B 2.4%, packing A 1.7%.
 The driver, the dispatcher and the JIT compilation are in `gemm_driver.py`.
