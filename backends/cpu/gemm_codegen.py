@@ -19,8 +19,8 @@ machine. Here the structure is the BLIS/Goto one (van Zee & van de Geijn):
                     micro-kernel: MR x NR tile of C
 
 so A and B are each packed exactly once, into one buffer kept across calls.
-With one column block (n <= NC: a convolution's output channels) an A
-micro-panel has one task, which packs it itself right before its kernel
+With one column block (n <= NC: a convolution's output channels) and A's
+k unit-stride, an A micro-panel has one task, which packs it itself right before its kernel
 calls (into L1, not through memory), and those calls prefetch the next
 micro-panel's rows of A into L2 (`gemm_driver._tile_loops`).
 The micro-kernel keeps an MR x NR tile of C in registers (NR = NV vectors of

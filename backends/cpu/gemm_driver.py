@@ -33,9 +33,12 @@ def _fields(g: str, t: str, names: dict[str, int]) -> str:
 def _tile_loops(g: str, t: str, mr: int, nr: int, size: int, u: int) -> str:
     """The micro-kernel calls over A micro-panels [ip0, ip1) x B micro-panels [jp0, jp1): A's
     micro-panel stays in L1 while B's stream from L2 (the other order measured 5% slower).
-    With `%late` (one column block: each A micro-panel has one task) the task packs its A
-    micro-panels itself, just before their kernel calls: written into L1 and read from there,
-    instead of a packing pass writing all of them to memory for the tasks to read back."""
+    With `%late` (one column block: each A micro-panel has one task; A's k unit-stride) the task
+    packs its A micro-panels itself, just before their kernel calls: written into L1 and read from
+    there, instead of a packing pass writing all of them to memory for the tasks to read back.
+    (With A's lanes unit-stride, e.g. a kernel gradient's transposed patches, that was 3-5%
+    slower: each k step of a panel is a new row of A, which the next panel, packed right after
+    in the packing pass, reads again from cache.)"""
     return f"""  br label %irow
 irow:
   %ip = phi i64 [ %ip0, %tile ], [ %ip.next, %irow_end ]
@@ -246,7 +249,9 @@ done:
 define internal void @{g}_compute_task(i64 %lo, i64 %hi, ptr %ctx) {{
 entry:
 {comp_fields}
-  %late = icmp ule i64 %npb, {bpanels_per_block}
+  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
+  %late.1 = icmp eq i64 %acs, 1
+  %late = and i1 %late.0, %late.1
   %kpf = udiv i64 %kcp, {u}
   br label %next
 next:
@@ -454,8 +459,10 @@ go:
   %work = mul i64 %mn, %k
   %serial = icmp ult i64 %work, {serial_work}
   %npack = add i64 %npa, %npb
-  ; one column block: the compute tasks pack A (`_tile_loops`), the packing phase only B
-  %late = icmp ule i64 %npb, {bpanels_per_block}
+  ; one column block, A's k unit-stride: the compute tasks pack A (`_tile_loops`), the packing phase only B
+  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
+  %late.1 = icmp eq i64 %acs, 1
+  %late = and i1 %late.0, %late.1
   %pstart = select i1 %late, i64 %npa, i64 0
   br label %kblock
 kblock:

@@ -174,8 +174,9 @@ def test_transposed_packing_edges(dtype, k):
 
 
 #: (m, n) of row-major C: n <= NC (256 here) is one column block, whose tasks pack their own A
-#: micro-panels (and prefetch the next one from A when A's k is unit-stride); n = 257 is two blocks,
-#: packed by the packing phase again. m: 1, below and above MR, not multiples of it.
+#: micro-panels and prefetch the next one when A's k is unit-stride (op(A) not transposed, row-major;
+#: the other transposes take the packing phase); n = 257 is two blocks, packed by the packing phase
+#: again. m: 1, below and above MR, not multiples of it.
 LATE_A = [(1, 256), (7, 33), (31, 256), (33, 7), (257, 1), (300, 31), (130, 95), (61, 257)]
 
 
