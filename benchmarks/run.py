@@ -30,6 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import settle  # noqa: E402
 from minixla.frontend import tf  # noqa: E402
 
 SIZES = {"full": dict(example=(4096, 16384), matmul=(1024, 2048), conv=(8, 56, 64), memory=8192, chain=16,
@@ -215,6 +216,7 @@ def bench_matmul(n: int, jax=None, tensorflow=None) -> dict:
     ta, tb = tf.constant(a), tf.constant(b)
     got = mm(ta, tb).numpy()
     out["rel_err"] = float(np.max(np.abs(got - a @ b)) / np.max(np.abs(a @ b)))
+    settle()  # numpy's OpenBLAS workers spin a while after a @ b (benchmarks/timing.py)
     out["minixla jit"] = flops / best_of(lambda: mm(ta, tb), 5)
     if jax is not None:
         jf = jax.jit(lambda p, q: p @ q)
@@ -244,6 +246,7 @@ def bench_conv(batch: int, hw: int, ch: int) -> dict:
     pad = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
     ref = sum(pad[:, i:i + hw, j:j + hw, :] @ k[i, j] for i in range(3) for j in range(3))
     mm(tp, tk2)
+    settle()  # the reference's numpy products leave OpenBLAS's workers spinning
     out = {"shape": f"{batch}x{hw}x{hw}x{ch} * 3x3x{ch}x{ch}", "matmul": f"{batch * hw * hw}x{9 * ch} @ {9 * ch}x{ch}",
            "rel_err": float(np.max(np.abs(got - ref)) / np.max(np.abs(ref)))}
     out["conv"] = best_of(lambda: conv(tx, tk), 7)

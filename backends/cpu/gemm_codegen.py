@@ -19,6 +19,10 @@ machine. Here the structure is the BLIS/Goto one (van Zee & van de Geijn):
                     micro-kernel: MR x NR tile of C
 
 so A and B are each packed exactly once, into one buffer kept across calls.
+With one column block (n <= NC: a convolution's output channels) and A's
+k unit-stride, an A micro-panel has one task, which packs it itself right before its kernel
+calls (into L1, not through memory), and those calls prefetch the next
+micro-panel's rows of A into L2 (`gemm_driver._tile_loops`).
 The micro-kernel keeps an MR x NR tile of C in registers (NR = NV vectors of
 VL lanes; AVX-512 f32: 12 x 32 in 24 zmm) and per k does NV vector loads of
 B, MR broadcasts of A and MR*NV FMAs; it prefetches C's tile one line per
@@ -34,6 +38,17 @@ The AVX-512 f32 entry was chosen by measurement (2-core AVX-512 Xeon, 2048^3,
 one thread, CPU-time GFLOP/s; the FMA peak measured 246): 12x32 KC=256 NC=512
 188-192, KC=512 190, 14x32 186, 8x48 189, 6x64 194; with C prefetched line by
 line 12x32 196, then KC=512 NC=256 199 (the micro-kernel alone: 220).
+Tried since, no gain measured (one thread, CPU time, interleaved): even k
+blocks (2304 = 5 x 464 instead of 4 x 512 + 256), prefetching B rows while
+packing, prefetching B in the kernel, the tasks packing A for several column
+blocks too (+0.5-1.4%; it would need per-chunk ready flags), 48 instead of
+16 row chunks with one column block (two threads); slower: KC=768 (-2%) and
+KC=1024 (-6%) with NC=256, C's lines prefetched over the last 40 or 80
+unrolled steps instead of the first 24 (-3%); one fork-join per product (every
+thread walks the k blocks, phases end when their work is done, not when every
+worker has arrived; two threads, load 5: 2-6% slower). Where the time goes (one
+thread, 2048^3, perf samples): the kernel 95% (its k loop 93% of that, the C
+update the rest), packing B 2.4%, packing A 1.7%.
 The driver, the dispatcher and the JIT compilation are in `gemm_driver.py`.
 """
 
@@ -85,14 +100,29 @@ def kernel_shapes(features: str) -> dict[str, KernelShape] | None:
 
 # ---- micro-kernel --------------------------------------------------------------------------
 def kernel_ir(g: str, s: KernelShape) -> str:
-    """`@{g}_ukernel(kc, ap, bp, c, ldc, alpha, beta, mr, nr)`: C tile = alpha*Ap*Bp + beta*C
-    (C not read where beta == 0) over kc (a multiple of the unroll) packed steps."""
+    """`@{g}_ukernel(kc, ap, bp, c, ldc, alpha, beta, mr, nr, pf, pfrs, pflpr, pflines, pfline)`:
+    C tile = alpha*Ap*Bp + beta*C (C not read where beta == 0) over kc (a multiple of the unroll)
+    packed steps. It also prefetches into L2 one line per unrolled step of a region the caller
+    packs next (`pflines` lines from line `pfline` on, rows of `pflpr` lines `pfrs` bytes apart
+    from `pf`; pflines == 0: none): the driver's late A packing (gemm_driver._tile_loops)."""
     t, vt, vl, mr, nv, u = s.ty, s.vt, s.vl, s.mr, s.nv, s.unroll
     fma = f"@llvm.fma.{s.suffix}"
     acc = [[f"%acc{i}_{v}" for v in range(nv)] for i in range(mr)]
     L = [f"define internal void @{g}_ukernel(i64 %kc, ptr noalias %ap, ptr noalias %bp, ptr noalias %c, "
-         f"i64 %ldc, {t} %alpha, {t} %beta, i64 %mr, i64 %nr) {{",
-         "entry:"]
+         f"i64 %ldc, {t} %alpha, {t} %beta, i64 %mr, i64 %nr, ptr %pf0, i64 %pfrs, i64 %pflpr, i64 %pfl0, "
+         "i64 %pfline) {",
+         "entry:",
+         # no region: prefetch the (cached) packed A instead of testing in the loop
+         "  %pfnone = icmp eq i64 %pfl0, 0",
+         "  %pf = select i1 %pfnone, ptr %ap, ptr %pf0",
+         "  %pflines = select i1 %pfnone, i64 1, i64 %pfl0",
+         "  %pflast = sub i64 %pflines, 1",
+         "  %pfpr = select i1 %pfnone, i64 1, i64 %pflpr",
+         # the first line's place (one division per call; the loop steps it)
+         "  %pfs = call i64 @llvm.umin.i64(i64 %pfline, i64 %pflast)",
+         "  %pfr0 = udiv i64 %pfs, %pfpr", "  %pfc0 = urem i64 %pfs, %pfpr",
+         "  %pfro = mul i64 %pfr0, %pfrs", "  %pfco = mul i64 %pfc0, 64", "  %pfo0 = add i64 %pfro, %pfco",
+         "  %pfrow = mul i64 %pfpr, 64", "  %pfwrap = sub i64 %pfrs, %pfrow"]
     lpr = max(1, s.nr * s.size // 64)  # cache lines per row of the C tile
     L += [f"  %ldcb = mul i64 %ldc, {s.size}", "  br label %loop", "loop:",
           "  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]"]
@@ -103,12 +133,26 @@ def kernel_ir(g: str, s: KernelShape) -> str:
                 f"  %pf.row = udiv i64 %pf.line, {lpr}", f"  %pf.col = urem i64 %pf.line, {lpr}",
                 "  %pf.ro = mul i64 %pf.row, %ldcb", "  %pf.co = mul i64 %pf.col, 64", "  %pf.o = add i64 %pf.ro, %pf.co",
                 "  %pf.p = getelementptr i8, ptr %c, i64 %pf.o",
-                "  call void @llvm.prefetch.p0(ptr %pf.p, i32 1, i32 3, i32 1)"]
+                "  call void @llvm.prefetch.p0(ptr %pf.p, i32 1, i32 3, i32 1)",
+                "  %pa.p = getelementptr i8, ptr %pf, i64 %pa.o",
+                "  call void @llvm.prefetch.p0(ptr %pa.p, i32 0, i32 2, i32 1)",
+                # next line: along the row, or the next row's first; past the region's last: stay
+                "  %pa.c1 = add i64 %pa.c, 1", "  %pa.wrap = icmp eq i64 %pa.c1, %pfpr",
+                "  %pa.oa = add i64 %pa.o, 64", "  %pa.ow = add i64 %pa.o, %pfwrap",
+                "  %pa.on = select i1 %pa.wrap, i64 %pa.ow, i64 %pa.oa",
+                "  %pa.cn = select i1 %pa.wrap, i64 0, i64 %pa.c1",
+                "  %pa.l1 = add i64 %pa.l, 1", "  %pa.end = icmp ugt i64 %pa.l1, %pflast",
+                "  %pa.o.next = select i1 %pa.end, i64 %pa.o, i64 %pa.on",
+                "  %pa.c.next = select i1 %pa.end, i64 %pa.c, i64 %pa.cn",
+                "  %pa.l.next = select i1 %pa.end, i64 %pa.l, i64 %pa.l1"]
     last = {}
     for i in range(mr):
         for v in range(nv):
             last[i, v] = f"%a{u - 1}_{i}_{v}"
             L.append(f"  {acc[i][v]} = phi {vt} [ zeroinitializer, %entry ], [ {last[i, v]}, %loop ]")
+    L += ["  %pa.o = phi i64 [ %pfo0, %entry ], [ %pa.o.next, %loop ]",
+          "  %pa.c = phi i64 [ %pfc0, %entry ], [ %pa.c.next, %loop ]",
+          "  %pa.l = phi i64 [ %pfs, %entry ], [ %pa.l.next, %loop ]"]
     L += prefetch
     L.append(f"  %aoff = mul i64 %k, {mr}")
     L.append(f"  %boff = mul i64 %k, {s.nr}")
@@ -137,16 +181,24 @@ def kernel_ir(g: str, s: KernelShape) -> str:
     L.append(f"  %fulln = icmp eq i64 %nr, {s.nr}")
     L.append("  %full = and i1 %fullm, %fulln")
     L.append("  br i1 %full, label %st_full, label %st_edge0")
-    # full tile: plain loads/stores
+    # full tile: plain loads/stores; beta == 0 (a product's first k block) only writes: C's old
+    # tile is neither loaded nor waited for
     L.append("st_full:")
-    for i in range(mr):
-        L.append(f"  %fr{i} = mul i64 %ldc, {i}")
-        for v in range(nv):
-            p = f"%fp{i}_{v}"
-            L.append(f"  %fo{i}_{v} = add i64 %fr{i}, {v * vl}")
-            L.append(f"  {p} = getelementptr {t}, ptr %c, i64 %fo{i}_{v}")
-            L += _merge(f"f{i}_{v}", s, last[i, v], p, None)
-    L.append("  ret void")
+    L.append("  br i1 %bz, label %st_write, label %st_rmw")
+    for label, pre in (("st_rmw", "f"), ("st_write", "w")):
+        L.append(f"{label}:")
+        for i in range(mr):
+            L.append(f"  %{pre}r{i} = mul i64 %ldc, {i}")
+            for v in range(nv):
+                p = f"%{pre}p{i}_{v}"
+                L.append(f"  %{pre}o{i}_{v} = add i64 %{pre}r{i}, {v * vl}")
+                L.append(f"  {p} = getelementptr {t}, ptr %c, i64 %{pre}o{i}_{v}")
+                if pre == "f":
+                    L += _merge(f"f{i}_{v}", s, last[i, v], p, None)
+                else:
+                    L += [f"  %w{i}_{v}_new = fmul {vt} %alv, {last[i, v]}",
+                          f"  store {vt} %w{i}_{v}_new, ptr {p}, align {s.size}"]
+        L.append("  ret void")
     # edge tile: rows below mr skipped, columns below nr masked
     iota = ", ".join(f"i64 {j}" for j in range(vl))
     for i in range(mr):

@@ -30,9 +30,15 @@ def _fields(g: str, t: str, names: dict[str, int]) -> str:
     return "\n".join(out)
 
 
-def _tile_loops(g: str, t: str, mr: int, nr: int) -> str:
+def _tile_loops(g: str, t: str, mr: int, nr: int, size: int, u: int) -> str:
     """The micro-kernel calls over A micro-panels [ip0, ip1) x B micro-panels [jp0, jp1): A's
-    micro-panel stays in L1 while B's stream from L2 (the other order measured 5% slower)."""
+    micro-panel stays in L1 while B's stream from L2 (the other order measured 5% slower).
+    With `%late` (one column block: each A micro-panel has one task; A's k unit-stride) the task
+    packs its A micro-panels itself, just before their kernel calls: written into L1 and read from
+    there, instead of a packing pass writing all of them to memory for the tasks to read back.
+    (With A's lanes unit-stride, e.g. a kernel gradient's transposed patches, that was 3-5%
+    slower: each k step of a panel is a new row of A, which the next panel, packed right after
+    in the packing pass, reads again from cache.)"""
     return f"""  br label %irow
 irow:
   %ip = phi i64 [ %ip0, %tile ], [ %ip.next, %irow_end ]
@@ -42,9 +48,31 @@ irow:
   %aoff = mul i64 %i0, %kcp
   %ap = getelementptr {t}, ptr %apack, i64 %aoff
   %crow = mul i64 %i0, %ldc
+  ; the next A micro-panel, prefetched into L2 by this one's kernel calls when k is unit-stride in A
+  %inext = add i64 %i0, {mr}
+  %nleft0 = sub i64 %m, %inext
+  %inside = icmp ult i64 %inext, %m
+  %nmr = call i64 @llvm.umin.i64(i64 %nleft0, i64 {mr})
+  %haspf.0 = and i1 %late, %inside
+  %kunit = icmp eq i64 %acs, 1
+  %haspf = and i1 %haspf.0, %kunit
+  %pfo.0 = mul i64 %inext, %ars
+  %pfo = add i64 %pfo.0, %p0
+  %pfa = getelementptr {t}, ptr %a, i64 %pfo
+  %pfrs = mul i64 %ars, {size}
+  %pflpr.0 = mul i64 %kc, {size}
+  %pflpr.1 = add i64 %pflpr.0, 63
+  %pflpr = udiv i64 %pflpr.1, 64
+  %pfn.0 = mul i64 %pflpr, %nmr
+  %pflines = select i1 %haspf, i64 %pfn.0, i64 0
+  br i1 %late, label %apanel, label %jcol
+apanel:                                ; this task is the panel's only user: packed here, used from L1
+  call void @{g}_pack_a(ptr %ap, ptr %a, i64 %ars, i64 %acs, i64 %i0, i64 %mrv, i64 %p0, i64 %kc, i64 %kcp)
   br label %jcol
 jcol:
-  %jp = phi i64 [ %jp0, %irow ], [ %jp.next, %jcol ]
+  %jp = phi i64 [ %jp0, %irow ], [ %jp0, %apanel ], [ %jp.next, %jcol ]
+  %pfcall = sub i64 %jp, %jp0
+  %pfline = mul i64 %pfcall, %kpf
   %j0 = mul i64 %jp, {nr}
   %nleft = sub i64 %n, %j0
   %nrv = call i64 @llvm.umin.i64(i64 %nleft, i64 {nr})
@@ -52,7 +80,8 @@ jcol:
   %bp = getelementptr {t}, ptr %bpack, i64 %boff
   %coff = add i64 %crow, %j0
   %cp = getelementptr {t}, ptr %c, i64 %coff
-  call void @{g}_ukernel(i64 %kcp, ptr %ap, ptr %bp, ptr %cp, i64 %ldc, {t} %alpha, {t} %beta, i64 %mrv, i64 %nrv)
+  call void @{g}_ukernel(i64 %kcp, ptr %ap, ptr %bp, ptr %cp, i64 %ldc, {t} %alpha, {t} %beta, i64 %mrv, i64 %nrv,
+                         ptr %pfa, i64 %pfrs, i64 %pflpr, i64 %pflines, i64 %pfline)
   %jp.next = add i64 %jp, 1
   %jmore = icmp ult i64 %jp.next, %jp1
   br i1 %jmore, label %jcol, label %irow_end
@@ -141,7 +170,8 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int) -> str:
                                      kc=_KC, kcp=_KCP, apack=_APACK, bpack=_BPACK, npa=_NPA, npb=_NPB))
     comp_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, kcp=_KCP, alpha=_ALPHA, beta=_BETA,
                                      apack=_APACK, bpack=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
-                                     nrc=_NRC, ntasks=_NTASKS, ppt=_PPT))
+                                     nrc=_NRC, ntasks=_NTASKS, ppt=_PPT, a=_A, ars=_ARS, acs=_ACS, p0=_P0,
+                                     kc=_KC))
 
     def store(field: int, ty: str, val: str) -> str:
         return (f"  %st{field}.p = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {field}\n"
@@ -219,6 +249,10 @@ done:
 define internal void @{g}_compute_task(i64 %lo, i64 %hi, ptr %ctx) {{
 entry:
 {comp_fields}
+  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
+  %late.1 = icmp eq i64 %acs, 1
+  %late = and i1 %late.0, %late.1
+  %kpf = udiv i64 %kcp, {u}
   br label %next
 next:
   %tk = atomicrmw add ptr %counter, i64 1 monotonic
@@ -233,7 +267,7 @@ tile:
   %jp0 = mul i64 %bc, {bpanels_per_block}
   %jp1.0 = add i64 %jp0, {bpanels_per_block}
   %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
-{_tile_loops(g, t, mr, nr)}
+{_tile_loops(g, t, mr, nr, s.size, u)}
 done:
   ret void
 }}
@@ -425,6 +459,11 @@ go:
   %work = mul i64 %mn, %k
   %serial = icmp ult i64 %work, {serial_work}
   %npack = add i64 %npa, %npb
+  ; one column block, A's k unit-stride: the compute tasks pack A (`_tile_loops`), the packing phase only B
+  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
+  %late.1 = icmp eq i64 %acs, 1
+  %late = and i1 %late.0, %late.1
+  %pstart = select i1 %late, i64 %npa, i64 0
   br label %kblock
 kblock:
   %p0 = phi i64 [ 0, %go ], [ %p0.next, %kblock_end ]
@@ -440,7 +479,7 @@ kblock:
 {store(_KCP, "i64", "%kcp").replace("%st", "%skp")}
 {store(_BETA, t, "%beff").replace("%st", "%sb")}
   store i64 0, ptr %counter
-  store i64 0, ptr %pcounter
+  store i64 %pstart, ptr %pcounter
   br i1 %serial, label %one_thread, label %threads
 one_thread:
   call void @{g}_pack_task(i64 0, i64 %npack, ptr %ctx)

@@ -65,6 +65,8 @@ def _run(dtype, xs, ks, stride, pad, dil):
     ((2, 12, 12, 32), (3, 3, 32, 128), 1, "SAME", 2),
     ((3, 11, 13, 20), (3, 3, 20, 130), 1, "SAME", 1),  # m = 429, n = 130: edge tiles in both
     ((2, 23, 22, 33), (5, 3, 33, 160), 2, "SAME", 1),  # k = 495: not a multiple of 4 (the unroll)
+    ((2, 9, 9, 64), (3, 3, 64, 256), 1, "SAME", 1),  # n = NC: the tasks pack A, k = 576 two k blocks (f64)
+    ((2, 17, 17, 16), (3, 3, 16, 257), 2, "SAME", 2),  # n = NC + 1: the packing phase packs A
 ])
 def test_conv2d_through_generated_gemm(dtype, xs, ks, stride, pad, dil):
     _run(dtype, xs, ks, stride, pad, dil)

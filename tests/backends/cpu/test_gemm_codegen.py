@@ -173,6 +173,36 @@ def test_transposed_packing_edges(dtype, k):
         set_num_threads(old)
 
 
+#: (m, n) of row-major C: n <= NC (256 here) is one column block, whose tasks pack their own A
+#: micro-panels and prefetch the next one when A's k is unit-stride (op(A) not transposed, row-major;
+#: the other transposes take the packing phase); n = 257 is two blocks, packed by the packing phase
+#: again. m: 1, below and above MR, not multiples of it.
+LATE_A = [(1, 256), (7, 33), (31, 256), (33, 7), (257, 1), (300, 31), (130, 95), (61, 257)]
+
+
+@pytest.mark.parametrize("kind", ["avx512", "avx2"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("mn", LATE_A)
+def test_one_column_block_packs_a_in_its_tasks(kind, dtype, mn):
+    """k = 601: several k blocks and a remainder past the unroll; every transpose (A's k unit-stride
+    or not), both orders (column-major swaps m and n), beta 0 over NaN C (the first k block only
+    writes C) and beta 1; 2 and 3 threads (the products here pass the serial threshold but the
+    smallest)."""
+    gemm = _gemm(kind, dtype)
+    m, n = mn
+    rng = np.random.default_rng(m * 7 + n)
+    old = set_num_threads(2)
+    try:
+        for (ta, tb), order in itertools.product(itertools.product((NO_TRANS, TRANS), repeat=2),
+                                                 (ROW_MAJOR, COL_MAJOR)):
+            rm, rn = (m, n) if order == ROW_MAJOR else (n, m)  # C^T = B^T A^T: row-major (m, n) again
+            _check(gemm, dtype, order, rm, rn, 601, ta, tb, 1.0, 0.0, rng, nan_c=True)
+        set_num_threads(3)
+        _check(gemm, dtype, ROW_MAJOR, m, n, 601, NO_TRANS, NO_TRANS, -0.5, 1.0, rng)
+    finally:
+        set_num_threads(old)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_beta_zero_does_not_read_c(dtype):
     gemm = _gemm("avx512" if _runnable("avx512") else "avx2", dtype)
