@@ -3,7 +3,7 @@ frame between the user's call and the ufunc.
 
 `binary_api`/`unary_api` (frontend/api/core.py builds `tf.add`, `tf.exp`, ... with them) and the
 Tensor operators `install_operators` sets check inline that no GradientTape is open and no graph is
-being traced in any thread (thread_state.OPEN) and no trace-event recorder runs, and that the operands are eager
+being traced in any thread and no trace-event recorder runs (one count: thread_state.OPEN), and that the operands are eager
 Tensors of one dtype the op's table takes (or one side a Python number that converts to it
 exactly). Then they call the table's function for that dtype -- the numpy ufunc itself where it
 equals, bit for bit, the interpreter kernel the general path reaches, else that kernel -- and wrap
@@ -35,7 +35,6 @@ from minixla.backends.interpreter.ops_elementwise import UNARY
 from minixla.frontend.ops.math_ops import SIMPLE_UNARY
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.thread_state import OPEN
-from minixla.passes import trace_events as _events
 
 _new = object.__new__
 #: the types that hold an eager array in `_value`: tf.Variable adds itself (variables.py), its array
@@ -261,7 +260,7 @@ def _retry(fn, *args):
 def idle() -> bool:
     """No tape or traced graph in any thread (thread_state.OPEN) and no trace-event recorder: eager
     ops need not be recorded or traced."""
-    return not OPEN[0] and _events.ACTIVE is None
+    return not OPEN[0]
 
 
 def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
@@ -320,7 +319,7 @@ def binary_api(op: str, general):
     clamp = CLAMPS.get(op, {})
 
     def fn(x, y, name=None):
-        if type(x) is Tensor and type(y) is Tensor and not OPEN[0] and _events.ACTIVE is None:
+        if type(x) is Tensor and type(y) is Tensor and not OPEN[0]:
             a, b = x._value, y._value
             try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
                 dt = a.dtype
@@ -353,7 +352,7 @@ def unary_api(op: str, general):
     table = UNARY_TABLES[op]
 
     def fn(x, name=None):
-        if (type(x) is Tensor or type(x) in EAGER_TYPES) and not OPEN[0] and _events.ACTIVE is None:
+        if (type(x) is Tensor or type(x) in EAGER_TYPES) and not OPEN[0]:
             a = x._value
             k = table.get(a.dtype) if a is not None else None
             if k is not None:
@@ -403,7 +402,7 @@ def _operator(op: str, general, reverse: bool):
         return method
 
     def method(self, other):  # noqa: F811 -- one of the two
-        if type(other) is Tensor and type(self) is Tensor and not OPEN[0] and _events.ACTIVE is None:
+        if type(other) is Tensor and type(self) is Tensor and not OPEN[0]:
             a, b = self._value, other._value
             try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
                 dt = a.dtype

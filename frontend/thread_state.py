@@ -9,10 +9,13 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from minixla.passes import trace_events
 
-#: how many items all PerThreadLists hold, over every thread: while it is 0 no thread traces a graph
-#: or has a tape open, which the eager fast path reads in one step (a busy count makes it take the
-#: general path, which looks at this thread's own lists)
+
+#: how many items all PerThreadLists hold, over every thread, plus one while a trace-event recorder
+#: runs: while it is 0 no thread traces a graph or has a tape open and no recorder runs, which the
+#: eager fast path reads in one step (a busy count makes it take the general path, which looks at
+#: this thread's own lists)
 OPEN = [0]
 _open_lock = threading.Lock()
 
@@ -20,6 +23,9 @@ _open_lock = threading.Lock()
 def _count(n: int) -> None:
     with _open_lock:
         OPEN[0] += n
+
+
+trace_events.LISTENERS.append(_count)  # a trace-event recorder counts too: eager ops must be recorded
 
 
 class _ReleaseAtThreadExit:

@@ -104,10 +104,19 @@ def span(name: str, cat: str = "minixla", **args: Any) -> _Span | _NoSpan:
     return _NO_SPAN if ACTIVE is None else _Span(name, cat, args)
 
 
+#: called with +1 when recording starts and -1 when it stops: the frontend's eager fast path counts a
+#: recorder with its open tapes and traces (frontend/thread_state.OPEN), one test per op instead of two
+LISTENERS: list[Callable[[int], None]] = []
+
+
 def start(path: str | None = None) -> TraceRecorder:
     """Start recording (replacing a recorder already active)."""
     global ACTIVE
+    was = ACTIVE
     ACTIVE = TraceRecorder(path)
+    if was is None:
+        for listener in LISTENERS:
+            listener(1)
     return ACTIVE
 
 
@@ -115,8 +124,11 @@ def stop() -> TraceRecorder | None:
     """Stop recording; writes the trace when the recorder has a path."""
     global ACTIVE
     recorder, ACTIVE = ACTIVE, None
-    if recorder is not None and recorder.path is not None:
-        recorder.write()
+    if recorder is not None:
+        for listener in LISTENERS:
+            listener(-1)
+        if recorder.path is not None:
+            recorder.write()
     return recorder
 
 

@@ -420,3 +420,24 @@ def test_a_busy_quiet_context_falls_back_silently(monkeypatch):
         np.testing.assert_array_equal(tf.multiply(x, x).numpy(), np.float32([np.inf, 1.0, 16.0]))
         np.testing.assert_array_equal(tf.sqrt(x).numpy()[2], 2.0)
         np.testing.assert_array_equal(tf.reduce_sum(x[1:]).numpy(), 3.0)
+
+
+def test_a_trace_recorder_sees_every_eager_op():
+    """While a trace-event recorder runs (it counts in thread_state.OPEN), eager ops take the general
+    path, which records each as an "eager-op" span; after it stops the fast path is back."""
+    from minixla.frontend.thread_state import OPEN
+    from minixla.passes import trace_events
+
+    x, y = tf.constant(np.float32([1.0, 2.0])), tf.constant(np.float32([3.0, 4.0]))
+    before = OPEN[0]
+    recorder = trace_events.start()
+    try:
+        assert OPEN[0] == before + 1
+        got = tf.exp(tf.multiply(x, y) + y)
+    finally:
+        trace_events.stop()
+    assert OPEN[0] == before
+    names = [e["name"] for e in recorder.events if e["cat"] == "eager-op"]
+    assert names == ["Mul", "AddV2", "Exp"]
+    np.testing.assert_allclose(got.numpy(), np.exp(np.float32([1.0, 2.0]) * np.float32([3.0, 4.0])
+                                                   + np.float32([3.0, 4.0])), rtol=1e-6)
