@@ -55,7 +55,7 @@ def lower_dot_general(lw: Lowerer, op: Operation):
     lf = [k for k in range(len(sa)) if k not in lb + lc]
     rf = [k for k in range(len(sb)) if k not in rb + rc]
     rs = shape_of(op.result.type)
-    narrow = isinstance(tr, (Float16Type, BFloat16Type, ReducedPrecisionFloatType))
+    narrow = _is_narrow(tr)
     acc_t = Float32Type() if narrow else tr  # 16/8/6/4-bit floats accumulate in f32 (as XLA's CPU backend and numpy)
     out = fill(lw.e, _zero(lw.e, acc_t), rs)
     if not lb and lc == [1] and rc == [0] and len(sa) == 2 and len(sb) == 2 and kind(tr) == "float" \

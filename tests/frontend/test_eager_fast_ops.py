@@ -8,38 +8,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from minixla.frontend.autodiff import tape_fast_path
 from minixla.frontend import eager_fast_ops as fast_ops
-from minixla.frontend import eager_fast_path as fast
 from minixla.frontend import tf
-
-
-@pytest.fixture
-def taken(monkeypatch):
-    calls = []
-    real = fast.quiet
-
-    def spy(fn, *args, **kwargs):
-        calls.append(fn)
-        return real(fn, *args, **kwargs)
-    monkeypatch.setattr(fast, "quiet", spy)
-    return calls
-
-
-def _general(fn, *args, **kwargs):
-    """The same call through the general path: while a tape is open the eager fast path steps aside,
-    and with its recorders emptied so does the tape's (frontend/autodiff/tape_fast_path.py)."""
-    saved, tape_fast_path.RECORDERS = tape_fast_path.RECORDERS, {}
-    try:
-        with tf.GradientTape():
-            return fn(*args, **kwargs)
-    finally:
-        tape_fast_path.RECORDERS = saved
-
-
-def _same(got, want):
-    assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_array_equal(*[np.atleast_1d(t._value).view(np.uint8) for t in (got, want)])
+from tests.frontend.general_path import general as _general, same as _same
 
 
 def _values(dtype, shape, rng):

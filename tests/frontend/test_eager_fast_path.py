@@ -17,9 +17,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from minixla.frontend.autodiff import tape_fast_path
 from minixla.frontend import eager_fast_path as fast
 from minixla.frontend import tf
+from tests.frontend.general_path import general as _general, same as _same
 
 BINARY = {"AddV2": tf.add, "Sub": tf.subtract, "Mul": tf.multiply, "RealDiv": tf.math.truediv, "Maximum": tf.maximum,
           "Minimum": tf.minimum, "Pow": tf.pow, "Equal": tf.equal, "NotEqual": tf.not_equal, "Less": tf.less,
@@ -51,36 +51,6 @@ def _values(dtype, rng, shape=(3, 4)):
         return v.astype(dtype).reshape(shape)
     info = np.iinfo(dtype)
     return rng.integers(info.min, info.max, n, endpoint=True).astype(dtype).reshape(shape)
-
-
-@pytest.fixture
-def taken(monkeypatch):
-    """The functions the fast path ran (a list that grows with every fast op)."""
-    calls = []
-    real = fast.quiet
-
-    def spy(fn, *args, **kwargs):
-        calls.append(fn)
-        return real(fn, *args, **kwargs)
-    monkeypatch.setattr(fast, "quiet", spy)
-    return calls
-
-
-def _general(fn, *args):
-    """The same call through the general path: while a tape is open the eager fast path steps aside,
-    and with its recorders emptied so does the tape's (frontend/autodiff/tape_fast_path.py)."""
-    saved, tape_fast_path.RECORDERS = tape_fast_path.RECORDERS, {}
-    try:
-        with tf.GradientTape():
-            return fn(*args)
-    finally:
-        tape_fast_path.RECORDERS = saved
-
-
-def _same(got, want):
-    assert got.dtype == want.dtype and got.shape == want.shape
-    bits = [np.atleast_1d(t._value).view(np.uint8) for t in (got, want)]
-    np.testing.assert_array_equal(*bits)  # bit for bit
 
 
 OPERANDS = {  # (a's shape, b's shape or "py" for a Python number of b's kind)
