@@ -424,8 +424,10 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     raw_max = reduce_max(x, ax, keepdims=True)
     my_max = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
     result = log(reduce_sum(exp(subtract(x, my_max)), ax, keepdims=keepdims))
-    if not keepdims:
-        my_max = reshape(my_max, shape_of(result))
+    if not keepdims:  # drop the reduced axes: a reshape where the shape is known, else a max over size-1 axes
+        static = _t(result)._spec.shape
+        known = static is not None and all(d is not None for d in static)
+        my_max = reshape(my_max, list(static)) if known else reduce_max(my_max, ax)
     return add(result, my_max)
 
 

@@ -91,3 +91,22 @@ def test_keepdims_over_all_axes_of_an_unknown_rank_is_a_clear_error():
 
     with pytest.raises(ValueError, match="keepdims=True needs the input's rank"):
         f(tf.constant([1.0, 2.0]))
+
+
+def test_logsumexp_of_an_unknown_rank():
+    """TF's composite drops the reduced axes of its max; tracing cannot read them from a static shape here."""
+    @tf.function
+    def f(x):
+        h = tf.py_function(_double, [x], tf.float32)
+        return tf.math.reduce_logsumexp(h), tf.math.reduce_logsumexp(h, axis=1)
+
+    x = np.array([[1.0, -2.5, 3.0], [0.5, 40.0, 2.0]], np.float32)
+    h = 2.0 * x.astype(np.float64)
+
+    def want(axis):
+        m = h.max(axis=axis, keepdims=True)
+        return np.squeeze(m, axis=axis) + np.log(np.exp(h - m).sum(axis=axis))
+
+    every, rows = f(tf.constant(x))
+    np.testing.assert_allclose(every.numpy(), want(None), rtol=1e-6)
+    np.testing.assert_allclose(rows.numpy(), want(1), rtol=1e-6)
