@@ -82,12 +82,13 @@ def rng_bit_generator(b, algorithm, initial_state, shape, dtype=np.uint64, Tshap
     alg = _ALGS.get(int(np.asarray(algorithm)))
     if alg is None:
         raise op_error("XlaRngBitGenerator", f"Unknown RNG algorithm {int(np.asarray(algorithm))}")
-    if alg == "THREE_FRY" or tuple(initial_state.shape) != (3,):
-        # hlo.rng_bit_generator here matches XLA for Philox with a [key, counter_lo, counter_hi] state only
-        # (XLA scrambles a 2-word Philox state's key, and orders ThreeFry's words otherwise)
+    words = tuple(initial_state.shape)
+    if words != (2,) and not (alg != "THREE_FRY" and words == (3,)):
+        # XLA's layouts (tests/golden/rng_bit_generator.json): Threefry [key, counter], Philox [key, counter_lo]
+        # (the key doubles as counter_hi) or [key, counter_lo, counter_hi]
         raise UnimplementedError(at_user_line(
-            f"XlaRngBitGenerator: minixla implements only Philox with a 3-word state, got algorithm {alg} with "
-            f"state shape {list(initial_state.shape)} [Op:XlaRngBitGenerator]"))
+            f"XlaRngBitGenerator: algorithm {alg} takes a state of 2 words{'' if alg == 'THREE_FRY' else ' or 3'}, "
+            f"got state shape {list(words)} [Op:XlaRngBitGenerator]"))
     dims = [int(d) for d in np.asarray(shape).reshape(-1)]
     state, bits = b.rng_bit_generator(initial_state, alg, dims, _np(dtype))
     return state, bits

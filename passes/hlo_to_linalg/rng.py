@@ -2,12 +2,13 @@
 element's counter block in i32/i64 arith (Philox-4x32-10 or Threefry-2x32-20,
 fully unrolled), plus the new state with `tensor.from_elements`.
 
-The layout is the interpreter's (backends/interpreter/kernels/rng.py), bit for
-bit: PHILOX/DEFAULT give 4 words (2 for 64-bit outputs) per 128-bit counter
-block, counter = state[1] | state[2] << 64 (+ block); THREE_FRY with 64-bit
-outputs uses block i for element i, else the first half of the elements are
-word 0 and the rest word 1 of blocks 0..ceil(size/2). Narrow outputs keep the
-low bits. Each element recomputes its block (<= 4x redundant, branch free).
+The layout is XLA's and the interpreter's (backends/interpreter/kernels/rng.py), bit
+for bit: PHILOX/DEFAULT give 4 words (2 for 64-bit outputs) per 128-bit counter
+block, counter = state[1] | state[2] << 64 (the key as high word for a 2-word
+state) (+ block); THREE_FRY with 64-bit outputs uses block i for element i, else
+element (.., 2h + j, ..) along the split dimension of dialects/rng_layout.py is
+word j of the block at h's row-major index in the half shape. Narrow outputs keep
+the low bits. Each element recomputes its block (<= 4x redundant, branch free).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, SSAValue
 
 from minixla.dialects import hlo
+from minixla.dialects.rng_layout import threefry_halves
 from minixla.passes.hlo_to_linalg.common import PARALLEL, Emitter, elem, empty, generic, identity, kind, shape_of, signless, unsupported, width
 from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering
 
@@ -114,25 +116,35 @@ def lower_rng_bit_generator(lw: Lowerer, op: Operation):
         return i
 
     if algo == "THREE_FRY":
-        half = -(-size // 2)
+        split, half = threefry_halves(tuple(shape))
+        n_half = 1
+        for s in half:
+            n_half *= s
+        half_strides = [1] * len(half)
+        for d in range(len(half) - 2, -1, -1):
+            half_strides[d] = half_strides[d + 1] * half[d + 1]
 
         def body(b: Emitter, a):
-            i = flat_index(b)
             if wide:
-                lin = b(arith.AddiOp(ctr, i))
+                lin = b(arith.AddiOp(ctr, flat_index(b)))
                 x = threefry2x32(b, _lo32(b, lin), _hi32(b, lin), k0, k1)
                 return [_bits_to(b, _join(b, x[0], x[1]), t)]
-            second = b(arith.CmpiOp(i, b.const(half, i64), "sge"))
-            blk = b(arith.SelectOp(second, b(arith.SubiOp(i, b.const(half, i64))), i))
-            lin = b(arith.AddiOp(ctr, blk))
-            x = threefry2x32(b, _lo32(b, lin), _hi32(b, lin), k0, k1)
-            return [_bits_to(b, b(arith.SelectOp(second, x[1], x[0])), t)]
+            # element (.., 2h + j, ..) along `split` is word j of block ctr + (row-major index of (.., h, ..))
+            blk, second = ctr, None
+            for d in range(len(shape)):
+                i = b(arith.IndexCastOp(b(IndexOp(d)), i64))
+                if d == split:
+                    second = b(arith.TruncIOp(b(arith.AndIOp(i, b.const(1, i64))), IntegerType(1)))
+                    i = b(arith.ShRUIOp(i, b.const(1, i64)))
+                blk = b(arith.AddiOp(blk, b(arith.MuliOp(i, b.const(half_strides[d], i64)))))
+            x = threefry2x32(b, _lo32(b, blk), _hi32(b, blk), k0, k1)
+            return [_bits_to(b, x[0] if second is None else b(arith.SelectOp(second, x[1], x[0])), t)]
 
-        new_state = [key, e(arith.AddiOp(ctr, e.const(size if wide else half, i64)))]
+        new_state = [key, e(arith.AddiOp(ctr, e.const(size if wide else n_half, i64)))]
     else:  # PHILOX and DEFAULT
         per = 2 if wide else 4
         n_blocks = -(-size // per)
-        hi = words[2] if n_state == 3 else e.const(0, i64)
+        hi = words[2] if n_state == 3 else key  # XLA reverses a 2-word state: the key is the counter's hi
 
         def body(b: Emitter, a):
             i = flat_index(b)

@@ -128,10 +128,26 @@ def test_a_while_body_must_keep_the_loop_types():
         tf.function(lambda: tf.raw_ops.StatelessWhile(input=[tf.constant(0)], cond=c, body=b))()
 
 
-def test_rng_bit_generator_rejects_states_it_would_get_wrong():
-    with pytest.raises(tf.errors.UnimplementedError, match="Philox with a 3-word state"):
-        RawOp("XlaRngBitGenerator")(algorithm=1, initial_state=np.array([1, 2], np.uint64), shape=[4],
+def test_rng_bit_generator_rejects_states_it_has_no_layout_for():
+    with pytest.raises(tf.errors.UnimplementedError, match="THREE_FRY takes a state of 2 words, got state shape"):
+        RawOp("XlaRngBitGenerator")(algorithm=2, initial_state=np.array([1, 2, 3], np.uint64), shape=[4],
                                     dtype=tf.uint32)
+
+
+@pytest.mark.parametrize("algorithm, dtype, shape", [(2, tf.uint32, [3, 5]), (1, tf.uint64, [5]), (0, tf.uint8, [1, 7])])
+def test_rng_bit_generator_gives_xlas_bits_for_a_two_word_state(algorithm, dtype, shape):
+    """TF's XlaRngBitGenerator is XLA's op: the bits JAX recorded from XLA (tests/golden/rng_bit_generator.json)."""
+    import json
+    from pathlib import Path
+
+    name = {0: "PHILOX", 1: "PHILOX", 2: "THREE_FRY"}[algorithm]  # DEFAULT is Philox on CPU
+    cases = json.loads((Path(__file__).parent.parent / "golden" / "rng_bit_generator.json").read_text())["cases"]
+    case = next(c for c in cases if c["algorithm"] == name and c["shape"] == shape
+                and c["dtype"] == dtype.as_numpy_dtype.__name__ and c["state"][0] != "1")
+    state, bits = RawOp("XlaRngBitGenerator")(algorithm=algorithm, shape=shape, dtype=dtype,
+                                              initial_state=np.array([int(v) for v in case["state"]], np.uint64))
+    assert state.numpy().tolist() == [int(v) for v in case["new_state"]]
+    assert bits.numpy().reshape(-1).tolist() == [int(b) for b in case["bits"]]
 
 
 def test_stateful_random_op_needs_a_resource_handle():

@@ -2,10 +2,11 @@
 RngBitGeneratorExpander does (state = [key, counter...]; DEFAULT = PHILOX).
 
 The block ciphers are the Random123 ones (checked against its published
-known-answer vectors in the tests). The counter layout and how 8/16/64-bit
-outputs are assembled follow XLA's `prng.cc` as we understand it; that part
-is not verified bit for bit against XLA, and the spec leaves it
-implementation-defined anyway.
+known-answer vectors in the tests). The layout is XLA's, bit for bit against
+outputs recorded from XLA (tests/golden/rng_bit_generator.json): a 2-word
+Philox state uses the key as the counter's high word; 32-bit Threefry puts the
+two words of a block side by side along the first even dimension
+(dialects/rng_layout.py); 8/16-bit outputs keep the low bits of 32-bit ones.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.dialects.numpy_types import bit_width
+from minixla.dialects.rng_layout import threefry_halves
 
 _M32 = np.uint64(0xFFFFFFFF)
 
@@ -76,20 +78,24 @@ def rng_bit_generator(algorithm: str, state: np.ndarray, shape: tuple[int, ...],
     key = state[0]
     if algorithm == "THREE_FRY":
         ctr = state[1] if len(state) > 1 else 0
-        if width == 64:
+        if width == 64:  # element i is block ctr + i (row-major)
             lin = (np.uint64(ctr) + np.arange(size, dtype=np.uint64))
             out = threefry2x32([lin & _M32, lin >> np.uint64(32)], _split64(key))
             bits = (out[1] << np.uint64(32)) | out[0]
             new_ctr = (ctr + size) & (2**64 - 1)
-        else:
-            half = -(-size // 2)
-            lin = np.uint64(ctr) + np.arange(half, dtype=np.uint64)
+        else:  # block ctr + (row-major index in the half shape); its two words side by side along d
+            d, half = threefry_halves(tuple(shape))
+            n_half = int(np.prod(half, dtype=np.int64))
+            lin = np.uint64(ctr) + np.arange(n_half, dtype=np.uint64)
             out = threefry2x32([lin & _M32, lin >> np.uint64(32)], _split64(key))
-            bits = np.concatenate([out[0], out[1][:size - half]])
-            new_ctr = (ctr + half) & (2**64 - 1)
+            pair = np.stack([o.reshape(half) for o in out], axis=d + 1)
+            pair = pair.reshape(half[:d] + (2 * half[d],) + half[d + 1:])
+            bits = pair[(slice(None),) * d + (slice(0, shape[d] if shape else 1),)].reshape(-1)[:max(size, 0)]
+            new_ctr = (ctr + n_half) & (2**64 - 1)
         new_state = [key, new_ctr] + state[2:]
-    else:  # PHILOX and DEFAULT
-        lo, hi = (state[1] if len(state) > 1 else 0), (state[2] if len(state) > 2 else 0)
+    else:  # PHILOX and DEFAULT: a 128-bit counter; a 2-word state is [key, lo] with the key as hi (XLA reverses it)
+        lo = state[1] if len(state) > 1 else 0
+        hi = state[2] if len(state) > 2 else key
         per_block = 2 if width == 64 else 4
         n_blocks = -(-size // per_block)
         w = _philox_words(key, (lo, hi), n_blocks)

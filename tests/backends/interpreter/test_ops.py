@@ -404,11 +404,11 @@ def test_rng_bit_generator_is_deterministic_and_advances():
     st, out = run(src, state)
     _, out2 = run(src, state)
     assert np.array_equal(out, out2) and out.dtype == np.uint32
-    assert st.tolist() == [42, 7 + 8]  # ceil(15 / 2) counters used
-    # first half of the output is word 0 of threefry(counter 7 + i), key 42
-    words = threefry2x32([np.arange(7, 15, dtype=np.uint64), np.zeros(8, np.uint64)], (42, 0))
-    assert out.reshape(-1)[:8].tolist() == words[0].tolist()
-    assert out.reshape(-1)[8:].tolist() == words[1][:7].tolist()
+    assert st.tolist() == [42, 7 + 9]  # XLA: no even dimension, so the 5 is halved: 3x3 counters
+    # element (r, 2h + j) is word j of threefry(counter 7 + 3r + h), key 42
+    words = threefry2x32([np.arange(7, 16, dtype=np.uint64), np.zeros(9, np.uint64)], (42, 0))
+    pair = np.stack([w.reshape(3, 3) for w in words], axis=2).reshape(3, 6)[:, :5]
+    assert out.tolist() == pair.tolist()
     assert not np.array_equal(run(src, st)[1], out)
 
 
