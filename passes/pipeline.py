@@ -10,6 +10,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
+from minixla.passes.gc_pause import importing
+
 
 _PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
 
@@ -20,7 +22,8 @@ def register(name: str, target: str) -> None:
     module, cls = target.split(":")
 
     def factory() -> type[ModulePass]:
-        return getattr(import_module(module, "minixla.passes"), cls)
+        with importing():
+            return getattr(import_module(module, "minixla.passes"), cls)
 
     _PASSES[name] = factory
 
@@ -77,7 +80,12 @@ PIPELINES: dict[str, Callable[[], str]] = {}
 def register_pipeline(name: str, target: str) -> None:
     """Register a named pipeline as "module:function" (relative to `passes`)."""
     module, fn = target.split(":")
-    PIPELINES[name] = lambda: getattr(import_module(module, "minixla.passes"), fn)()
+
+    def spec() -> str:
+        with importing():
+            return getattr(import_module(module, "minixla.passes"), fn)()
+
+    PIPELINES[name] = spec
 
 
 def _split_top_level(spec: str) -> list[str]:

@@ -1,0 +1,57 @@
+"""passes/gc_pause.py's `importing()`: no collection while our modules import, and what they made
+joins the oldest generation without a scan; it nests, keeps a disabled collector disabled, and
+inside `frozen_heap` leaves the unfreezing to it."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from minixla.passes.gc_pause import frozen_heap, importing
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _in_generation(obj, generation: int) -> bool:
+    return any(o is obj for o in gc.get_objects(generation))
+
+
+def test_no_collection_inside_and_what_was_made_is_oldest_after():
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    with importing():
+        assert not gc.isenabled()
+        with importing():
+            made = [[] for _ in range(3)]
+        assert not gc.isenabled()  # the inner exit leaves the outer pause on
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert _in_generation(made, 2)
+
+
+def test_a_disabled_collector_stays_disabled_and_nothing_moves():
+    gc.disable()
+    try:
+        with importing():
+            made = [[]]
+        assert not gc.isenabled() and _in_generation(made, 0)
+    finally:
+        gc.enable()
+
+
+def test_inside_frozen_heap_the_objects_stay_frozen_until_its_end():
+    with frozen_heap():
+        with importing():
+            made = [[]]
+        assert gc.get_freeze_count() > 0 and not _in_generation(made, 0)
+    assert gc.get_freeze_count() == 0 and _in_generation(made, 2)
+
+
+def test_importing_the_frontend_runs_no_collection_and_leaves_the_collector_on():
+    code = ("import gc, sys\nruns = []\ngc.callbacks.append(lambda phase, info: runs.append(phase))\n"
+            "import minixla.frontend\n"
+            "print(len(runs), gc.isenabled(), gc.get_freeze_count())\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "True", "0"]
