@@ -96,3 +96,23 @@ def test_tf_keras_and_its_aliases_load_on_first_use():
             " tf.optimizers is keras.optimizers, tf.initializers is keras.initializers]\n")
     result, _ = _run(code)
     assert result == [False, True, True, True, True, True]
+
+
+def test_minixla_opt_imports_the_frontend_only_for_tf_input():
+    hlo = ("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = hlo.add %a, %a : tensor<2xf32>\n"
+           "  func.return %0 : tensor<2xf32>\n}\n")
+    tf = ("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+          '  %0 = "tf.AddV2"(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>\n'
+          "  func.return %0 : tensor<2xf32>\n}\n")
+    results = []
+    for text, spec in ((hlo, "canonicalize"), (tf, "tf-legalize-to-hlo")):
+        code = ("import atexit, sys\n"
+                "atexit.register(lambda: print('FRONTEND', 'minixla.frontend' in sys.modules, file=sys.stderr))\n"
+                "from minixla.tools.opt import main\n"
+                f"sys.argv = ['minixla-opt', '-p', {spec!r}]\nsys.exit(main())\n")
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, input=text, capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)), check=True)
+        results.append((proc.stdout, "FRONTEND True" in proc.stderr))
+    (hlo_out, hlo_frontend), (tf_out, tf_frontend) = results
+    assert "hlo.add" in hlo_out and not hlo_frontend
+    assert "hlo.add" in tf_out and "tf.AddV2" not in tf_out and tf_frontend
