@@ -17,6 +17,7 @@ waits a little longer (at most that many container objects, a few MB; peak RSS u
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,11 +63,15 @@ def importing() -> Iterator[None]:
     was_enabled = gc.isenabled()
     if was_enabled:
         gc.disable()
+    modules = len(sys.modules)
     try:
         yield
     finally:
         if was_enabled:
-            gc.freeze()
-            if not _depth:  # (inside frozen_heap, its end unfreezes them; gc.get_freeze_count() is O(n))
-                gc.unfreeze()
+            # only after an import: the move also takes the young objects of the moment along, and the
+            # oldest generation is collected rarely (a lookup of an imported pass moves nothing)
+            if len(sys.modules) != modules:
+                gc.freeze()
+                if not _depth:  # (inside frozen_heap, its end unfreezes them; gc.get_freeze_count() is O(n))
+                    gc.unfreeze()
             gc.enable()

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from minixla.passes.gc_pause import frozen_heap, importing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,15 +21,36 @@ def _in_generation(obj, generation: int) -> bool:
     return any(o is obj for o in gc.get_objects(generation))
 
 
-def test_no_collection_inside_and_what_was_made_is_oldest_after():
+@pytest.fixture(autouse=True)
+def _forget_probes():
+    yield
+    for name in [n for n in sys.modules if n.startswith("_gc_pause_probe_")]:
+        del sys.modules[name]
+
+
+def _import_something() -> None:
+    """A new module in sys.modules (what `importing` watches for)."""
+    import types
+
+    sys.modules[f"_gc_pause_probe_{len(sys.modules)}"] = types.ModuleType("probe")
+
+
+def test_no_collection_inside_and_what_an_import_made_is_oldest_after():
     assert gc.isenabled() and gc.get_freeze_count() == 0
     with importing():
         assert not gc.isenabled()
         with importing():
             made = [[] for _ in range(3)]
+            _import_something()
         assert not gc.isenabled()  # the inner exit leaves the outer pause on
     assert gc.isenabled() and gc.get_freeze_count() == 0
     assert _in_generation(made, 2)
+
+
+def test_without_an_import_nothing_moves():
+    with importing():
+        made = [[]]
+    assert gc.isenabled() and not _in_generation(made, 2)
 
 
 def test_a_disabled_collector_stays_disabled_and_nothing_moves():
@@ -35,6 +58,7 @@ def test_a_disabled_collector_stays_disabled_and_nothing_moves():
     try:
         with importing():
             made = [[]]
+            _import_something()
         assert not gc.isenabled() and _in_generation(made, 0)
     finally:
         gc.enable()
@@ -44,6 +68,7 @@ def test_inside_frozen_heap_the_objects_stay_frozen_until_its_end():
     with frozen_heap():
         with importing():
             made = [[]]
+            _import_something()
         assert gc.get_freeze_count() > 0 and not _in_generation(made, 0)
     assert gc.get_freeze_count() == 0 and _in_generation(made, 2)
 
