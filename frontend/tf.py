@@ -136,6 +136,10 @@ def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the
             globals()[alias] = getattr(keras, alias)
         return globals()[name]
     raise AttributeError(f"module 'tf' has no attribute {name!r}")
+
+
+def __dir__():  # with the names that __getattr__ supplies
+    return sorted({*globals(), *_FROM_KERAS, "raw_ops"})
 from minixla.frontend import profiler as _profiler  # noqa: E402
 profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
 from minixla.frontend.api import top_level as _top_level, top_level_meta as _top_level_meta  # noqa: E402
