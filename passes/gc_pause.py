@@ -17,10 +17,12 @@ waits a little longer (at most that many container objects, a few MB; peak RSS u
 from __future__ import annotations
 
 import gc
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from minixla import _importing
+from minixla._importing import importing  # noqa: F401 -- re-exported: our modules import inside it
 
 _depth = 0
 _lock = threading.Lock()
@@ -33,6 +35,7 @@ def frozen_heap() -> Iterator[None]:
     global _depth, _saved_threshold
     with _lock:
         _depth += 1
+        _importing.frozen_depth = _depth
         if _depth == 1:
             gc.freeze()
             _saved_threshold = gc.get_threshold()
@@ -43,35 +46,9 @@ def frozen_heap() -> Iterator[None]:
     finally:
         with _lock:
             _depth -= 1
+            _importing.frozen_depth = _depth
             if _depth == 0:
                 gc.unfreeze()
                 if _saved_threshold is not None and gc.get_threshold()[0] == max(YOUNG_THRESHOLD, _saved_threshold[0]):
                     gc.set_threshold(*_saved_threshold)  # unless someone changed it meanwhile
                 _saved_threshold = None
-
-
-@contextmanager
-def importing() -> Iterator[None]:
-    """Around importing our modules: no automatic collection inside, and what was made joins the
-    oldest generation unscanned afterwards (`gc.freeze()` + `gc.unfreeze()`; inside `frozen_heap`,
-    frozen with the rest until its end). Nests; frontend/__init__.py does the same inline. Like
-    `frozen_heap`, it unfreezes everything: it is not for a process that uses `gc.freeze` itself.
-
-    An import creates long-lived objects (classes, functions, op definitions): the collections it
-    ran freed nothing. Importing the frontend ran ~170 (one full), ~10% of its ~290 ms; the CPU
-    backend's and passes' modules that a first compile imports ran ~60 more (~5-15 ms)."""
-    was_enabled = gc.isenabled()
-    if was_enabled:
-        gc.disable()
-    modules = len(sys.modules)
-    try:
-        yield
-    finally:
-        if was_enabled:
-            # only after an import: the move also takes the young objects of the moment along, and the
-            # oldest generation is collected rarely (a lookup of an imported pass moves nothing)
-            if len(sys.modules) != modules:
-                gc.freeze()
-                if not _depth:  # (inside frozen_heap, its end unfreezes them; gc.get_freeze_count() is O(n))
-                    gc.unfreeze()
-            gc.enable()
