@@ -93,7 +93,7 @@ def test_dataclass_methods_are_compiled_once_per_text_and_behave_the_same():
         @dataclasses.dataclass(frozen=True)
         class Point:
             x: int
-            y: "int" = 2
+            y: int = 2
 
         return Point
 
