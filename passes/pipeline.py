@@ -67,10 +67,19 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """xDSL's upstream passes plus ours (ours win on a name clash)."""
+    """xDSL's upstream passes plus ours (ours win on a name clash); each imports its module inside
+    `importing()`, as ours do."""
     from xdsl.transforms import get_all_passes as upstream
 
-    return {**upstream(), **get_all_passes()}
+    return {**{name: _importing_factory(factory) for name, factory in upstream().items()}, **get_all_passes()}
+
+
+def _importing_factory(factory: Callable[[], type[ModulePass]]) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        with importing():
+            return factory()
+
+    return load
 
 
 #: pipeline name -> function returning its spec (expanded where the name is used)

@@ -32,10 +32,13 @@ def __getattr__(name: str):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from importlib import import_module
 
+    from minixla.passes.gc_pause import importing
+
     table: dict[str, type[ModulePass]] = {}
-    for pass_name, target in _NAMES.items():
-        module, cls = target.split(":")
-        table[pass_name] = getattr(import_module(module, "minixla.passes"), cls)
+    with importing():
+        for pass_name, target in _NAMES.items():
+            module, cls = target.split(":")
+            table[pass_name] = getattr(import_module(module, "minixla.passes"), cls)
     globals()["PASSES"] = table
     return table
 

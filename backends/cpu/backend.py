@@ -49,7 +49,10 @@ def _entry_name(module: ModuleOp, entry: str | None) -> str:
 
 
 def _hlo_to_cpu_pipeline() -> str:
-    from minixla.backends.cpu.blas import cpu_pipeline
+    from minixla.passes.gc_pause import importing
+
+    with importing():
+        from minixla.backends.cpu.blas import cpu_pipeline
 
     return cpu_pipeline()
 
