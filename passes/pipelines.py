@@ -1,8 +1,8 @@
 """Named pipelines and the passes of the tensor->loops half of `hlo-to-cpu`.
 
 `hlo_to_cpu()` is the full pipeline string (ours + `LOWER_TO_LLVM_PIPELINE`
-from `passes.lower_to_llvm` when that exists); `PASSES` lists our passes for
-the global registry.
+from `passes.lower_to_llvm` when that exists); `PASSES` maps the names of our
+passes in it to their classes (built on first use: spelling a pipeline imports none).
 """
 
 from __future__ import annotations
@@ -12,33 +12,21 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
-#: the passes of the tensor->loops half, by name (the registry in passes/__init__.py imports a
-#: pass's module only when a pipeline uses it; `PASSES`, the table of their classes, is built on
-#: first use, so expanding `hlo-optimize` or `hlo-to-cpu` imports no pass)
-_NAMES = {
-    "hlo-complex-to-real": ".complex_to_real:HloComplexToReal",
-    "convert-hlo-to-linalg": ".hlo_to_linalg:ConvertHloToLinalg",
-    "bufferize": ".bufferize:Bufferize",
-    "convert-linalg-to-blas": ".linalg_to_blas:ConvertLinalgToBlas",
-    "lower-linalg-to-loops": ".linalg_to_loops:ConvertLinalgToLoops",
-    "convert-parallel-loops-to-threads": ".lower_to_llvm.threads:ConvertParallelLoopsToThreads",
-    "lower-thread-dispatch": ".lower_to_llvm.threads:LowerThreadDispatch",
-}
+#: our passes of the tensor->loops half, by name: the registry (passes/__init__.py) imports a pass's module
+#: when a pipeline uses it; `PASSES`, the table of their classes, is built on first use, so expanding
+#: `hlo-optimize` or `hlo-to-cpu` imports no pass
+NAMES = ("hlo-complex-to-real", "convert-hlo-to-linalg", "bufferize", "convert-linalg-to-blas", "lower-linalg-to-loops",
+         "convert-parallel-loops-to-threads", "lower-thread-dispatch")
 
 
 def __getattr__(name: str):
     """`PASSES` (name -> class) imports the classes when first asked for."""
     if name != "PASSES":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
+    from minixla.passes.pipeline import get_all_passes
 
-    from minixla.passes.gc_pause import importing
-
-    table: dict[str, type[ModulePass]] = {}
-    with importing():
-        for pass_name, target in _NAMES.items():
-            module, cls = target.split(":")
-            table[pass_name] = getattr(import_module(module, "minixla.passes"), cls)
+    registry = get_all_passes()
+    table: dict[str, type[ModulePass]] = {pass_name: registry[pass_name]() for pass_name in NAMES}
     globals()["PASSES"] = table
     return table
 
