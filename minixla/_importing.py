@@ -20,6 +20,7 @@ heavy import (importing `minixla.passes` first would build xDSL's core outside i
 
 from __future__ import annotations
 
+import _thread
 import builtins
 import gc
 import sys
@@ -29,6 +30,7 @@ from contextlib import contextmanager
 #: walks every frozen object)
 frozen_depth = 0
 _depth = 0
+_lock = _thread.allocate_lock()  # (not threading: importing it first ran collections of its own)
 _codes: dict[str, object] = {}
 _exec = builtins.exec
 
@@ -45,8 +47,9 @@ def _cached_exec(source, globals=None, locals=None, /, **kwargs):  # noqa: A002 
 
 @contextmanager
 def importing():
-    """(Only the standard modules a bare interpreter has loaded are imported before the pause: importing
-    dataclasses or threading first ran collections of their own.)"""
+    """Nests, and may be entered from several threads (the collector is re-enabled by the entry that
+    disabled it). Only the standard modules a bare interpreter has loaded are imported before the
+    pause: importing dataclasses or threading first ran collections of their own."""
     global _depth
     was_enabled = gc.isenabled()
     if was_enabled:
@@ -54,15 +57,17 @@ def importing():
     modules = len(sys.modules)
     import dataclasses
 
-    _depth += 1  # (under the GIL: a nested or concurrent entry sees the shadow already set)
-    if _depth == 1:
-        dataclasses.exec = _cached_exec  # the module's global shadows the builtin
+    with _lock:
+        _depth += 1
+        if _depth == 1:
+            dataclasses.exec = _cached_exec  # the module's global shadows the builtin
     try:
         yield
     finally:
-        _depth -= 1
-        if _depth == 0 and dataclasses.__dict__.get("exec") is _cached_exec:
-            del dataclasses.exec
+        with _lock:
+            _depth -= 1
+            if _depth == 0 and dataclasses.__dict__.get("exec") is _cached_exec:
+                del dataclasses.exec
         if was_enabled:
             if len(sys.modules) != modules:
                 gc.freeze()
