@@ -78,7 +78,10 @@ def get_backend(name: str) -> Backend:
         raise UnknownBackendError(
             f"unknown backend '{name}'; available: {', '.join(available_backends()) or 'none'}")
     if name not in _INSTANCES:
-        _INSTANCES[name] = _FACTORIES[name]()
+        from minixla.passes.gc_pause import importing
+
+        with importing():  # building a backend is mostly importing its modules
+            _INSTANCES[name] = _FACTORIES[name]()
     return _INSTANCES[name]
 
 

@@ -11,6 +11,9 @@ if __name__ != "minixla.frontend":  # the folder is mapped under the import root
     raise ImportError("import minixla's frontend as `minixla.frontend` (pip install -e . from the repository root)")
 
 
-from minixla.frontend import passes, tf  # noqa: F401  (passes: installs the tf-legalize-to-hlo rules)
+from minixla._importing import importing as _importing
+
+with _importing():  # no collections, dataclass methods compiled once per text (minixla/_importing.py)
+    from minixla.frontend import passes, tf  # noqa: F401  (passes: installs the tf-legalize-to-hlo rules)
 
 __all__ = ["tf"]

@@ -131,7 +131,10 @@ def graph_key(module: ModuleOp, const_values: dict[int, np.ndarray], optimize_pi
     """The key of compiling traced `tf` module `module` with arguments `const_values` baked in, or None
     (cache off, cpu not first, an op whose legalization rule is not minixla's own: its source is not
     fingerprinted)."""
-    from minixla.backends.cpu.compile_cache import active_cache
+    from minixla.passes.gc_pause import importing
+
+    with importing():  # the first one imports the CPU backend's runtime (llvmlite.ir)
+        from minixla.backends.cpu.compile_cache import active_cache
 
     if not _cpu_first() or active_cache() is None:
         return None

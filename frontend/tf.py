@@ -29,7 +29,7 @@ from minixla.frontend.graph import init_scope  # noqa: F401
 from minixla.frontend.control_flow import cond, while_loop  # noqa: F401
 from minixla.frontend.api import indexing as _idx
 from minixla.frontend.api.indexing import argsort, einsum, gather, gather_nd, sort  # noqa: F401
-from minixla.frontend import data, keras  # noqa: F401,E402
+from minixla.frontend import data  # noqa: F401,E402  (tf.keras: imported on first use, see __getattr__)
 from minixla.frontend import distribute  # noqa: F401,E402  (tf.distribute)
 from minixla.frontend.api.config import config, device, name_scope  # noqa: F401,E402
 from minixla.frontend.api.debugging import Assert, debugging  # noqa: F401,E402  (tf.debugging)
@@ -120,12 +120,26 @@ from minixla.frontend.api.control_flow import Module, case, control_dependencies
 from minixla.frontend.autodiff.custom_gradient import custom_gradient, gradients  # noqa: F401,E402  (also GradientTape.jacobian)
 
 
+_FROM_KERAS = ("keras", "losses", "metrics", "optimizers", "initializers")
+
+
 def __getattr__(name):  # `tf.raw_ops` is built on first use (1,462 ops from the recorded TF API)
     if name == "raw_ops":
         from minixla.frontend.raw_ops import raw_ops
 
         return raw_ops()
+    if name in _FROM_KERAS:  # ~12 ms of importing `tf` (~5%), which a program without Keras never uses
+        from minixla.frontend import keras
+
+        globals()["keras"] = keras
+        for alias in _FROM_KERAS[1:]:  # tf.losses is tf.keras.losses, ...
+            globals()[alias] = getattr(keras, alias)
+        return globals()[name]
     raise AttributeError(f"module 'tf' has no attribute {name!r}")
+
+
+def __dir__():  # with the names that __getattr__ supplies
+    return sorted({*globals(), *_FROM_KERAS, "raw_ops"})
 from minixla.frontend import profiler as _profiler  # noqa: E402
 profiler = _NS(experimental=_NS(start=_profiler.start, stop=_profiler.stop, Trace=_profiler.Trace))
 from minixla.frontend.api import top_level as _top_level, top_level_meta as _top_level_meta  # noqa: E402

@@ -21,6 +21,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from minixla import _importing
+from minixla._importing import importing  # noqa: F401 -- re-exported: our modules import inside it
+
 _depth = 0
 _lock = threading.Lock()
 YOUNG_THRESHOLD = 20_000
@@ -32,6 +35,7 @@ def frozen_heap() -> Iterator[None]:
     global _depth, _saved_threshold
     with _lock:
         _depth += 1
+        _importing.frozen_depth = _depth
         if _depth == 1:
             gc.freeze()
             _saved_threshold = gc.get_threshold()
@@ -42,6 +46,7 @@ def frozen_heap() -> Iterator[None]:
     finally:
         with _lock:
             _depth -= 1
+            _importing.frozen_depth = _depth
             if _depth == 0:
                 gc.unfreeze()
                 if _saved_threshold is not None and gc.get_threshold()[0] == max(YOUNG_THRESHOLD, _saved_threshold[0]):

@@ -10,6 +10,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
+from minixla.passes.gc_pause import importing
+
 
 _PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
 
@@ -20,7 +22,8 @@ def register(name: str, target: str) -> None:
     module, cls = target.split(":")
 
     def factory() -> type[ModulePass]:
-        return getattr(import_module(module, "minixla.passes"), cls)
+        with importing():
+            return getattr(import_module(module, "minixla.passes"), cls)
 
     _PASSES[name] = factory
 
@@ -64,10 +67,19 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """xDSL's upstream passes plus ours (ours win on a name clash)."""
+    """xDSL's upstream passes plus ours (ours win on a name clash); each imports its module inside
+    `importing()`, as ours do."""
     from xdsl.transforms import get_all_passes as upstream
 
-    return {**upstream(), **get_all_passes()}
+    return {**{name: _importing_factory(factory) for name, factory in upstream().items()}, **get_all_passes()}
+
+
+def _importing_factory(factory: Callable[[], type[ModulePass]]) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        with importing():
+            return factory()
+
+    return load
 
 
 #: pipeline name -> function returning its spec (expanded where the name is used)
@@ -77,7 +89,12 @@ PIPELINES: dict[str, Callable[[], str]] = {}
 def register_pipeline(name: str, target: str) -> None:
     """Register a named pipeline as "module:function" (relative to `passes`)."""
     module, fn = target.split(":")
-    PIPELINES[name] = lambda: getattr(import_module(module, "minixla.passes"), fn)()
+
+    def spec() -> str:
+        with importing():
+            return getattr(import_module(module, "minixla.passes"), fn)()
+
+    PIPELINES[name] = spec
 
 
 def _split_top_level(spec: str) -> list[str]:

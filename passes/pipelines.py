@@ -1,37 +1,42 @@
 """Named pipelines and the passes of the tensor->loops half of `hlo-to-cpu`.
 
 `hlo_to_cpu()` is the full pipeline string (ours + `LOWER_TO_LLVM_PIPELINE`
-from `passes.lower_to_llvm` when that exists); `PASSES` lists our passes for
-the global registry.
+from `passes.lower_to_llvm` when that exists); `PASSES` maps the names of our
+passes in it to their classes (built on first use: spelling a pipeline imports none).
 """
 
 from __future__ import annotations
 
-from xdsl.passes import ModulePass
+from typing import TYPE_CHECKING
 
-from minixla.passes.bufferize import Bufferize
-from minixla.passes.complex_to_real import HloComplexToReal
-from minixla.passes.hlo_to_linalg import ConvertHloToLinalg
-from minixla.passes.linalg_to_blas import ConvertLinalgToBlas
-from minixla.passes.linalg_to_loops import ConvertLinalgToLoops
-from minixla.passes.lower_to_llvm.threads import ConvertParallelLoopsToThreads, LowerThreadDispatch
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
 
-PASSES: dict[str, type[ModulePass]] = {
-    HloComplexToReal.name: HloComplexToReal,
-    ConvertHloToLinalg.name: ConvertHloToLinalg,
-    Bufferize.name: Bufferize,
-    ConvertLinalgToBlas.name: ConvertLinalgToBlas,
-    ConvertLinalgToLoops.name: ConvertLinalgToLoops,
-    ConvertParallelLoopsToThreads.name: ConvertParallelLoopsToThreads,
-    LowerThreadDispatch.name: LowerThreadDispatch,
-}
+#: our passes of the tensor->loops half, by name: the registry (passes/__init__.py) imports a pass's module
+#: when a pipeline uses it; `PASSES`, the table of their classes, is built on first use, so expanding
+#: `hlo-optimize` or `hlo-to-cpu` imports no pass
+NAMES = ("hlo-complex-to-real", "convert-hlo-to-linalg", "bufferize", "convert-linalg-to-blas", "lower-linalg-to-loops",
+         "convert-parallel-loops-to-threads", "lower-thread-dispatch")
+
+
+def __getattr__(name: str):
+    """`PASSES` (name -> class) imports the classes when first asked for."""
+    if name != "PASSES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from minixla.passes.pipeline import get_all_passes
+
+    registry = get_all_passes()
+    table: dict[str, type[ModulePass]] = {pass_name: registry[pass_name]() for pass_name in NAMES}
+    globals()["PASSES"] = table
+    return table
+
 
 #: hlo on tensors -> scf/memref/arith/math loops over static memrefs
 #: (tuples, map, composite, dynamic and quantized ops first become ops the lowering knows; complex values
 #: then become pairs of float tensors)
 HLO_LEGALIZE = "hlo-legalize-structural,hlo-legalize-quant"
-HLO_TO_LOOPS = ",".join([HLO_LEGALIZE, "inline", HloComplexToReal.name, ConvertHloToLinalg.name, Bufferize.name,
-                         ConvertLinalgToLoops.name, "canonicalize", "cse"])
+HLO_TO_LOOPS = ",".join([HLO_LEGALIZE, "inline", "hlo-complex-to-real", "convert-hlo-to-linalg", "bufferize",
+                         "lower-linalg-to-loops", "canonicalize", "cse"])
 
 
 #: XLA-style hlo optimizations (docs/fusion.md): exact simplifications, folding,
@@ -48,7 +53,7 @@ def hlo_to_loops(blas: bool = False) -> str:
     """`HLO_TO_LOOPS`, with gemm-shaped contractions sent to BLAS when `blas`."""
     if not blas:
         return HLO_TO_LOOPS
-    return HLO_TO_LOOPS.replace(f"{Bufferize.name},", f"{Bufferize.name},{ConvertLinalgToBlas.name},")
+    return HLO_TO_LOOPS.replace("bufferize,", "bufferize,convert-linalg-to-blas,")
 
 
 def hlo_to_cpu(optimize: bool = False, blas: bool = False, check_bounds: bool = False) -> str:
@@ -63,10 +68,9 @@ def hlo_to_cpu(optimize: bool = False, blas: bool = False, check_bounds: bool = 
         lowered = loops
     else:
         # threads: outline big parallel loops before scf->cf, call the pool after llvm lowering
-        lowered = (f"{loops},{ConvertParallelLoopsToThreads.name},{LOWER_TO_LLVM_PIPELINE},"
-                   f"{LowerThreadDispatch.name}")
+        lowered = f"{loops},convert-parallel-loops-to-threads,{LOWER_TO_LLVM_PIPELINE},lower-thread-dispatch"
     # complex values split into float pairs before fusion, so fusion sees only float math
-    return f"{HLO_LEGALIZE},inline,{HloComplexToReal.name},{HLO_OPTIMIZE},{lowered}" if optimize else lowered
+    return f"{HLO_LEGALIZE},inline,hlo-complex-to-real,{HLO_OPTIMIZE},{lowered}" if optimize else lowered
 
 
 def hlo_to_cpu_blas() -> str:

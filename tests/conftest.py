@@ -6,7 +6,7 @@ import os
 os.environ.setdefault("MINIXLA_VERIFY_EACH_PASS", "1")
 os.environ["MINIXLA_CACHE_DIR"] = __import__("tempfile").mkdtemp(prefix="minixla-test-cache-")  # never the user's cache
 
-import minixla.backends  # noqa: E402,F401  (registers the interpreter as hlo-constant-fold's evaluator)
+import minixla.backends  # noqa: E402,F401  (hlo-constant-fold's evaluator: the interpreter, on first fold)
 
 
 #: parametrized cases kept out of the default run for CI's 20-minute budget (`python -m pytest -m slow`

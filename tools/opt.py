@@ -19,8 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-import minixla.backends  # noqa: F401  (the interpreter registers itself as hlo-constant-fold's evaluator)
-import minixla.frontend.passes  # noqa: F401  (the TF op table: the tf dialect and tf-legalize-to-hlo's rules)
+import minixla.backends  # noqa: F401  (hlo-constant-fold's evaluator: the interpreter, on first fold)
 
 from minixla.dialects.diagnostics import (
     Chunk,
@@ -34,14 +33,29 @@ from minixla.tools.expected_diagnostics import check_chunk as check_expected
 from minixla.tools.expected_diagnostics import has_expectations
 
 
+def _with_tf_table(factory):
+    """`factory`, after importing the frontend's TF op table (the tf dialect's ops, tf-legalize-to-hlo's rules)."""
+
+    def load():
+        import minixla.frontend.passes  # noqa: F401
+
+        return factory()
+
+    return load
+
+
 class MinixlaOptMain(xDSLOptMain):
     """xDSLOptMain with our registries, our chunking and our diagnostics."""
 
     version_format = "minixla-opt (xdsl {xdsl_version})"
 
     def register_all_dialects(self) -> None:
-        from minixla.dialects import load_all
+        from minixla.dialects import _tf_dialects, load_all
 
+        # the tf dialect holds the TF op table, which importing the frontend fills (~40% of a run's
+        # start-up): done when a tf op is first parsed, not for every run
+        for name, factory in _tf_dialects().items():
+            self.ctx.register_dialect(name, _with_tf_table(factory))
         load_all(self.ctx)
         try:  # plugins of other projects, if any
             from xdsl.universe import Universe
@@ -56,7 +70,7 @@ class MinixlaOptMain(xDSLOptMain):
         from minixla.passes import available_passes
 
         for name, factory in available_passes().items():
-            self.register_pass(name, factory)
+            self.register_pass(name, _with_tf_table(factory) if name == "tf-legalize-to-hlo" else factory)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)

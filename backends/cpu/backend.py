@@ -49,7 +49,10 @@ def _entry_name(module: ModuleOp, entry: str | None) -> str:
 
 
 def _hlo_to_cpu_pipeline() -> str:
-    from minixla.backends.cpu.blas import cpu_pipeline
+    from minixla.passes.gc_pause import importing
+
+    with importing():
+        from minixla.backends.cpu.blas import cpu_pipeline
 
     return cpu_pipeline()
 
@@ -85,10 +88,13 @@ class CpuBackend:
     def compile(self, module: ModuleOp, entry: str | None = None, reuse_key: str | None = None) -> CompiledFunction:
         """With `reuse_key` (and the disk cache on), the result is also stored under that key for
         `load_reusable`."""
-        from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
+        from minixla.passes.gc_pause import importing
 
-        from minixla.backends.cpu.collectives import compile_with_collectives, has_collectives
-        from minixla.backends.cpu.compiler import compile_lowered, lower, prefix_symbols
+        with importing():  # the pass pipeline's modules, on the first compile (no collections inside)
+            from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
+
+            from minixla.backends.cpu.collectives import compile_with_collectives, has_collectives
+            from minixla.backends.cpu.compiler import compile_lowered, lower, prefix_symbols
 
         module = module.clone()
         name = _entry_name(module, entry)

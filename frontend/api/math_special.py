@@ -7,9 +7,6 @@ from the tape, as TF has no gradient there."""
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-
 import numpy as np
 
 from minixla.frontend.errors import InvalidArgumentError
@@ -17,7 +14,7 @@ from minixla.frontend.execute import execute
 from minixla.frontend.ops import special_ops  # noqa: F401 -- registers the Bessel ops
 from minixla.frontend.ops.special_coefficients import (  # the tables, shared with the raw-op rules
     LANCZOS as _LANCZOS, ERFINV_LT5 as _ERFINV_LT5, ERFINV_GE5 as _ERFINV_GE5, ERFINV64_LT625 as
-    _ERFINV64_LT625, ERFINV64_LT16 as _ERFINV64_LT16, ERFINV64_GE16 as _ERFINV64_GE16)
+    _ERFINV64_LT625, ERFINV64_LT16 as _ERFINV64_LT16, ERFINV64_GE16 as _ERFINV64_GE16, zeta_tail as _zeta_tail)
 
 tf = None  # the public `tf` module, set by install()
 
@@ -178,15 +175,6 @@ def bessel_i1(x, name=None):
     return execute("BesselI1", [_f(x)])
 
 
-# (2j)! / B_2j for the Euler-Maclaurin tail of the Hurwitz zeta (Cephes' zeta.c uses the same 12 terms)
-def _bernoulli_ratios(count: int) -> list[float]:
-    b = [Fraction(1)]
-    for m in range(1, 2 * count + 1):
-        b.append(-sum(math.comb(m + 1, k) * b[k] for k in range(m)) / (m + 1))
-    return [float(math.factorial(2 * j) / b[2 * j]) for j in range(1, count + 1)]
-
-
-_ZETA_A = _bernoulli_ratios(12)
 _ZETA_N = 9
 
 
@@ -206,7 +194,7 @@ def zeta(x, q, name=None):
     w = qs + _ZETA_N
     s = s + tf.pow(w, 1 - xs) / (xs - 1) + 0.5 * tf.pow(w, -xs)
     fac, term = tf.ones_like(xs), tf.pow(w, -xs) / w  # w^(-x-1)
-    for j, a in enumerate(_ZETA_A):
+    for j, a in enumerate(_zeta_tail()):
         fac = fac * (xs + 2 * j) if j == 0 else fac * (xs + 2 * j - 1) * (xs + 2 * j)
         s = s + fac * term / a
         term = term / (w * w)

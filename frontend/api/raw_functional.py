@@ -303,11 +303,11 @@ def non_max_suppression_v4(boxes, scores, max_output_size, iou_threshold, score_
 
 def _binary_computation(op: str, attr: str, value_index: int):
     """Xla* ops taking one binary computation (attribute `attr`) of the scalar type of input `value_index`."""
-    from minixla.frontend.raw_ops import RawOp
-
-    names = RawOp(op).inputs
 
     def call(**kw):
+        from minixla.frontend.raw_ops import RawOp
+
+        names = RawOp(op).inputs  # (at the call: reading TF's recorded API, ~0.5 MB of JSON, at import cost ~6 ms)
         dt = api.convert_to_tensor(kw[names[value_index]]).dtype.np
         fns = {a: kw.pop(a) for a in ("select", "scatter", attr) if a in kw}
         attrs = {a: _computation(fn, [dt, dt], op) for a, fn in fns.items()}

@@ -348,5 +348,4 @@ def install(tf_module) -> None:
         setattr(tf_module, name, getattr(dtypes, name))
         if hasattr(tf_module, "dtypes"):
             setattr(tf_module.dtypes, name, getattr(dtypes, name))
-    tf_module.losses, tf_module.metrics = tf_module.keras.losses, tf_module.keras.metrics
-    tf_module.optimizers, tf_module.initializers = tf_module.keras.optimizers, tf_module.keras.initializers
+    # tf.losses, tf.metrics, tf.optimizers, tf.initializers: tf.keras's, imported on first use (tf.__getattr__)

@@ -15,7 +15,7 @@ from minixla.frontend.ops.special_coefficients import (  # the tables, shared wi
     LANCZOS as _LANCZOS, ERFC_P as _ERFC_P, ERFC_Q as _ERFC_Q, ERFC_SMALL as _ERFC_SMALL, ERFC64_P as _ERFC64_P,
     ERFC64_Q as _ERFC64_Q, ERFC64_R as _ERFC64_R, ERFC64_S as _ERFC64_S, ERF64_T as _ERF64_T, ERF64_U as
     _ERF64_U, ERFINV_LT5 as _ERFINV_LT5, ERFINV_GE5 as _ERFINV_GE5, ERFINV64_LT625 as _ERFINV64_LT625,
-    ERFINV64_LT16 as _ERFINV64_LT16, ERFINV64_GE16 as _ERFINV64_GE16)
+    ERFINV64_LT16 as _ERFINV64_LT16, ERFINV64_GE16 as _ERFINV64_GE16, zeta_tail as _zeta_tail)
 
 _G = 7.0
 _BASE = 0.99999999999980993227684700473478
@@ -177,18 +177,6 @@ def _next_after_grad(b, op, grad):
 
 # -- Hurwitz zeta and polygamma (math_special.py's formulas) ---------------------------------------------
 
-def _bernoulli_ratios(count: int) -> list[float]:
-    """(2j)! / B_2j for the Euler-Maclaurin tail (Cephes' zeta.c uses the same 12 terms)."""
-    from fractions import Fraction
-    from math import comb, factorial
-
-    bern = [Fraction(1)]
-    for m in range(1, 2 * count + 1):
-        bern.append(-sum(comb(m + 1, k) * bern[k] for k in range(m)) / (m + 1))
-    return [float(factorial(2 * j) / bern[2 * j]) for j in range(1, count + 1)]
-
-
-_ZETA_A = _bernoulli_ratios(12)
 _ZETA_N = 9
 
 
@@ -206,7 +194,7 @@ def _zeta(b, x, q):
     s = b.add(s, b.add(b.divide(b.power(w, b.subtract(e.c(1), xs)), b.subtract(xs, e.c(1))),
                        b.multiply(e.c(0.5), w_neg)))
     fac, term = e.c(1), b.divide(w_neg, w)
-    for j, a in enumerate(_ZETA_A):
+    for j, a in enumerate(_zeta_tail()):
         fac = b.multiply(fac, xs) if j == 0 else b.multiply(fac, b.multiply(b.add(xs, e.c(2 * j - 1)),
                                                                             b.add(xs, e.c(2 * j))))
         s = b.add(s, b.divide(b.multiply(fac, term), e.c(a)))

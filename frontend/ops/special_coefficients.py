@@ -1,6 +1,24 @@
 """Coefficient tables of the special functions, shared by their tf.math functions
 (frontend/api/math_extras.py, math_special.py) and their raw-op rules (raw_math_ops.py): Lanczos'
-lgamma (g = 7, as XLA), Giles' erfinv polynomials and Cephes' erfc/erf rational functions."""
+lgamma (g = 7, as XLA), Giles' erfinv polynomials and Cephes' erfc/erf rational functions, and the
+Hurwitz zeta's Euler-Maclaurin tail (`zeta_tail`)."""
+
+from functools import cache
+
+
+@cache
+def zeta_tail() -> tuple[float, ...]:
+    """(2j)! / B_2j for j = 1..12, the Euler-Maclaurin tail of the Hurwitz zeta (Cephes' zeta.c uses the
+    same 12 terms), from the exact Bernoulli numbers: computed on first use (with `fractions`, ~3 ms of
+    importing tf when it was a module constant)."""
+    from fractions import Fraction
+    from math import comb, factorial
+
+    bern = [Fraction(1)]
+    for m in range(1, 25):
+        bern.append(-sum(comb(m + 1, k) * bern[k] for k in range(m)) / (m + 1))
+    return tuple(float(factorial(2 * j) / bern[2 * j]) for j in range(1, 13))
+
 
 LANCZOS = (676.520368121885098567009190444019, -1259.13921672240287047156078755283,
            771.3234287776530788486528258894, -176.61502916214059906584551354, 12.507343278686904814458936853,

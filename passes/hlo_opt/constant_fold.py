@@ -25,6 +25,7 @@ from minixla.dialects import hlo
 from minixla.dialects.numpy_types import dense_attr_to_numpy, numpy_dtype, numpy_to_dense_attr
 
 from minixla.dialects.hlo_ops.splats import hlo_name
+from minixla.passes.hlo_opt import EVALUATORS, constant_evaluator
 
 #: ops never folded: cheap to compute, expensive to store, stateful, structural, or process-dependent
 SKIP = frozenset({"constant", "broadcast_in_dim", "iota", "rng", "rng_bit_generator", "optimization_barrier",
@@ -32,10 +33,9 @@ SKIP = frozenset({"constant", "broadcast_in_dim", "iota", "rng", "rng_bit_genera
                   "recv", "after_all", "fusion", "all_gather", "reduce_scatter", "all_to_all", "collective_permute",
                   "collective_broadcast", "collective_reduce", "replica_id", "partition_id"})
 
-#: evaluate(op, operand arrays) -> result arrays, or None if it cannot; the reference interpreter
-#: registers one (backends/interpreter), so this pass does not depend on a backend
+#: evaluate(op, operand arrays) -> result arrays, or None if it cannot (passes/hlo_opt/__init__.py keeps them)
 ConstantEvaluator = Callable[[Operation, list[np.ndarray]], Sequence[np.ndarray] | None]
-_EVALUATORS: list[ConstantEvaluator] = []
+_EVALUATORS: list[ConstantEvaluator] = EVALUATORS
 
 
 def register_constant_evaluator(evaluate: ConstantEvaluator) -> None:
@@ -68,11 +68,11 @@ class HloConstantFold(ModulePass):
     max_elements: int = 65536
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not _EVALUATORS:
+        evaluate = constant_evaluator()
+        if evaluate is None:
             warnings.warn("hlo-constant-fold: no constant evaluator is registered (import minixla.backends, "
                           "whose reference interpreter provides one); nothing is folded", stacklevel=2)
             return
-        evaluate = _EVALUATORS[-1]
         for target in list(op.walk()):
             if not _foldable(target, self.max_elements):
                 continue

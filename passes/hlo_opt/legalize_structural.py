@@ -136,22 +136,23 @@ def _evaluate(value: SSAValue, depth: int = 0) -> np.ndarray | None:
     """The value of a small region-free hlo computation on constants (shape arithmetic such as
     concatenate/reshape/convert of constants and dimension sizes), with the constant folder's
     evaluator (the reference interpreter's kernels); None when it is not one."""
-    from minixla.passes.hlo_opt.constant_fold import _EVALUATORS
+    from minixla.passes.hlo_opt import constant_evaluator
 
     owner = value.owner
     if isinstance(owner, hlo.ConstantOp):
         return np.asarray(dense_attr_to_numpy(owner.value, owner.output.type))
-    if (depth > 16 or not _EVALUATORS or not isinstance(owner, Operation) or owner.regions
+    if (depth > 16 or not isinstance(owner, Operation) or owner.regions
             or not owner.name.startswith("hlo.") or len(owner.results) != 1
             or not isinstance(value.type, TensorType) or any(d < 0 for d in value.type.get_shape())
             or int(np.prod(value.type.get_shape())) > 1024):
         return None
     args = [_evaluate(v, depth + 1) for v in owner.operands]
-    if any(a is None for a in args):
+    evaluate = None if any(a is None for a in args) else constant_evaluator()
+    if evaluate is None:
         return None
     try:
         with np.errstate(all="ignore"):
-            out = _EVALUATORS[-1](owner, args)
+            out = evaluate(owner, args)
     except Exception:  # noqa: BLE001 -- a computation the kernels reject stays dynamic
         return None
     return None if out is None else np.asarray(out[0])

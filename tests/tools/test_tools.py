@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
 from minixla.dialects import load_all
 from minixla.dialects.diagnostics import DiagnosticError, parse_and_verify, split_input
 from minixla.dialects.hlo_ops.attrs import define_attributes
-from minixla.passes import get_all_passes, run_pipeline
+from minixla.passes import available_passes, get_all_passes, run_pipeline
 from minixla.passes.legalize_stablehlo import convert_attr
 from minixla.tools import conformance
 from minixla.tools.opt import main as opt_main
@@ -285,6 +285,18 @@ def test_registry_covers_the_pass_groups():
     from minixla.passes import lower_to_llvm, pipelines
 
     assert set(pipelines.PASSES) | set(lower_to_llvm.PASSES) <= set(get_all_passes())
+    assert all(cls.name == name for name, cls in pipelines.PASSES.items())
+
+
+def test_every_registered_pass_loads_by_name():
+    """The registry maps names to lazy loaders ("module:Class"): each one loads the pass of that name."""
+    from minixla.passes.pipeline import PIPELINES, PLUGIN_PASSES, _split_top_level, expand_spec
+
+    for name, factory in get_all_passes().items():
+        if name not in PLUGIN_PASSES:
+            assert factory().name == name
+    for name in PIPELINES:
+        assert {item.split("{")[0] for item in _split_top_level(expand_spec(name))} <= set(available_passes())
 
 
 def test_named_pipeline_expands():
