@@ -217,6 +217,16 @@ def is_loop_level(module: ModuleOp) -> bool:
     return any(isinstance(op, func.FuncOp) and op.body.blocks for op in module.ops)
 
 
+def _log_fallback(reason: str) -> None:
+    """Append the reason to `$MINIXLA_DIRECT_LLVM_LOG` when set (to count fallbacks over a test run)."""
+    import os
+
+    path = os.environ.get("MINIXLA_DIRECT_LLVM_LOG")
+    if path:
+        with open(path, "a") as f:
+            f.write(reason.replace("\n", " ") + "\n")
+
+
 def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_level: int = 3) -> CompiledModule:
     """Translate the llvm-dialect `module` and JIT it (the JIT reuses the native
     code of an identical LLVM module; each call gets its own signatures). A loop-level
@@ -231,6 +241,7 @@ def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_leve
         except Unsupported as err:
             STATS["fallback"] += 1
             STATS["reason"] = str(err)
+            _log_fallback(str(err))
             lower(module, LLVM_LOWERING_REST, signatures=signatures, prefetch=False)
         else:
             STATS["direct"] += 1

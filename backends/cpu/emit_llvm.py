@@ -71,7 +71,8 @@ class FunctionEmitter:
         self.blocks: list[Out] = []
         self.loops: list[_Loop] = []
         self.hints = loop_hints.enabled()
-        self.cur = self.start(Out("bb0"))
+        self.labels = 0
+        self.cur = self.start(self.block())
 
     # ---- building ----------------------------------------------------------------------------------
     def name(self) -> str:
@@ -115,17 +116,25 @@ class FunctionEmitter:
             return None
         return self.new(call)
 
+    def block(self) -> Out:
+        """A new block, placed later by `start` (labels follow creation, the order placement)."""
+        out = Out(f"bb{self.labels}")
+        self.labels += 1
+        return out
+
     def start(self, out: Out) -> Out:
         out.index = len(self.blocks)
-        out.label = f"bb{out.index}"
         self.blocks.append(out)
         self.cur = out
         return out
 
     def branch(self, target: Out, suffix: str = "") -> None:
-        """An unconditional branch to a placed block."""
         self.cur.lines.append(f"  br label %{target.label}{suffix}")
         self.cur.succs.append(target)
+
+    def cond_branch(self, cond: str, then: Out, other: Out) -> None:
+        self.cur.lines.append(f"  br i1 {cond}, label %{then.label}, label %{other.label}")
+        self.cur.succs += [then, other]
 
     # ---- the walk ----------------------------------------------------------------------------------
     def run(self) -> None:
@@ -155,11 +164,13 @@ class FunctionEmitter:
                 self.if_op(op)
             elif kind is scf.WhileOp:
                 self.while_op(op)
+            elif kind is scf.IndexSwitchOp:
+                self.switch(op)
             elif kind is func.CallOp:
                 self.call(op)
             elif kind is func.ReturnOp:
                 self.ret(op)
-            elif kind in (scf.YieldOp, scf.ConditionOp, scf.ReduceOp):
+            elif kind in (scf.YieldOp, scf.ConditionOp, scf.ReduceOp, scf.ReduceReturnOp):
                 return op
             else:
                 raise Unsupported(f"'{op.name}'")
@@ -184,17 +195,15 @@ class FunctionEmitter:
         header's phis)."""
         it = llvm_type(lb.type)
         pre = self.cur
-        header, first, exit_ = Out(""), Out(""), Out("")
+        header, first, exit_ = self.block(), self.block(), self.block()
         iv = self.name()
         accs = [self.name() for _ in inits]
         self.types[iv] = it
         self.types.update((a, t) for a, (t, _) in zip(accs, inits))
         phis = [(iv, it, [(self.v(lb), pre.label)])]
         phis += [(a, t, [(v, pre.label)]) for a, (t, v) in zip(accs, inits)]
-        pre.lines.append("")  # the branch, once the header has its label
-        pre.succs.append(header)
+        self.branch(header)
         self.start(header)
-        pre.lines[-1] = f"  br label %{header.label}"
         header.phis = phis
         trip = _trips(lb, ub, step)
         if self.loops:
@@ -202,9 +211,8 @@ class FunctionEmitter:
         loop = _Loop(trip)
         self.loops.append(loop)
         cond = self.new(f"icmp slt {it} {iv}, {self.v(ub)}")
+        self.cond_branch(cond, first, exit_)
         self.start(first)
-        header.lines.append(f"  br i1 {cond}, label %{first.label}, label %{{EXIT}}")
-        header.succs += [first, exit_]
         yielded = body(iv, accs)
         stepped = self.new(f"add {it} {iv}, {self.v(step)}")
         latch = self.cur
@@ -213,7 +221,6 @@ class FunctionEmitter:
         for (_, _, inc), value in zip(phis, [stepped, *yielded], strict=True):
             inc.append((value, latch.label))
         self.start(exit_)
-        header.lines[-1] = header.lines[-1].replace("{EXIT}", exit_.label)
         return accs
 
     def hint(self, loop: _Loop) -> str | None:
@@ -275,15 +282,13 @@ class FunctionEmitter:
         if len(before.blocks) != 1 or len(after.blocks) != 1:
             raise Unsupported("a multi-block scf.while")
         pre = self.cur
-        header, body, exit_ = Out(""), Out(""), Out("")
+        header, body, exit_ = self.block(), self.block(), self.block()
         names = [self.name() for _ in before.block.args]
         phis = [(n, llvm_type(a.type), [(self.v(v), pre.label)])
                 for n, a, v in zip(names, before.block.args, op.arguments, strict=True)]
         self.types.update((n, t) for n, t, _ in phis)
-        pre.lines.append("")
-        pre.succs.append(header)
+        self.branch(header)
         self.start(header)
-        pre.lines[-1] = f"  br label %{header.label}"
         header.phis = phis
         if self.loops:
             self.loops[-1].inner = True
@@ -293,9 +298,7 @@ class FunctionEmitter:
         if not isinstance(cond, scf.ConditionOp):
             raise Unsupported("scf.while without scf.condition")
         carried = [self.v(v) for v in cond.args]
-        test = self.cur
-        test.lines.append("")
-        test.succs += [body, exit_]
+        self.cond_branch(self.v(cond.condition), body, exit_)
         self.start(body)
         yielded = self.region_body(after.block, carried)
         if not isinstance(yielded, scf.YieldOp):
@@ -306,17 +309,43 @@ class FunctionEmitter:
         self.branch(header)
         self.loops.pop()
         self.start(exit_)
-        test.lines[-1] = f"  br i1 {self.v(cond.condition)}, label %{body.label}, label %{exit_.label}"
         self.set_all(op, carried)
 
+    def switch(self, op: scf.IndexSwitchOp) -> None:
+        """scf.index_switch: the index truncated to i32 (as xDSL's lowering does), one `switch`
+        (the old path's compare chain, which SimplifyCFG turns into one); a repeated case value
+        keeps its first region."""
+        flag = self.new(f"trunc i64 {self.v(op.arg)} to i32")
+        cases = [self.block() for _ in op.case_regions]
+        default, cont = self.block(), self.block()
+        seen: set[int] = set()
+        table = []
+        for value, out in zip(op.cases.get_values(), cases, strict=True):
+            value = ((value + (1 << 31)) % (1 << 32)) - (1 << 31)
+            if value not in seen:
+                seen.add(value)
+                table.append(f"i32 {value}, label %{out.label}")
+        self.do(f"switch i32 {flag}, label %{default.label} [{' '.join(table)}]")
+        self.cur.succs += [*cases, default]
+        names = [self.name() for _ in op.results]
+        phis = [(n, llvm_type(r.type), []) for n, r in zip(names, op.results)]
+        self.types.update((n, t) for n, t, _ in phis)
+        for region, out in (*zip(op.case_regions, cases), (op.default_region, default)):
+            self.start(out)
+            term = self.region_body(region.block, [])
+            if not isinstance(term, scf.YieldOp):
+                raise Unsupported("scf.index_switch without scf.yield")
+            for (_, _, inc), v in zip(phis, term.operands, strict=True):
+                inc.append((self.v(v), self.cur.label))
+            self.branch(cont)
+        self.start(cont)
+        cont.phis = phis
+        self.set_all(op, names)
+
     def if_op(self, op: scf.IfOp) -> None:
-        pre = self.cur
-        cond = self.v(op.cond)
-        then, cont = Out(""), Out("")
-        has_else = bool(op.false_region.blocks)
-        other = Out("") if has_else else cont
-        pre.lines.append("")
-        pre.succs += [then, other]
+        then, cont = self.block(), self.block()
+        other = self.block() if op.false_region.blocks else cont
+        self.cond_branch(self.v(op.cond), then, other)
         names = [self.name() for _ in op.results]
         phis = [(n, llvm_type(r.type), []) for n, r in zip(names, op.results)]
         self.types.update((n, t) for n, t, _ in phis)
@@ -332,7 +361,6 @@ class FunctionEmitter:
             self.branch(cont)
         self.start(cont)
         cont.phis = phis
-        pre.lines[-1] = f"  br i1 {cond}, label %{then.label}, label %{other.label}"
         self.set_all(op, names)
 
     # ---- calls and returns -------------------------------------------------------------------------

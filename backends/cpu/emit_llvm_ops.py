@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ReducedPrecisionFloatType,
+    UnrealizedConversionCastOp,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -546,7 +547,15 @@ MEMREF: dict[type[Operation], Handler] = {
     memref.CopyOp: _copy, **{v: _view for v in _VIEWS},
 }
 
-HANDLERS: dict[type[Operation], Handler] = {**ARITH, **MATH, **MEMREF}
+def _cast(e, op):
+    """An unrealized cast left by the narrow-float emulation (fp8 <-> i8): the same LLVM value."""
+    if len(op.operands) != 1 or len(op.results) != 1 or llvm_type(op.operands[0].type) != llvm_type(
+            op.results[0].type):
+        raise Unsupported("builtin.unrealized_conversion_cast between LLVM types")
+    e.set(op, e.v(op.operands[0]))
+
+
+HANDLERS: dict[type[Operation], Handler] = {**ARITH, **MATH, **MEMREF, UnrealizedConversionCastOp: _cast}
 
 
 # ---- memref.global ------------------------------------------------------------------------------
