@@ -17,7 +17,7 @@ from xdsl.dialects import func, scf
 from xdsl.ir import Block, Operation, SSAValue
 
 from minixla.backends.cpu import loop_hints
-from minixla.backends.cpu.emit_llvm_ops import HANDLERS, Unsupported, int_constant, llvm_type
+from minixla.backends.cpu.emit_llvm_ops import HANDLERS, Unsupported, int_constant, llvm_type, result_type
 
 THREADED_SUFFIX = "__threaded"
 TASK_SUFFIX = "__task"
@@ -366,17 +366,18 @@ class FunctionEmitter:
     # ---- calls and returns -------------------------------------------------------------------------
     def call(self, op: func.CallOp) -> None:
         callee = op.callee.root_reference.data
-        if len(op.results) > 1:
-            raise Unsupported("a call with several results")
         args = [(llvm_type(a.type), self.v(a)) for a in op.arguments]
         if callee.endswith(THREADED_SUFFIX) and self.module.is_threaded(callee):
             self.dispatch(callee.removesuffix(THREADED_SUFFIX), args)
             return
-        ret = llvm_type(op.results[0].type) if op.results else "void"
+        ret = result_type(op.result_types)
         if self.module.is_internal(callee):
             self.cur.refs.append(callee)
         text = f"call {ret} @\"{callee}\"({', '.join(f'{t} {v}' for t, v in args)})"
-        if op.results:
+        if len(op.results) > 1:
+            res = self.new(text)
+            self.set_all(op, [self.new(f"extractvalue {ret} {res}, {j}") for j in range(len(op.results))])
+        elif op.results:
             self.set(op, self.new(text))
         else:
             self.do(text)
@@ -397,8 +398,12 @@ class FunctionEmitter:
 
     def ret(self, op: func.ReturnOp) -> None:
         if len(op.arguments) > 1:
-            raise Unsupported("a function with several results")
-        if op.arguments:
+            ret = result_type([v.type for v in op.arguments])
+            acc = "undef"
+            for j, v in enumerate(op.arguments):
+                acc = self.new(f"insertvalue {ret} {acc}, {llvm_type(v.type)} {self.v(v)}, {j}")
+            self.do(f"ret {ret} {acc}")
+        elif op.arguments:
             v = op.arguments[0]
             self.do(f"ret {llvm_type(v.type)} {self.v(v)}")
         else:

@@ -16,7 +16,7 @@ from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 from minixla.backends.cpu.emit_llvm import TASK_SUFFIX, THREADED_SUFFIX, FunctionEmitter
-from minixla.backends.cpu.emit_llvm_ops import Unsupported, global_definition, llvm_type
+from minixla.backends.cpu.emit_llvm_ops import Unsupported, global_definition, llvm_type, result_type
 from minixla.backends.cpu.outline import cut_blocks
 from minixla.backends.cpu.target import host_target
 
@@ -34,10 +34,7 @@ def enabled() -> bool:
 
 
 def _fn_type(fn: func.FuncOp) -> tuple[str, list[str]]:
-    outs = fn.function_type.outputs.data
-    if len(outs) > 1:
-        raise Unsupported(f"@{fn.sym_name.data} has several results")
-    return (llvm_type(outs[0]) if outs else "void"), [llvm_type(t) for t in fn.function_type.inputs.data]
+    return result_type(fn.function_type.outputs.data), [llvm_type(t) for t in fn.function_type.inputs.data]
 
 
 class ModuleEmitter:
@@ -171,15 +168,17 @@ class ModuleEmitter:
                 lines.append(f"  %v{i} = load {t}, ptr {p}")
                 values.append(f"{t} %v{i}")
         call = f'call {ret} @"{name}"({", ".join(values)})'
-        if ret == "void":
-            lines.append(f"  {call}")
-        else:
-            lines.append(f"  %r = {call}")
-            value, t = "%r", ret
-            if ret == "i1":
-                lines.append("  %r8 = zext i1 %r to i8")
-                value, t = "%r8", "i8"
-            lines.append(f"  store {t} {value}, ptr {slot(len(args))}")
+        outs = [llvm_type(t) for t in fn.function_type.outputs.data]
+        lines.append(f"  {call}" if ret == "void" else f"  %r = {call}")
+        for j, t in enumerate(outs):
+            value = "%r"
+            if len(outs) > 1:
+                lines.append(f"  %x{j} = extractvalue {ret} %r, {j}")
+                value = f"%x{j}"
+            if t == "i1":
+                lines.append(f"  %z{j} = zext i1 {value} to i8")
+                value, t = f"%z{j}", "i8"
+            lines.append(f"  store {t} {value}, ptr {slot(len(args) + j)}")
         return [*lines, "  ret void", "}"]
 
     @staticmethod

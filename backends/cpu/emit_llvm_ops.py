@@ -77,6 +77,15 @@ def llvm_type(t: Attribute) -> str:
     return s
 
 
+def result_type(types) -> str:
+    """void, the one result's type, or a literal struct of several (func_to_llvm.result_type)."""
+    if not types:
+        return "void"
+    if len(types) == 1:
+        return llvm_type(types[0])
+    return "{" + ", ".join(llvm_type(t) for t in types) + "}"
+
+
 def memory_type(elem: Attribute) -> str:
     """How an element is stored: i1, i2, i4 in one byte."""
     s = llvm_type(elem)
