@@ -246,6 +246,10 @@ def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_leve
         else:
             STATS["direct"] += 1
             with span("llvm-optimize-and-jit", "llvm", opt_level=opt_level):
+                if by_object:
+                    from minixla.backends.cpu.runtime import _register_none
+
+                    _register_none()  # (takes llvmlite's lock: outside the emitter's span)
                 jit = jit_compile(text, opt_level)
             return CompiledModule(jit, signatures, by_object)
     with span("translate-to-llvm-ir", "llvm"), frozen_heap():

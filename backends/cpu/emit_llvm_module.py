@@ -195,13 +195,14 @@ class ModuleEmitter:
     @staticmethod
     def python_entry(sig) -> list[str] | None:
         """runtime.add_python_entry as text: a METH_FASTCALL builtin that reads each ndarray's data pointer
-        into a stack array and calls the C entry with the GIL released; None when numpy's layout is odd."""
-        from minixla.backends.cpu.runtime import PY_PREFIX, _register_none, ndarray_data_offset
+        into a stack array and calls the C entry with the GIL released; None when numpy's layout is odd.
+        (The caller makes `_Py_NoneStruct` known to the JIT: runtime._register_none, which waits for
+        llvmlite's lock, held by the background builds of the gemm and the thread pool.)"""
+        from minixla.backends.cpu.runtime import PY_PREFIX, ndarray_data_offset
 
         offset = ndarray_data_offset()
         if offset is None:
             return None
-        _register_none()
         n = len(sig.slots)
         lines = [f'define ptr @"{PY_PREFIX}{sig.name}"(ptr %self, ptr %args, i64 %nargs) {{', "entry:",
                  f"  %slots = alloca ptr, i64 {max(n, 1)}"]
