@@ -193,28 +193,32 @@ class FunctionEmitter:
         """A `for` loop as lower-scf-to-cf lays it out; `inits`: (type, value) of the carried values;
         `body(iv, accs)` emits the body, returns the values yielded. Returns the loop's results (the
         header's phis)."""
-        it = llvm_type(lb.type)
+        return self.loop(llvm_type(lb.type), self.v(lb), self.v(ub), self.v(step), _trips(lb, ub, step), inits,
+                         body)
+
+    def loop(self, it: str, lb: str, ub: str, step: str, trip: int | None, inits: list[tuple[str, str]], body,
+             step_flags: str = "") -> list[str]:
+        """`counted_loop` on emitted values (`trip`: the trip count when the bounds are constants)."""
         pre = self.cur
         header, first, exit_ = self.block(), self.block(), self.block()
         iv = self.name()
         accs = [self.name() for _ in inits]
         self.types[iv] = it
         self.types.update((a, t) for a, (t, _) in zip(accs, inits))
-        phis = [(iv, it, [(self.v(lb), pre.label)])]
+        phis = [(iv, it, [(lb, pre.label)])]
         phis += [(a, t, [(v, pre.label)]) for a, (t, v) in zip(accs, inits)]
         self.branch(header)
         self.start(header)
         header.phis = phis
-        trip = _trips(lb, ub, step)
         if self.loops:
             self.loops[-1].inner = True
         loop = _Loop(trip)
         self.loops.append(loop)
-        cond = self.new(f"icmp slt {it} {iv}, {self.v(ub)}")
+        cond = self.new(f"icmp slt {it} {iv}, {ub}")
         self.cond_branch(cond, first, exit_)
         self.start(first)
         yielded = body(iv, accs)
-        stepped = self.new(f"add {it} {iv}, {self.v(step)}")
+        stepped = self.new(f"add {step_flags}{it} {iv}, {step}")
         latch = self.cur
         self.branch(header, self.module.loop_hint(self.hint(loop)))
         self.loops.pop()

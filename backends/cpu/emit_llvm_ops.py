@@ -538,12 +538,31 @@ def _copy(e, op):
     if n == 0:
         return
     if not (is_contiguous(src_t) and is_contiguous(dst_t)):
-        raise Unsupported("memref.copy between strided layouts")
+        _copy_loop(e, op, n)
+        return
     zeros = ["0"] * len(src_t.get_shape())
     s = element_pointer(e, e.v(op.source), src_t, zeros)
     d = element_pointer(e, e.v(op.destination), dst_t, zeros)
     e.call_intrinsic("llvm.memcpy.p0.p0.i64", "void",
                      [("ptr", d), ("ptr", s), ("i64", str(n * byte_size(src_t.element_type))), ("i1", "0")])
+
+
+def _copy_loop(e, op, n: int) -> None:
+    """A flat element loop, the multi-index by urem/udiv of the shape (memref_to_llvm.CopyLowering)."""
+    src_t, dst_t = op.source.type, op.destination.type
+    src, dst, mem = e.v(op.source), e.v(op.destination), memory_type(src_t.element_type)
+
+    def body(k: str, accs: list[str]) -> list[str]:
+        indices, rest = [], k
+        for d in reversed(src_t.get_shape()):
+            indices.append(e.new(f"urem i64 {rest}, {d}"))
+            rest = e.new(f"udiv i64 {rest}, {d}")
+        indices.reverse()
+        value = e.new(f"load {mem}, ptr {element_pointer(e, src, src_t, indices)}")
+        e.do(f"store {mem} {value}, ptr {element_pointer(e, dst, dst_t, indices)}")
+        return []
+
+    e.loop("i64", "0", str(n), "1", n, [], body, step_flags="nsw ")
 
 
 _VIEWS = (memref.SubviewOp, memref.CastOp, memref.ReinterpretCastOp, memref.CollapseShapeOp,

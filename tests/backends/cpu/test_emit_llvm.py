@@ -262,3 +262,20 @@ def test_big_function_is_cut_for_the_two_process_jit(monkeypatch, no_disk_cache)
     assert taken == (1, 0)
     assert '__tail"(' in ir
     np.testing.assert_allclose(new, reference(*args), rtol=2e-5, atol=1e-5)
+
+
+STRIDED_COPY = """
+func.func @h(%x: memref<4x6xf32>, %out: memref<2x3xf32>) {
+  %v = memref.subview %x[1, 2] [2, 3] [1, 1] : memref<4x6xf32> to memref<2x3xf32, strided<[6, 1], offset: 8>>
+  "memref.copy"(%v, %out) : (memref<2x3xf32, strided<[6, 1], offset: 8>>, memref<2x3xf32>) -> ()
+  func.return
+}
+"""
+
+
+def test_strided_copy_is_an_element_loop(no_disk_cache):
+    before = dict(STATS)
+    x = _RNG.random((4, 6), np.float32)
+    out = compile_module(parse_and_verify(STRIDED_COPY, "copy.mlir", load_all()), num_outputs={"h": 1})["h"](x)[0]
+    assert (STATS["direct"] - before["direct"], STATS["fallback"] - before["fallback"]) == (1, 0), STATS["reason"]
+    np.testing.assert_array_equal(out, x[1:3, 2:5])
