@@ -27,7 +27,7 @@ class Out:
     """One basic block being written: phis (name, type, [(value, label)]), instruction lines (the last one
     the terminator), successor blocks, and the internal functions it refers to (for cut weights)."""
 
-    __slots__ = ("label", "phis", "lines", "succs", "refs", "index")
+    __slots__ = ("label", "phis", "lines", "succs", "refs", "index", "consts")
 
     def __init__(self, label: str):
         self.label = label
@@ -36,6 +36,8 @@ class Out:
         self.succs: list[Out] = []
         self.refs: list[str] = []
         self.index = -1
+        #: constants the llvm-dialect path would have made ops here (cut weights count as it did)
+        self.consts = 0
 
     def text(self) -> list[str]:
         phis = [f"  {n} = phi {t} " + ", ".join(f"[{v}, %{lbl}]" for v, lbl in inc) for n, t, inc in self.phis]
@@ -393,11 +395,13 @@ class FunctionEmitter:
         slot = self.name()
         self.types[slot] = "ptr"
         self.blocks[0].lines.insert(0, f"  {slot} = alloca ptr, i64 {max(len(caps), 1)}, align 8")
+        self.blocks[0].consts += 1
         for i, (t, v) in enumerate(caps):
             gep = self.new(f"getelementptr ptr, ptr {slot}, i32 {i}")
             self.do(f"store {t} {v}, ptr {gep}")
         task = self.module.task(body_name, [t for t, _ in caps])
         self.cur.refs.append(task)
+        self.cur.consts += 1  # (llvm.mlir.addressof of the task)
         self.do(f'call void @"minixla_parallel_for"(ptr @"{task}", ptr {slot}, i64 {args[0][1]}, i64 {args[1][1]})')
 
     def ret(self, op: func.ReturnOp) -> None:
@@ -415,8 +419,10 @@ class FunctionEmitter:
 
     # ---- output ------------------------------------------------------------------------------------
     def weights(self, closure) -> list[int]:
-        """Per block: its instructions, plus the size of the internal functions it refers to."""
-        return [len(b.phis) + len(b.lines) + sum(closure(r) for r in b.refs) for b in self.blocks]
+        """Per block: its operations as the llvm dialect had them (instructions and constants, no phis),
+        plus the size of the internal functions it refers to: outline.plan_cut's weights, so the cut
+        falls where it fell."""
+        return [len(b.lines) + b.consts + sum(closure(r) for r in b.refs) for b in self.blocks]
 
     def successors(self) -> list[list[int]]:
         return [[s.index for s in b.succs] for b in self.blocks]

@@ -113,6 +113,7 @@ class ModuleEmitter:
                f'target datalayout = "{host.data_layout}"', ""]
         out += [global_definition(g) for g in self.globals]
         cut = self.plan_cut(bodies, split_above) if split_above is not None else None
+        tail_lines: list[str] = []
         for name, emitter in bodies.items():
             fn = emitter.fn
             ret, args = _fn_type(fn)
@@ -125,7 +126,7 @@ class ModuleEmitter:
                 head, tail = parts
                 out += head
                 out.append("}")
-                out += tail
+                tail_lines = tail  # after the tasks, where translate.py put it
             else:
                 for b in emitter.blocks:
                     out += b.text()
@@ -134,6 +135,7 @@ class ModuleEmitter:
                 out += self.ciface(name, fn, ret, args)
         for name, caps in self.tasks.items():
             out += self.task_function(name, caps)
+        out += tail_lines
         out += self.decls.values()
         if entries and all(e is not None for e in entries):
             out += ['declare ptr @"PyEval_SaveThread"()', 'declare void @"PyEval_RestoreThread"(ptr)',
@@ -224,9 +226,12 @@ class ModuleEmitter:
         """outline.plan_cut on the emitted blocks: (function, block index) or None."""
         from minixla.backends.cpu.outline import plan_cut_sizes
 
-        sizes = {name: sum(len(b.phis) + len(b.lines) for b in e.blocks) for name, e in bodies.items()}
+        sizes = {name: sum(len(b.lines) + b.consts for b in e.blocks) for name, e in bodies.items()}
+        for name, e in bodies.items():  # the C entries weigh in too (as llvm.func ops they did)
+            if name not in self.internal:
+                sizes[CIFACE_PREFIX + name] = len(self.ciface(name, e.fn, *_fn_type(e.fn))) - 3
         for name, caps in self.tasks.items():
-            sizes[name] = 3 + 2 * len(caps)
+            sizes[name] = 2 + 2 * len(caps)
         refs = {name: {r for b in e.blocks for r in b.refs} for name, e in bodies.items()}
         refs.update({name: {name.removesuffix(TASK_SUFFIX)} for name in self.tasks})
         return plan_cut_sizes(sizes, self.internal, refs, split_above,

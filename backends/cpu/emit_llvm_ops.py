@@ -341,6 +341,7 @@ def _bitcast(e, op):
 def _constant(e, op):
     t = llvm_type(op.results[0].type)
     value = op.value
+    e.cur.consts += 1
     if isinstance(value, IntegerAttr) and t[0] == "i":
         e.set(op, literal(t, value.value.data))
     elif isinstance(value, FloatAttr) and t[0] != "i":
@@ -450,6 +451,7 @@ def element_pointer(e, base: str, t: MemRefType, indices: list[str]) -> str:
     """GEP inbounds to element `indices` (i64 operands) of memref type `t` (memref_to_llvm's)."""
     strides, offset = _layout(t)
     linear = None
+    e.cur.consts += sum(1 for s in strides if s != 1) + (1 if offset else 0)
     for idx, stride in zip(indices, strides, strict=True):
         term = idx if stride == 1 else e.new(f"mul nsw i64 {idx}, {stride}")
         linear = term if linear is None else e.new(f"add nsw i64 {linear}, {term}")
@@ -488,6 +490,7 @@ def _alloc(e, op):
     align = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
     size = -(-span * byte_size(t.element_type) // align) * align
     e.declare("aligned_alloc", "ptr", ["i64", "i64"])
+    e.cur.consts += 2
     e.set(op, e.new(f'call ptr @"aligned_alloc"(i64 {align}, i64 {size})'))
 
 
@@ -498,6 +501,7 @@ def _alloca(e, op):
         raise Unsupported("dynamic alloca")
     align = max(op.alignment.value.data if op.alignment else 0, 16)
     n = max(prod(t.get_shape()), 1)
+    e.cur.consts += 1
     e.set(op, e.new(f"alloca {memory_type(t.element_type)}, i64 {n}, align {align}"))
 
 
@@ -527,6 +531,7 @@ def _aligned_pointer(e, op):
 
 
 def _get_global(e, op):
+    e.cur.consts += 1  # (an llvm.mlir.addressof op)
     e.set(op, f'@"{op.name_.root_reference.data}"')
 
 
