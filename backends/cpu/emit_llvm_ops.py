@@ -634,8 +634,6 @@ def global_definition(op: memref.GlobalOp) -> str:
             else:
                 gtype = f"[{len(raw)} x i8]"
                 init = f'c"{_escape(raw)}"'
-    elif value is not None and not isinstance(value, Attribute):
-        raise Unsupported(f"global initial value {value}")
     private = op.sym_visibility is not None and op.sym_visibility.data == "private"
     align = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
     kind = "unnamed_addr constant" if op.constant is not None else "global"
