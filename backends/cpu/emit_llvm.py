@@ -17,7 +17,10 @@ from xdsl.dialects import func, scf
 from xdsl.ir import Block, Operation, SSAValue
 
 from minixla.backends.cpu import loop_hints
-from minixla.backends.cpu.emit_llvm_ops import HANDLERS, Unsupported, int_constant, llvm_type, result_type
+from minixla.backends.cpu.emit_llvm_memref import MEMREF
+from minixla.backends.cpu.emit_llvm_ops import ARITH, MATH, Unsupported, int_constant, llvm_type, result_type
+
+HANDLERS = {**ARITH, **MATH, **MEMREF}
 
 THREADED_SUFFIX = "__threaded"
 TASK_SUFFIX = "__task"

@@ -16,7 +16,8 @@ from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 from minixla.backends.cpu.emit_llvm import TASK_SUFFIX, THREADED_SUFFIX, FunctionEmitter
-from minixla.backends.cpu.emit_llvm_ops import Unsupported, global_definition, llvm_type, result_type
+from minixla.backends.cpu.emit_llvm_memref import global_definition
+from minixla.backends.cpu.emit_llvm_ops import Unsupported, llvm_type, result_type
 from minixla.backends.cpu.outline import cut_blocks
 from minixla.backends.cpu.target import host_target
 
