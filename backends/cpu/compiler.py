@@ -123,9 +123,11 @@ def direct_llvm() -> bool:
 
 
 def _stop_before_llvm(spec: str) -> str | None:
-    """`spec` up to the llvm-dialect lowering, or None when it has none."""
+    """`spec` up to the llvm-dialect lowering, or None when it does not end in exactly that lowering
+    (a custom pipeline with passes of its own after it runs as written)."""
     at = spec.find(LLVM_LOWERING_START)
-    if at < 0 or at > 0 and spec[at - 1] != ",":
+    if at < 0 or at > 0 and spec[at - 1] != "," or \
+            spec[at:] not in (LLVM_LOWERING_REST, LLVM_LOWERING_REST.removesuffix(",lower-thread-dispatch")):
         return None
     return spec[:at].rstrip(",")
 
