@@ -39,6 +39,9 @@ def _fn_type(fn: func.FuncOp) -> tuple[str, list[str]]:
 
 
 class ModuleEmitter:
+    """One loop-level module as LLVM IR text: what the function emitters need from the module level
+    (declarations, thread-pool tasks, loop metadata), then the whole text (`run`)."""
+
     def __init__(self, module: ModuleOp):
         self.functions: list[func.FuncOp] = []
         self.globals: list[memref.GlobalOp] = []
@@ -97,7 +100,7 @@ class ModuleEmitter:
         return name
 
     # ---- the module --------------------------------------------------------------------------------
-    def run(self, signatures: dict, split_above: int | None = None, python_entries: bool = True) -> tuple[str, bool]:
+    def run(self, signatures: dict, split_above: int | None = None) -> tuple[str, bool]:
         """(LLVM IR text, whether every signature got its Python entry)."""
         bodies: dict[str, FunctionEmitter] = {}
         for fn in self.functions:
@@ -108,7 +111,7 @@ class ModuleEmitter:
             elif fn.sym_name.data not in self.threaded:
                 ret, args = _fn_type(fn)
                 self.declare(fn.sym_name.data, ret, args)
-        entries = [self.python_entry(sig) for sig in signatures.values()] if python_entries else []
+        entries = [self.python_entry(sig) for sig in signatures.values()]
         host = host_target()
         out = ['; ModuleID = "minixla"', f'target triple = "{host.triple}"',
                f'target datalayout = "{host.data_layout}"', ""]
@@ -239,10 +242,11 @@ class ModuleEmitter:
                               lambda name, closure: (bodies[name].successors(), bodies[name].weights(closure)))
 
 
-def emit_module(module: ModuleOp, signatures: dict, split_above: int | None = None,
-                python_entries: bool = True) -> tuple[str, bool]:
-    """The loop-level `module` as LLVM IR text (unchanged module; raises `Unsupported`)."""
-    return ModuleEmitter(module).run(signatures, split_above, python_entries)
+def emit_module(module: ModuleOp, signatures: dict, split_above: int | None = None) -> tuple[str, bool]:
+    """The loop-level `module` as LLVM IR text, and whether every signature got its Python entry
+    (`module` is not changed; raises `Unsupported`). `split_above`: cut the biggest function for the
+    two-process JIT in a module of at least that many operations (outline.py)."""
+    return ModuleEmitter(module).run(signatures, split_above)
 
 
 __all__ = ["STATS", "Unsupported", "emit_module", "enabled"]
