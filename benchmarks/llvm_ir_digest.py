@@ -8,6 +8,10 @@ this in both checkouts and comparing the files (docs/compile-time.md):
 
 (the checkout measured is the working directory's, so the script also runs against one without it).
 
+`--assembly` hashes each module's optimized assembly instead of its IR text: that compares the
+direct LLVM IR emitter (the default) with the llvm-dialect path (`MINIXLA_DIRECT_LLVM=0`, or a
+checkout from before session 9), whose texts differ in names and spelling only.
+
 The programs: the MLP training step, the running example, a conv2d with its kernel gradient, a while
 loop with a sort, the 100-op chain, and (unless --no-conformance) every in-scope StableHLO
 conformance case on the cpu backend (470 modules, ~20-40 s). PYTHONHASHSEED=0 fixes xDSL's
@@ -60,20 +64,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="file to write (one sha256 per module)")
     parser.add_argument("--no-conformance", action="store_true", help="only the five programs")
+    parser.add_argument("--assembly", action="store_true", help="hash the optimized assembly, not the IR text")
     args = parser.parse_args(argv)
     os.environ["MINIXLA_CACHE_DIR"] = "off"  # every module compiled here, none read from disk
     import minixla.backends.cpu.compiler as compiler
     from minixla.frontend import tf
 
     texts: list[str] = []
-    translate = compiler.translate_module
+    jit_compile = compiler.jit_compile
 
-    def recording(module):
-        ir = translate(module)
-        texts.append(str(ir))
-        return ir
+    def recording(llvm_ir: str, opt_level: int = 3):
+        compiled = jit_compile(llvm_ir, opt_level)
+        texts.append(compiled.assembly() if args.assembly else llvm_ir)
+        return compiled
 
-    compiler.translate_module = recording
+    compiler.jit_compile = recording  # what either path hands the JIT
     _small_programs(tf)
     if not args.no_conformance:
         from minixla.tools.conformance import run_conformance

@@ -94,7 +94,7 @@ class CpuBackend:
             from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
             from minixla.backends.cpu.collectives import compile_with_collectives, has_collectives
-            from minixla.backends.cpu.compiler import compile_lowered, lower, prefix_symbols
+            from minixla.backends.cpu.compiler import compile_lowered, direct_llvm, lower, prefix_symbols
 
         module = module.clone()
         name = _entry_name(module, entry)
@@ -112,7 +112,8 @@ class CpuBackend:
         disk = active_cache() if AFTER_PASS.get() is None else None
         key = None
         if disk is not None:
-            pipelines = (_hlo_to_cpu_pipeline() if high_level else "") + "|" + LOWER_TO_LLVM_PIPELINE
+            pipelines = (_hlo_to_cpu_pipeline() if high_level else "") + "|" + LOWER_TO_LLVM_PIPELINE \
+                + ("|direct" if direct_llvm() else "")
             with span("compile-cache-lookup", "compile"):
                 key = module_key(module, name, self.opt_level, pipelines)
                 stored = load_lowered(disk, key)
@@ -125,10 +126,11 @@ class CpuBackend:
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
         prefix_symbols(module)
         signatures: dict = {}
+        direct = direct_llvm()  # stop at the loop level: compile_lowered emits LLVM IR from there
         if high_level:
-            lower(module, _hlo_to_cpu_pipeline(), num_outputs, signatures)
-        if any(isinstance(op, func.FuncOp) for op in module.ops):
-            lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures)
+            lower(module, _hlo_to_cpu_pipeline(), num_outputs, signatures, direct=direct)
+        if any(isinstance(op, func.FuncOp) for op in module.ops) and not (direct and high_level):
+            lower(module, LOWER_TO_LLVM_PIPELINE, num_outputs, signatures, direct=direct)
         compiled_module = compile_lowered(module, signatures, self.opt_level)
         if key is not None:
             store_lowered(disk, key, compiled_module)

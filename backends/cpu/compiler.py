@@ -107,11 +107,39 @@ def public_functions(module: ModuleOp) -> list[func.FuncOp]:
             and (op.sym_visibility is None or op.sym_visibility.data == "public")]
 
 
+#: the first pass of the llvm-dialect lowering: with the direct emitter, `lower` stops before it
+LLVM_LOWERING_START = "lower-scf-to-cf"
+#: what the direct emitter replaces, run when it falls back (the narrow-float emulations ran already)
+LLVM_LOWERING_REST = LOWER_TO_LLVM_PIPELINE[LOWER_TO_LLVM_PIPELINE.index(LLVM_LOWERING_START):] + \
+    ",lower-thread-dispatch"
+
+
+def direct_llvm() -> bool:
+    """Whether JIT compiles emit LLVM IR straight from the loop level (emit_llvm_module.py): on unless
+    `MINIXLA_DIRECT_LLVM=0`, or while per-pass dumps (`AFTER_PASS`) want to see the llvm-dialect passes."""
+    from minixla.backends.cpu.emit_llvm_module import enabled
+
+    return enabled() and AFTER_PASS.get() is None
+
+
+def _stop_before_llvm(spec: str) -> str | None:
+    """`spec` up to the llvm-dialect lowering, or None when it does not end in exactly that lowering
+    (a custom pipeline with passes of its own after it runs as written)."""
+    at = spec.find(LLVM_LOWERING_START)
+    if at < 0 or at > 0 and spec[at - 1] != "," or \
+            spec[at:] not in (LLVM_LOWERING_REST, LLVM_LOWERING_REST.removesuffix(",lower-thread-dispatch")):
+        return None
+    return spec[:at].rstrip(",")
+
+
 def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
           num_outputs: Mapping[str, int] | None = None,
-          signatures: dict[str, Signature] | None = None, prefetch: bool = True) -> dict[str, Signature]:
+          signatures: dict[str, Signature] | None = None, prefetch: bool = True,
+          direct: bool = False) -> dict[str, Signature]:
     """Run `spec` on `module` in place; returns the signatures of public
-    functions as they were before convert-func-to-llvm. With
+    functions as they were before convert-func-to-llvm. `direct`: stop before the
+    llvm-dialect lowering (`lower-scf-to-cf` on), leaving a loop-level module for
+    `compile_lowered` to emit directly. With
     MINIXLA_VERIFY_EACH_PASS=1 (set by the test suite) the IR is verified after
     every pass; by default it is not: xDSL's verifier is quadratic in the number
     of blocks and dominated JIT compile times, and LLVM verifies what we emit. `prefetch`: start
@@ -138,8 +166,13 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
         if nxt is not None and nxt.name == "convert-func-to-llvm":
             capture(mod)
 
+    head = _stop_before_llvm(spec) if direct else None
     with frozen_heap():
-        build_pipeline(spec, traced_pipeline_callback(step, "cpu-pass")).apply(_context(), module)
+        if head is None or head:
+            build_pipeline(spec if head is None else head,
+                           traced_pipeline_callback(step, "cpu-pass")).apply(_context(), module)
+    if head is not None:
+        capture(module)
     if verify_each:
         module.verify()
     return signatures
@@ -177,13 +210,50 @@ def compile_module(module: ModuleOp, *, num_outputs: Mapping[str, int] | None = 
         module = module.clone()
     prefix_symbols(module)
     num_outputs = {SYMBOL_PREFIX + k: v for k, v in (num_outputs or {}).items()}
-    signatures = lower(module, pipeline, num_outputs)
+    signatures = lower(module, pipeline, num_outputs, direct=direct_llvm())
     return compile_lowered(module, signatures, opt_level)
+
+
+def is_loop_level(module: ModuleOp) -> bool:
+    """Whether `module` still has func-dialect function bodies (`lower(..., direct=True)` left it there)."""
+    return any(isinstance(op, func.FuncOp) and op.body.blocks for op in module.ops)
+
+
+def _log_fallback(reason: str) -> None:
+    """Append the reason to `$MINIXLA_DIRECT_LLVM_LOG` when set (to count fallbacks over a test run)."""
+    import os
+
+    path = os.environ.get("MINIXLA_DIRECT_LLVM_LOG")
+    if path:
+        with open(path, "a") as f:
+            f.write(reason.replace("\n", " ") + "\n")
 
 
 def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_level: int = 3) -> CompiledModule:
     """Translate the llvm-dialect `module` and JIT it (the JIT reuses the native
-    code of an identical LLVM module; each call gets its own signatures)."""
+    code of an identical LLVM module; each call gets its own signatures). A loop-level
+    module is emitted directly (emit_llvm_module.py); if the emitter does not know one of
+    its ops, the llvm-dialect lowering runs on it first (counted in `emit_llvm_module.STATS`)."""
+    if is_loop_level(module):
+        from minixla.backends.cpu.emit_llvm_module import STATS, Unsupported, emit_module
+
+        try:
+            with span("emit-llvm-ir", "llvm"), frozen_heap():
+                text, by_object = emit_module(module, signatures, split_above=split_threshold())
+        except Unsupported as err:
+            STATS["fallback"] += 1
+            STATS["reason"] = str(err)
+            _log_fallback(str(err))
+            lower(module, LLVM_LOWERING_REST, signatures=signatures, prefetch=False)
+        else:
+            STATS["direct"] += 1
+            with span("llvm-optimize-and-jit", "llvm", opt_level=opt_level):
+                if by_object:
+                    from minixla.backends.cpu.runtime import _register_none
+
+                    _register_none()  # (takes llvmlite's lock: outside the emitter's span)
+                jit = jit_compile(text, opt_level)
+            return CompiledModule(jit, signatures, by_object)
     with span("translate-to-llvm-ir", "llvm"), frozen_heap():
         ir_module = translate_module(module, split_above=split_threshold())  # big modules: two halves
         entries = [add_python_entry(ir_module, sig) for sig in signatures.values()]  # adds each one

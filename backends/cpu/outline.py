@@ -14,6 +14,8 @@ nest (where the nest's outer loop header branches on leaving) is such a point.
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects import llvm
 from xdsl.ir import Block, BlockArgument, SSAValue
 
@@ -124,3 +126,125 @@ def tail_inputs(blocks: list[Block], head: set[Block]) -> list[SSAValue]:
                     seen.add(value)
                     inputs.append(value)
     return inputs
+
+
+# ---- the same on plain data (the direct emitter's blocks, emit_llvm*.py) ---------------------------------
+def choose_cut_lists(succs: list[list[int]], weights: list[int], tail_ops: int) -> int | None:
+    """`choose_cut` given each block's successor indices and weight."""
+    n = len(succs)
+    if n < 3:
+        return None
+    suffix_min = [n] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix_min[i] = min([suffix_min[i + 1], *succs[i]])
+    best, best_gap = None, None
+    head_max, head_ops, total = -1, 0, sum(weights)
+    for c in range(1, n):
+        head_max = max([head_max, *succs[c - 1]])
+        head_ops += weights[c - 1]
+        if head_max > c or suffix_min[c] <= c or head_ops < MIN_PART_OPS or total - head_ops < MIN_PART_OPS:
+            continue
+        gap = abs(total - head_ops - tail_ops)
+        if best_gap is None or gap < best_gap:
+            best, best_gap = c, gap
+    return best
+
+
+def plan_cut_sizes(sizes: dict[str, int], internal: set[str], refs: dict[str, set[str]], split_above: int,
+                   blocks_of) -> tuple[str, int] | None:
+    """`plan_cut` given each defined function's size, the internal ones, what each refers to, and
+    `blocks_of(name, closure) -> (successors, weights)` of a function's blocks (`closure(ref)`: the size of
+    internal function `ref` with the internal ones it refers to, 0 for others)."""
+    total = sum(sizes.values())
+    if not sizes or total < split_above:
+        return None
+    memo: dict[str, int] = {}
+
+    def closure(name: str) -> int:
+        if name not in internal or name not in sizes:
+            return 0
+        if name not in memo:
+            seen, todo = {name}, [name]
+            while todo:
+                for ref in refs.get(todo.pop(), ()):
+                    if ref in internal and ref in sizes and ref not in seen:
+                        seen.add(ref)
+                        todo.append(ref)
+            memo[name] = sum(sizes[n] for n in seen)
+        return memo[name]
+
+    exported = [n for n in sizes if n not in internal]
+    if not exported:
+        return None
+    big = max(exported, key=lambda n: sizes[n])
+    succs, weights = blocks_of(big, closure)
+    others = sum(size for name, size in sizes.items() if name not in internal and name != big)
+    if sum(weights) * 10 < (sum(weights) + others) * 6:
+        return None
+    cut = choose_cut_lists(succs, weights, (sum(weights) + others) // 2)
+    return None if cut is None else (big, cut)
+
+
+_NAME = re.compile(r"%[ta]\d+\b")
+
+
+def cut_blocks(emitter, c: int, ret: str, tail_name: str) -> tuple[list[str], list[str]] | None:
+    """(head body lines, tail function lines) of an emitted function cut at block `c`: the head's
+    branches to `c` call the tail (parameters: `c`'s phis, then the head's values the tail uses) and
+    return what it returns. None when a value's type is unknown (no cut then)."""
+    blocks = emitter.blocks
+    head, tail = blocks[:c], blocks[c:]
+    cut = blocks[c]
+    phi_names = [n for n, _, _ in cut.phis]
+    defined = set(phi_names)
+    for b in tail:
+        defined.update(n for n, _, _ in b.phis)
+        defined.update(line.split(" = ", 1)[0].strip() for line in b.lines if " = " in line)
+    inputs: dict[str, None] = {}
+    for b in tail:
+        texts = [v for _, _, inc in (b.phis if b is not cut else []) for v, _ in inc] + b.lines
+        for text in texts:
+            for name in _NAME.findall(text):
+                if name not in defined:
+                    inputs[name] = None
+    types = emitter.types
+    if any(name not in types for name in inputs):
+        return None
+    tail_params = [(n, t) for n, t, _ in cut.phis] + [(n, types[n]) for n in inputs]
+    head_lines: list[str] = []
+    stubs: list[str] = []
+    target = re.compile(re.escape(f"%{cut.label}") + r"\b")
+    for b in head:
+        text = b.text()
+        term = text[-1]
+        if target.search(term) is None:
+            head_lines += text
+            continue
+        args = [inc_value(cut, i, b.label) for i in range(len(cut.phis))] + list(inputs)
+        call_args = ", ".join(f"{t} {v}" for (_, t), v in zip(tail_params, args))
+        if ret == "void":
+            call = [f'  call void @"{tail_name}"({call_args})', "  ret void"]
+        else:
+            call = [f'  %cut{b.index} = call {ret} @"{tail_name}"({call_args})', f"  ret {ret} %cut{b.index}"]
+        if term.startswith("  br label "):
+            text = text[:-1] + call
+        else:  # a conditional branch: to a block of its own that calls the tail
+            text[-1] = target.sub(f"%cut{b.index}_", term)
+            stubs += [f"cut{b.index}_:", *call]
+        head_lines += text
+    head_lines += stubs
+    lines = [f'define {ret} @"{tail_name}"({", ".join(f"{t} {n}" for n, t in tail_params)}) nounwind {{']
+    first = tail[0].text()
+    lines += [first[0], *first[1 + len(cut.phis):]]
+    for b in tail[1:]:
+        lines += b.text()
+    lines.append("}")
+    return head_lines, lines
+
+
+def inc_value(block, i: int, label: str) -> str:
+    """The value phi `i` of `block` receives from block `label`."""
+    for v, lbl in block.phis[i][2]:
+        if lbl == label:
+            return v
+    raise KeyError(label)

@@ -79,8 +79,8 @@ def test_profiler_traces_compile_stages_calls_and_eager_ops(tmp_path):
     spans = check_well_formed(load(tmp_path / "minixla.trace.json"))
     names = [e["name"] for e in spans]
     for stage in ("trace", "tf-legalize-to-hlo", "hlo-optimize", "hlo-fusion", "backend-compile",
-                  "convert-hlo-to-linalg", "bufferize", "convert-func-to-llvm",
-                  "translate-to-llvm-ir", "llvm-optimize-and-jit", "AddV2", "user-step"):
+                  "convert-hlo-to-linalg", "bufferize", "convert-parallel-loops-to-threads",
+                  "emit-llvm-ir", "llvm-optimize-and-jit", "AddV2", "user-step"):  # (direct LLVM IR emission)
         assert stage in names, stage
     calls = [e for e in spans if e["cat"] == "call"]
     assert [c["name"] for c in calls] == ["f", "f", "f"]
