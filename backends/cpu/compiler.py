@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import AnyFloat, ModuleOp, TensorType
 from xdsl.passes import ModulePass, PassPipeline
 
 from minixla.passes.gc_pause import frozen_heap
-from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE, PASSES
+from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 from minixla.passes.pipeline import verify_each_pass
 from minixla.passes.trace_events import span, traced_pipeline_callback
 
@@ -33,7 +33,6 @@ from minixla.backends.cpu.runtime import (  # noqa: F401 -- CompiledModule, SYMB
     Signature,
     add_python_entry,
 )
-from minixla.backends.cpu.translate import translate_module
 
 
 
@@ -44,11 +43,11 @@ def _context() -> Context:
 
 
 def build_pipeline(spec: str, callback=None) -> PassPipeline:
-    """The global registry, plus the pass tables of the CPU pipeline's parts
-    (in case they are not wired in yet); ours win over same-named upstream ones."""
+    """The global registry (it loads each pass's module on first use), plus the pass table of the
+    tensor->loops half (in case it is not wired in yet); ours win over same-named upstream ones."""
     from minixla.passes import available_passes
 
-    tables = [PASSES]
+    tables = []
     try:
         from minixla.passes.pipelines import PASSES as upper
         tables.insert(0, upper)
@@ -254,6 +253,8 @@ def compile_lowered(module: ModuleOp, signatures: dict[str, Signature], opt_leve
                     _register_none()  # (takes llvmlite's lock: outside the emitter's span)
                 jit = jit_compile(text, opt_level)
             return CompiledModule(jit, signatures, by_object)
+    from minixla.backends.cpu.translate import translate_module  # the llvm-dialect path only
+
     with span("translate-to-llvm-ir", "llvm"), frozen_heap():
         ir_module = translate_module(module, split_above=split_threshold())  # big modules: two halves
         entries = [add_python_entry(ir_module, sig) for sig in signatures.values()]  # adds each one

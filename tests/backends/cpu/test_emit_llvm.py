@@ -236,6 +236,7 @@ func.func @g(%x: memref<4xf32>, %out: memref<4xf32>) {
 def test_unknown_op_falls_back_to_the_old_path(monkeypatch, no_disk_cache):
     """A multi-block function (cf branches at the loop level) is not the emitter's: the llvm-dialect
     lowering compiles it, and the emitter's attempt leaves the module unchanged."""
+    monkeypatch.delenv("MINIXLA_DIRECT_LLVM", raising=False)  # the direct path on, whatever the shell says
     module = parse_and_verify(UNKNOWN, "unknown.mlir", load_all())
     printed = str(module)
     from minixla.backends.cpu.emit_llvm_ops import Unsupported
