@@ -65,6 +65,12 @@ func.func @main(%x: tensor<17xf32>) -> tensor<17xf32> {
 """
 
 
+
+@pytest.fixture(autouse=True)
+def _direct_path_on(monkeypatch):
+    """These tests are about the direct path: on, whatever MINIXLA_DIRECT_LLVM the shell sets."""
+    monkeypatch.delenv("MINIXLA_DIRECT_LLVM", raising=False)
+
 def _conv_reference(x, k):
     out = np.zeros((2, 4, 7, 6))
     for i in range(3):
@@ -236,7 +242,6 @@ func.func @g(%x: memref<4xf32>, %out: memref<4xf32>) {
 def test_unknown_op_falls_back_to_the_old_path(monkeypatch, no_disk_cache):
     """A multi-block function (cf branches at the loop level) is not the emitter's: the llvm-dialect
     lowering compiles it, and the emitter's attempt leaves the module unchanged."""
-    monkeypatch.delenv("MINIXLA_DIRECT_LLVM", raising=False)  # the direct path on, whatever the shell says
     module = parse_and_verify(UNKNOWN, "unknown.mlir", load_all())
     printed = str(module)
     from minixla.backends.cpu.emit_llvm_ops import Unsupported
