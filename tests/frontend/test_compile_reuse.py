@@ -253,3 +253,19 @@ def test_a_source_edit_misses(cache_dir, tmp_path, monkeypatch):
     edited = key()
     monkeypatch.setattr(compile_cache, "sources_fingerprint", lambda: "another compiler")
     assert len({before, edited, key()}) == 3
+
+
+def test_reuse_key_ignores_the_entry_name_and_sees_every_change(cache_dir):
+    """The legalized module's key (ir_digest: no printing): two traces of one program (entry names with
+    different trace counters) share it; a constant's bits, a shape or an op change it."""
+    from minixla.frontend.compiler import legalize
+
+    def key(fn, x):
+        cf = tf.function(fn, jit_compile=True).get_concrete_function(x)
+        return compile_reuse.reuse_key(legalize(cf.module, {}, "f"), OPTIMIZE_PIPELINE)
+
+    base = key(lambda v: tf.exp(v) * 2.0, X)
+    assert base is not None and key(lambda w: tf.exp(w) * 2.0, X) == base
+    others = [key(lambda v: tf.exp(v) * -2.0, X), key(lambda v: tf.exp(v) * 2.0, X.reshape(3, 2)),
+              key(lambda v: tf.tanh(v) * 2.0, X), key(lambda v: tf.exp(v) * 2.0, X.astype(np.float64))]
+    assert len({base, *others}) == 5
