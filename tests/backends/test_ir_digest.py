@@ -135,3 +135,19 @@ def test_digest_equal_exactly_when_printed_equal_over_the_hlo_corpus():
 def test_digest_is_deterministic(renamed):
     m = _parse(BASE)
     assert _digest(m, renamed) == _digest(m.clone(), renamed)
+
+
+def test_properties_attributes_and_result_counts_are_told_apart():
+    generic = '''
+"func.func"() <{sym_name = "f", function_type = () -> ()}> ({
+  %a = "test.op"() <{k = 1 : i32}> : () -> tensor<f32>
+  "func.return"() : () -> ()
+}) : () -> ()
+'''
+    digests = {_digest(Parser(load_all(), text).parse_module(allow_implicit_module=True)) for text in (
+        generic,
+        generic.replace("<{k = 1 : i32}>", "{k = 1 : i32}"),  # a discardable attribute, not a property
+        generic.replace("1 : i32", "1 : i64"),  # the attribute's type
+        generic.replace("%a = ", "%a, %b = ").replace("-> tensor<f32>", "-> (tensor<f32>, tensor<f32>)"),
+    )}
+    assert None not in digests and len(digests) == 4
