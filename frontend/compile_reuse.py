@@ -30,27 +30,16 @@ import functools
 import hashlib
 import os
 import re
-import struct
-from io import StringIO
 from pathlib import Path
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    FunctionType,
-    IntegerAttr,
-    ModuleOp,
-    StringAttr,
-    SymbolRefAttr,
-    TensorType,
-)
-from xdsl.ir import Attribute, Block, Operation
-from xdsl.printer import Printer
+from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
+from xdsl.ir import Attribute, Operation
 
 from minixla.passes.trace_events import span
+
+from minixla.backends.ir_digest import IRDigest, module_digest
 
 #: what a level-1 entry holds before the level-2 key it names
 _POINTER = b"minixla-reuse:"
@@ -76,21 +65,24 @@ def _cpu_first() -> bool:
 
 def reuse_key(module: ModuleOp, optimize_pipeline: str) -> str | None:
     """The key of `module`'s whole compile, or None when the disk cache is off (or cpu is not the backend)."""
-    from minixla.backends.cpu.compile_cache import active_cache, sources_fingerprint
+    from minixla.backends.cpu.compile_cache import active_cache, printed, sources_fingerprint
 
     if not _cpu_first() or active_cache() is None:
         return None
     h = hashlib.sha256(sources_fingerprint().encode())
     h.update(f"\0frontend-reuse\0{optimize_pipeline}\0{_settings()}\0".encode())
-    text = StringIO()
-    Printer(stream=text).print_op(module)
-    h.update(_without_entry_name(text.getvalue(), module).encode())
+    # TF-style entry names carry a process-wide trace counter (`__inference_f_12`), which would make the
+    # same program miss after another trace order: the entry hashes as a stand-in
+    names = [op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)]
+    structural = h.copy()
+    if module_digest(module, structural, {names[0]: "#entry"} if len(names) == 1 else None):
+        return structural.hexdigest()
+    h.update(b"\0printed\0" + _without_entry_name(printed(module), module).encode())
     return h.hexdigest()
 
 
 def _without_entry_name(text: str, module: ModuleOp) -> str:
-    """The printed module with its entry function's name replaced: TF-style names carry a process-wide
-    trace counter (`__inference_f_12`), which would make the same program miss after another trace order."""
+    """The printed module with its single entry function's name replaced by a stand-in."""
     names = [op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)]
     if len(names) != 1:
         return text
@@ -152,102 +144,37 @@ def graph_key(module: ModuleOp, const_values: dict[int, np.ndarray], optimize_pi
     return h.hexdigest()
 
 
-class _GraphDigest:
-    """Feeds a module's structure into a hash without printing it: ops in order, operands as value
-    numbers, attributes as text (memoised per attribute; dense constants by their bytes' hash)."""
+class _GraphDigest(IRDigest):
+    """`IRDigest` of a traced `tf` module: no key for an op whose legalization rule is not minixla's, nor
+    for a region body kept in this process's table; the entry's name and the other functions' (control-flow
+    branches and bodies: named by a process-wide counter, control_flow.py) hash as stand-ins by their order,
+    so the same program traced after other programs, or in another process, gets the same key."""
 
     def __init__(self, h):
-        self.h = h
-        self.values: dict = {}
-        self.text: dict[Attribute, str] = {}
+        super().__init__(h)
         self.rules_checked: set[str] = set()
         #: an attribute names a Python object of this process (an `XlaHlo` region body kept under a
         #: counter token, ops/xla_ops.py): the same text may mean another body in another process
         self.process_local = False
-        #: the module's other functions (control-flow branches and bodies) by their order: their names
-        #: carry a process-wide counter (control_flow.py), so the same program traced after other
-        #: programs, or in another process, must still get the same key
-        self.renamed: dict[str, str] = {}
 
     def module(self, module: ModuleOp) -> bool:
         for k, op in enumerate(module.ops):
-            if k and isinstance(op, func.FuncOp):
-                self.renamed[op.sym_name.data] = f"__function{k}"
-        entry = True
-        for op in module.ops:
-            if not self.op(op, entry):
-                return False
-            entry = False
-        return True
+            if isinstance(op, func.FuncOp):
+                self.renamed[op.sym_name.data] = f"#function{k}"
+        return all(self.feed(op) for op in module.ops)
 
-    def op(self, op: Operation, entry: bool = False) -> bool:
+    def feed(self, op: Operation) -> bool:
         name = op.name
         if name.startswith("tf.") and name not in self.rules_checked:
             if not _own_rule(name[3:]):
                 return False
             self.rules_checked.add(name)
-        values = self.values
-        try:
-            operands = ",".join([str(values[v]) for v in op.operands])
-        except KeyError:  # a value defined after its use: no key rather than a wrong one
-            return False
-        parts = [name, operands]
-        for r in op.results:
-            values[r] = len(values)
-            parts.append(self.attr(r.type))
-        for kind, attrs in (("a", op.attributes), ("p", op.properties)):
-            for k in sorted(attrs):
-                if entry and k == "sym_name":
-                    parts.append(f"{kind}:{k}=@__entry")
-                else:
-                    parts.append(f"{kind}:{k}={self.attr(attrs[k])}")
-        if op.successors:
-            return False
-        self.h.update(("\0".join(parts) + "\n").encode())
-        for region in op.regions:
-            self.h.update(b"{")
-            for block in region.blocks:
-                if not self.block(block):
-                    return False
-            self.h.update(b"}")
-        return True
+        return super().feed(op)
 
-    def block(self, block: Block) -> bool:
-        values = self.values
-        parts = ["^"]
-        for a in block.args:
-            values[a] = len(values)
-            parts.append(self.attr(a.type))
-        self.h.update(("\0".join(parts) + "\n").encode())
-        return all(self.op(op) for op in block.ops)
-
-    def attr(self, a: Attribute) -> str:
-        text = self.text.get(a)
-        if text is None:
-            text = self.text[a] = self._attr_text(a)
-        return text
-
-    def _attr_text(self, a: Attribute) -> str:
-        if isinstance(a, TensorType):
-            return f"tensor{tuple(a.get_shape())}{self.attr(a.element_type)}{self.attr(a.encoding)}"
-        if isinstance(a, StringAttr):
-            if _BODY_TOKEN in a.data:
-                self.process_local = True
-            return "s" + repr(self.renamed.get(a.data, a.data))
-        if isinstance(a, SymbolRefAttr) and not a.nested_references.data:
-            return "@" + repr(self.renamed.get(a.root_reference.data, a.root_reference.data))
-        if isinstance(a, IntegerAttr):
-            return f"i{a.value.data}:{self.attr(a.type)}"
-        if isinstance(a, FloatAttr):  # by its bits: NaN payloads and -0.0 differ
-            return f"f{struct.pack('<d', a.value.data).hex()}:{self.attr(a.type)}"
-        if isinstance(a, FunctionType):
-            return ("(" + ",".join(self.attr(t) for t in a.inputs.data) + ")->("
-                    + ",".join(self.attr(t) for t in a.outputs.data) + ")")
-        if isinstance(a, ArrayAttr):
-            return "[" + ",".join(self.attr(x) for x in a.data) + "]"
-        if isinstance(a, DenseIntOrFPElementsAttr):
-            return f"dense:{self.attr(a.type)}:{hashlib.sha256(a.data.data).hexdigest()}"
-        return f"{type(a).__name__}:{a}"  # rare ones: printed (names the class, as printing may not)
+    def attr_text(self, a: Attribute) -> str:
+        if isinstance(a, StringAttr) and _BODY_TOKEN in a.data:
+            self.process_local = True
+        return super().attr_text(a)
 
 
 def _own_rule(op_name: str) -> bool:

@@ -159,14 +159,12 @@ def legalize_function(f: func.FuncOp, stacks: dict | None = None, names: dict | 
 
 
 def _dce(block) -> None:
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(block.ops)):
-            if op.has_trait(Pure) and all(not r.uses for r in op.results) and op.results:
-                op.detach()
-                op.erase()
-                changed = True
+    """Erase the block's unused pure ops. One sweep from the end reaches the fixpoint: an erased op's
+    operands are defined before it, so their ops are visited after it."""
+    for op in reversed(list(block.ops)):
+        if op.results and all(not r.uses for r in op.results) and op.has_trait(Pure):
+            op.detach()
+            op.erase()
 
 
 def _branch_functions(module: ModuleOp) -> dict[str, func.FuncOp]:

@@ -108,9 +108,7 @@ def test_sources_fingerprint_follows_every_edit(tmp_path, monkeypatch):
 
     first = fingerprint()
     assert fingerprint() == first  # from the memo
-    monkeypatch.setenv("MINIXLA_CACHE_DIR", "off")
-    assert fingerprint() == first  # hashing the contents agrees
-    monkeypatch.setenv("MINIXLA_CACHE_DIR", str(tmp_path / "cache"))
+    assert compile_cache._content_hash(roots, compile_cache._stamps(roots)) == first  # hashing agrees
     seen = {first}
     st = os.stat(tree / "a.py")
     (tree / "a.py").write_text("x = 3\n")  # same size
@@ -123,6 +121,40 @@ def test_sources_fingerprint_follows_every_edit(tmp_path, monkeypatch):
     (tree / "notes.txt").write_text("edited, not a source")
     seen.add(fingerprint())
     assert len(seen) == 4
+
+
+def test_sources_memo_beside_the_bytecode(tmp_path, monkeypatch):
+    """An empty cache directory still finds the fingerprint memoised beside the sources' bytecode (no file
+    read); a stale or garbled memo is rehashed and rewritten; nothing is written under -B."""
+    tree = tmp_path / "src"
+    tree.mkdir()
+    (tree / "a.py").write_text("x = 1\n")
+    roots = (tree,)
+    hashed = []
+    content_hash = compile_cache._content_hash
+    monkeypatch.setattr(compile_cache, "_content_hash", lambda r, s: hashed.append(1) or content_hash(r, s))
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+
+    def fingerprint(cache: str):
+        monkeypatch.setenv("MINIXLA_CACHE_DIR", str(tmp_path / cache))
+        compile_cache.tree_fingerprint.cache_clear()  # as a new process
+        return compile_cache.tree_fingerprint(roots)
+
+    first = fingerprint("one")
+    memo = compile_cache._memo_path(roots)
+    assert memo.parent == tree / "__pycache__" and memo.is_file() and len(hashed) == 1
+    assert fingerprint("two") == first and fingerprint("off") == first and len(hashed) == 1  # from the memo
+    st = os.stat(tree / "a.py")
+    (tree / "a.py").write_text("x = 2\n")  # same size, later mtime: the memo is stale
+    os.utime(tree / "a.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    edited = fingerprint("three")
+    assert edited != first and len(hashed) == 2 and edited == content_hash(roots, compile_cache._stamps(roots))
+    assert fingerprint("four") == edited and len(hashed) == 2
+    memo.write_text("garbage")
+    assert fingerprint("five") == edited and len(hashed) == 3
+    memo.unlink()
+    monkeypatch.setattr("sys.dont_write_bytecode", True)
+    assert fingerprint("six") == edited and not memo.exists()
 
 
 def _fresh_call(fn, *args):
@@ -221,3 +253,19 @@ def test_a_source_edit_misses(cache_dir, tmp_path, monkeypatch):
     edited = key()
     monkeypatch.setattr(compile_cache, "sources_fingerprint", lambda: "another compiler")
     assert len({before, edited, key()}) == 3
+
+
+def test_reuse_key_ignores_the_entry_name_and_sees_every_change(cache_dir):
+    """The legalized module's key (ir_digest: no printing): two traces of one program (entry names with
+    different trace counters) share it; a constant's bits, a shape or an op change it."""
+    from minixla.frontend.compiler import legalize
+
+    def key(fn, x):
+        cf = tf.function(fn, jit_compile=True).get_concrete_function(x)
+        return compile_reuse.reuse_key(legalize(cf.module, {}, "f"), OPTIMIZE_PIPELINE)
+
+    base = key(lambda v: tf.exp(v) * 2.0, X)
+    assert base is not None and key(lambda w: tf.exp(w) * 2.0, X) == base
+    others = [key(lambda v: tf.exp(v) * -2.0, X), key(lambda v: tf.exp(v) * 2.0, X.reshape(3, 2)),
+              key(lambda v: tf.tanh(v) * 2.0, X), key(lambda v: tf.exp(v) * 2.0, X.astype(np.float64))]
+    assert len({base, *others}) == 5
