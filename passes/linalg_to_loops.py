@@ -10,6 +10,14 @@ not know (`linalg.broadcast`, `linalg.reduce`); this one fails loudly.
 Index constants are emitted once per scope: a nest reuses one that an earlier nest of the same
 or an enclosing block emitted (the `cse` after this pass would erase the duplicate anyway, so its
 output is unchanged; it and `canonicalize` just have ~250 fewer ops to look at in the MLP step).
+
+With `collapse=true`, an all-parallel op whose operands are all contiguous (identity-layout) static
+memrefs read and written through identity maps (elementwise and fused elementwise nests) becomes
+one loop over the linear index: each operand is viewed through a `memref.collapse_shape` to rank 1
+(a free view: the same pointer). One loop per nest instead of one per dimension for LLVM (MLIR's
+linalg collapse-dimensions, XLA's elemental emission over a linear index). Broadcasts, transposes,
+reductions, strided views and bodies that read `linalg.index` keep their nest. Off by default:
+see docs/compile-time.md ("Session 9") for what it saves and the JIT's unroll threshold it crosses.
 """
 
 from __future__ import annotations
@@ -22,8 +30,9 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.ops import IndexOp
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, MemRefType, ModuleOp, NoneAttr, StridedLayoutAttr, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
@@ -127,7 +136,51 @@ def loop_bounds(op: Operation, maps, operands: Sequence[SSAValue], n_loops: int)
     return bounds  # type: ignore[return-value]
 
 
-def lower_structured(op: Operation, scopes: Scopes | None = None) -> None:
+def _contiguous(t: MemRefType) -> bool:
+    if isinstance(t.layout, NoneAttr):
+        return True
+    if not isinstance(t.layout, StridedLayoutAttr):
+        return False
+    strides, offset = t.layout.get_strides(), t.layout.get_offset()
+    shape = t.get_shape()
+    expect = [1] * len(shape)
+    for k in range(len(shape) - 2, -1, -1):
+        expect[k] = expect[k + 1] * shape[k + 1]
+    return offset == 0 and list(strides) == expect
+
+
+def collapsible(op: Operation, maps, iters, operands: Sequence[SSAValue]) -> bool:
+    """All loops parallel, every operand a contiguous static memref read/written through the
+    identity map, and a body that does not read its loop indices: one linear loop does the same."""
+    n = len(iters)
+    if n < 2 or any(it != "parallel" for it in iters):
+        return False
+    if any(m.num_symbols or m.num_dims != n or len(m.results) != n
+           or any(not isinstance(r, AffineDimExpr) or r.position != k for k, r in enumerate(m.results))
+           for m in maps):
+        return False
+    for v in operands:
+        t = v.type
+        if not isinstance(t, MemRefType) or not _contiguous(t) or any(d < 0 for d in t.get_shape()):
+            return False
+    return not any(isinstance(o, IndexOp) for o in op.regions[0].block.ops)
+
+
+def _collapse(e: Emit, v: SSAValue) -> SSAValue:
+    t = v.type
+    assert isinstance(t, MemRefType)
+    shape = t.get_shape()
+    size = 1
+    for d in shape:
+        size *= d
+    flat = MemRefType(t.element_type, [size])
+    return e(like(("memref.collapse_shape", t), lambda: memref.CollapseShapeOp.create(
+        operands=[v], result_types=[flat],
+        properties={"reassociation": ArrayAttr([ArrayAttr([IntegerAttr(k, i64) for k in range(len(shape))])])}),
+        (v,)))
+
+
+def lower_structured(op: Operation, scopes: Scopes | None = None, collapse: bool = False) -> None:
     maps = [m.data for m in op.get_indexing_maps()]  # type: ignore[attr-defined]
     iters = [it.data.value for it in op.get_iterator_types()]  # type: ignore[attr-defined]
     ins, outs = list(op.inputs), list(op.outputs)  # type: ignore[attr-defined]
@@ -137,6 +190,9 @@ def lower_structured(op: Operation, scopes: Scopes | None = None) -> None:
     assert parent is not None
     outer = Block()
     e = Emit(outer, scopes.of(parent) if scopes is not None else None)
+    if collapse and collapsible(op, maps, iters, (*ins, *outs)):
+        ins, outs = [_collapse(e, v) for v in ins], [_collapse(e, v) for v in outs]
+        iters, maps = iters[:1], [AffineMap.identity(1)] * len(maps)
     n_loops = len(iters)
     bounds = loop_bounds(op, maps, [*ins, *outs], n_loops)
     par = [k for k in range(n_loops) if iters[k] == "parallel"]
@@ -258,8 +314,11 @@ class ConvertLinalgToLoops(ModulePass):
 
     name = "lower-linalg-to-loops"
 
+    collapse: bool = False
+    """one linear loop for elementwise nests over contiguous buffers"""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ops = [o for o in op.walk() if isinstance(o, LinalgStructuredOperation)]
         scopes = Scopes()
         for o in ops:
-            lower_structured(o, scopes)
+            lower_structured(o, scopes, self.collapse)
