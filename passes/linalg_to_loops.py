@@ -6,6 +6,18 @@ loops: one `scf.parallel` over all parallel dimensions (outermost), then
 registers). Bodies are inlined with `memref.load`/`memref.store`; affine
 indexing maps become index arithmetic. xDSL's upstream pass skips ops it does
 not know (`linalg.broadcast`, `linalg.reduce`); this one fails loudly.
+
+Index constants are emitted once per scope: a nest reuses one that an earlier nest of the same
+or an enclosing block emitted (the `cse` after this pass would erase the duplicate anyway, so its
+output is unchanged; it and `canonicalize` just have ~250 fewer ops to look at in the MLP step).
+
+With `collapse=true`, an all-parallel op whose operands are all contiguous (identity-layout) static
+memrefs read and written through identity maps (elementwise and fused elementwise nests) becomes
+one loop over the linear index: each operand is viewed through a `memref.collapse_shape` to rank 1
+(a free view: the same pointer). One loop per nest instead of one per dimension for LLVM (MLIR's
+linalg collapse-dimensions, XLA's elemental emission over a linear index). Broadcasts, transposes,
+reductions, strided views and bodies that read `linalg.index` keep their nest. Off by default:
+see docs/compile-time.md ("Session 9") for what it saves and the JIT's unroll threshold it crosses.
 """
 
 from __future__ import annotations
@@ -18,8 +30,9 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.ops import IndexOp
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, MemRefType, ModuleOp, NoneAttr, StridedLayoutAttr, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
@@ -30,16 +43,56 @@ from minixla.passes.locations import inherit
 PASS_NAME = "lower-linalg-to-loops"
 
 
+class Scope:
+    """Index constants already emitted in a block (`consts`), and the scope of the enclosing block:
+    a constant found here or in a parent scope dominates the op being lowered."""
+
+    __slots__ = ("consts", "parent")
+
+    def __init__(self, parent: Scope | None = None):
+        self.consts: dict[int, SSAValue] = {}
+        self.parent = parent
+
+
 class Emit:
-    def __init__(self, block: Block):
+    def __init__(self, block: Block, scope: Scope | None = None):
         self.block = block
+        self.scope = scope
 
     def __call__(self, op: Operation) -> SSAValue:
         self.block.add_op(op)
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
     def index(self, v: int) -> SSAValue:
-        return self(like(("arith.constant", "index", v), lambda: arith.ConstantOp(IntegerAttr(v, IndexType())), ()))
+        s = self.scope
+        while s is not None:
+            c = s.consts.get(v)
+            if c is not None:
+                return c
+            s = s.parent
+        c = self(like(("arith.constant", "index", v), lambda: arith.ConstantOp(IntegerAttr(v, IndexType())), ()))
+        if self.scope is not None:
+            self.scope.consts[v] = c
+        return c
+
+    def nested(self, block: Block) -> Emit:
+        """An emitter into `block`, a region of an op this one emits: it sees this one's constants."""
+        return Emit(block, Scope(self.scope) if self.scope is not None else None)
+
+
+class Scopes:
+    """One `Scope` per block the pass lowers ops in, chained through the enclosing blocks."""
+
+    def __init__(self) -> None:
+        self._of: dict[Block, Scope] = {}
+
+    def of(self, block: Block) -> Scope:
+        scope = self._of.get(block)
+        if scope is None:
+            op = block.parent_op()
+            above = op.parent_block() if op is not None else None
+            scope = self._of[block] = Scope(self.of(above) if above is not None else None)
+        return scope
 
 
 def _load(memref_value: SSAValue, idx: Sequence[SSAValue]) -> Operation:
@@ -83,20 +136,69 @@ def loop_bounds(op: Operation, maps, operands: Sequence[SSAValue], n_loops: int)
     return bounds  # type: ignore[return-value]
 
 
-def lower_structured(op: Operation) -> None:
+def _contiguous(t: MemRefType) -> bool:
+    if isinstance(t.layout, NoneAttr):
+        return True
+    if not isinstance(t.layout, StridedLayoutAttr):
+        return False
+    strides, offset = t.layout.get_strides(), t.layout.get_offset()
+    shape = t.get_shape()
+    expect = [1] * len(shape)
+    for k in range(len(shape) - 2, -1, -1):
+        expect[k] = expect[k + 1] * shape[k + 1]
+    return offset == 0 and list(strides) == expect
+
+
+def collapsible(op: Operation, maps, iters, operands: Sequence[SSAValue]) -> bool:
+    """All loops parallel, every operand a contiguous static memref read/written through the
+    identity map, and a body that does not read its loop indices: one linear loop does the same."""
+    n = len(iters)
+    if n < 2 or any(it != "parallel" for it in iters):
+        return False
+    if any(m.num_symbols or m.num_dims != n or len(m.results) != n
+           or any(not isinstance(r, AffineDimExpr) or r.position != k for k, r in enumerate(m.results))
+           for m in maps):
+        return False
+    for v in operands:
+        t = v.type
+        if not isinstance(t, MemRefType) or not _contiguous(t) or any(d < 0 for d in t.get_shape()):
+            return False
+    return not any(isinstance(o, IndexOp) for o in op.regions[0].block.ops)
+
+
+def _collapse(e: Emit, v: SSAValue) -> SSAValue:
+    t = v.type
+    assert isinstance(t, MemRefType)
+    shape = t.get_shape()
+    size = 1
+    for d in shape:
+        size *= d
+    flat = MemRefType(t.element_type, [size])
+    return e(like(("memref.collapse_shape", t), lambda: memref.CollapseShapeOp.create(
+        operands=[v], result_types=[flat],
+        properties={"reassociation": ArrayAttr([ArrayAttr([IntegerAttr(k, i64) for k in range(len(shape))])])}),
+        (v,)))
+
+
+def lower_structured(op: Operation, scopes: Scopes | None = None, collapse: bool = False) -> None:
     maps = [m.data for m in op.get_indexing_maps()]  # type: ignore[attr-defined]
     iters = [it.data.value for it in op.get_iterator_types()]  # type: ignore[attr-defined]
     ins, outs = list(op.inputs), list(op.outputs)  # type: ignore[attr-defined]
     if any(not isinstance(v.type, MemRefType) for v in (*ins, *outs)):
         raise _fail(op, "operands must be memrefs (run bufferize first)")
+    parent = op.parent_block()
+    assert parent is not None
+    outer = Block()
+    e = Emit(outer, scopes.of(parent) if scopes is not None else None)
+    if collapse and collapsible(op, maps, iters, (*ins, *outs)):
+        ins, outs = [_collapse(e, v) for v in ins], [_collapse(e, v) for v in outs]
+        iters, maps = iters[:1], [AffineMap.identity(1)] * len(maps)
     n_loops = len(iters)
     bounds = loop_bounds(op, maps, [*ins, *outs], n_loops)
     par = [k for k in range(n_loops) if iters[k] == "parallel"]
     red = [k for k in range(n_loops) if iters[k] != "parallel"]
     out_maps = maps[len(ins):]
     carried = bool(red) and all(not (m.used_dims() & set(red)) for m in out_maps)
-    outer = Block()
-    e = Emit(outer)
     ivs: list[SSAValue | None] = [None] * n_loops
     inner = e
     if par:
@@ -108,7 +210,7 @@ def lower_structured(op: Operation) -> None:
                [*[zero] * n, *ubs, *[one] * n], regions=[region]))
         for k, a in zip(par, body.args):
             ivs[k] = a
-        inner = Emit(body)
+        inner = e.nested(body)
     # reductions innermost, in their original order
     if carried:
         _reduction_nest(op, inner, maps, ivs, red, bounds, ins, outs)
@@ -116,8 +218,6 @@ def lower_structured(op: Operation) -> None:
         _plain_nest(op, inner, maps, ivs, red, bounds, ins, outs)
     if par:
         inner(like(("scf.reduce", 0), scf.ReduceOp, ()))
-    parent = op.parent_block()
-    assert parent is not None
     inherit(outer.ops, op)
     for new in list(outer.ops):
         new.detach()
@@ -172,7 +272,7 @@ def _plain_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
         body = Block(arg_types=[IndexType()])
         e.block.add_op(scf.ForOp(e.index(0), e.index(bounds[k]), e.index(1), [], Region(body)))
         ivs[k] = body.args[0]
-        inner = Emit(body)
+        inner = e.nested(body)
         _plain_nest(op, inner, maps, ivs, loops[1:], bounds, ins, outs)
         body.add_op(scf.YieldOp())
         return
@@ -198,7 +298,7 @@ def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
         fors.append(loop)
         ivs[k] = body.args[0]
         cur = list(body.args[1:])
-        e = Emit(body)
+        e = e.nested(body)
     vals = inline_body(op, e, maps, ivs, ins, [c if block.args[n_in + j].uses else None for j, c in enumerate(cur)])
     e.block.add_op(scf.YieldOp(*vals))
     for loop in reversed(fors[:-1]):
@@ -214,7 +314,11 @@ class ConvertLinalgToLoops(ModulePass):
 
     name = "lower-linalg-to-loops"
 
+    collapse: bool = False
+    """one linear loop for elementwise nests over contiguous buffers"""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         ops = [o for o in op.walk() if isinstance(o, LinalgStructuredOperation)]
+        scopes = Scopes()
         for o in ops:
-            lower_structured(o)
+            lower_structured(o, scopes, self.collapse)

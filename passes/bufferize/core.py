@@ -26,7 +26,8 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from minixla.passes.fast_build import like
 from minixla.passes.locations import inherit, ops_after
-from minixla.passes.bufferize.memory import Globals, alloc, copy, insert_deallocs, is_identity, memref_type, subview
+from minixla.passes.bufferize.memory import (Globals, alloc, copy, identity_memref, insert_deallocs, is_identity,
+                                             memref_type, subview)
 
 PASS_NAME = "bufferize"
 
@@ -262,7 +263,7 @@ class Bufferizer:
         if self.can_overwrite(old):
             return self.m(old)
         src = self.m(old)
-        buf = self.new_alloc(MemRefType(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
+        buf = self.new_alloc(identity_memref(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
         if needs_contents:
             assert self.state is not None
             copy(self.state.new, src, buf)
@@ -272,7 +273,7 @@ class Bufferizer:
         assert self.state is not None
         src = self.m(op.operands[0])
         if not is_identity(src.type):
-            buf = self.new_alloc(MemRefType(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
+            buf = self.new_alloc(identity_memref(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
             copy(self.state.new, src, buf)
             src = buf
         props = {"reassociation": op.reassociation}
@@ -369,7 +370,7 @@ class Bufferizer:
                     and x not in used_inside):
                 bufs.append(src)
             else:
-                buf = self.new_alloc(MemRefType(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
+                buf = self.new_alloc(identity_memref(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
                 assert self.state is not None
                 copy(self.state.new, src, buf)
                 bufs.append(buf)
@@ -388,7 +389,7 @@ class Bufferizer:
             if b is t:
                 srcs.append(None)
             elif r in target_roots and target_roots[r] is not t or (r in target_roots and b is not t):
-                tmp = self.new_alloc(MemRefType(b.type.element_type, b.type.get_shape()))  # type: ignore[attr-defined]
+                tmp = self.new_alloc(identity_memref(b.type.element_type, b.type.get_shape()))  # type: ignore[attr-defined]
                 copy(st.new, b, tmp)
                 srcs.append(tmp)
             else:
@@ -446,7 +447,7 @@ class Bufferizer:
                     and not any(a in used_inside for a in self.aliases.get(r, []))):
                 bufs.append(src)
             else:
-                buf = self.new_alloc(MemRefType(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
+                buf = self.new_alloc(identity_memref(src.type.element_type, src.type.get_shape()))  # type: ignore[attr-defined]
                 copy(st.new, src, buf)
                 bufs.append(buf)
         scalars = [v for v, t in zip(inits, is_t) if not t]

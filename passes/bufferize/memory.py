@@ -17,9 +17,26 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from minixla.passes.fast_build import like
 
 
+_MEMREFS: dict[tuple[Attribute, tuple[int, ...]], MemRefType] = {}
+
+
+def identity_memref(element_type: Attribute, shape: Sequence[int]) -> MemRefType:
+    """`MemRefType(element_type, shape)`, memoized: xDSL's constructor re-checks its parameters
+    against their constraints (~50 us each, a third of bufferize on the MLP step), and a program
+    uses few distinct types (attributes are immutable values, so sharing them is safe)."""
+    key = (element_type, tuple(shape))
+    m = _MEMREFS.get(key)
+    if m is None:
+        if len(_MEMREFS) > 4096:  # the bound keeps a long-lived process flat
+            _MEMREFS.clear()
+        m = _MEMREFS[key] = MemRefType(element_type, shape)
+    return m
+
+
 def memref_type(t: Attribute) -> Attribute:
+    """The identity-layout memref of a tensor type; other types unchanged."""
     if isinstance(t, TensorType):
-        return MemRefType(t.element_type, t.get_shape())
+        return identity_memref(t.element_type, t.get_shape())
     return t
 
 
@@ -74,7 +91,7 @@ def copy(block: Block, src: SSAValue, dst: SSAValue) -> None:
 
 def alloc(block: Block, t: MemRefType) -> SSAValue:
     op = like(("memref.alloc", t.element_type, tuple(t.get_shape())),
-              lambda: memref.AllocOp([], [], MemRefType(t.element_type, t.get_shape()), alignment=None), ())
+              lambda: memref.AllocOp([], [], identity_memref(t.element_type, t.get_shape()), alignment=None), ())
     block.add_op(op)
     return op.memref
 

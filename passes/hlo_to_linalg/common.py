@@ -137,6 +137,12 @@ REDUCTION = IteratorTypeAttr.reduction()
 BodyFn = Callable[[Emitter, Sequence[SSAValue]], Sequence[SSAValue]]
 
 
+def linalg_yield(values: Sequence[SSAValue]) -> Operation:
+    """`linalg.yield values`; `create` skips the IRDL builder (passes/fast_build.py: the op has no
+    result, property or attribute, so there is nothing else to build)."""
+    return YieldOp.create(operands=list(values))
+
+
 def generic(e: Emitter, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], maps: Sequence[AffineMapAttr],
             iterators: Sequence[IteratorTypeAttr], body: BodyFn) -> list[SSAValue]:
     """Emit a `linalg.generic` on tensors; `body(emitter, scalar args)` returns the yielded values."""
@@ -144,7 +150,7 @@ def generic(e: Emitter, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue],
     block = Block(arg_types=arg_types)
     inner = Emitter(block)
     yielded = body(inner, block.args)
-    inner.op(YieldOp(*yielded))
+    inner.op(linalg_yield(yielded))
     region, result_types = Region(block), [v.type for v in outputs]
     key = ("linalg.generic", len(inputs), len(outputs), tuple(maps), tuple(iterators), tuple(result_types))
     op = e.op(like(key, lambda: GenericOp(list(inputs), list(outputs), region, list(maps), list(iterators),

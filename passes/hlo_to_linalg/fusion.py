@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, Float32Type, Float64Type, TensorType)
-from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.llvm import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
@@ -48,7 +48,8 @@ from minixla.dialects.hlo_ops.base import int_value, ints, is_float
 from minixla.dialects.hlo_ops.splats import dense_splat_value
 
 from minixla.passes.fast_build import like
-from minixla.passes.hlo_to_linalg.common import PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, shape_of, signless
+from minixla.passes.hlo_to_linalg.common import (PARALLEL, REDUCTION, Emitter, amap, elem, empty, fill, linalg_yield,
+                                                  shape_of, signless)
 from minixla.passes.hlo_to_linalg.scalar_region import _one as scalar_op_of
 from minixla.passes.hlo_to_linalg.shape import index_to_elem
 from minixla.passes.hlo_to_linalg.translate import Lowerer, lowering, mnemonic
@@ -174,7 +175,7 @@ class _Body:
 
     def emit(self, yielded: Sequence[SSAValue], outs: Sequence[SSAValue], out_maps: Sequence[AffineMapAttr],
              iterators) -> list[SSAValue]:
-        self.b.op(YieldOp(*yielded))
+        self.b.op(linalg_yield(yielded))
         region, maps, result_types = Region(self.block), [*self.maps, *out_maps], [o.type for o in outs]
         key = ("linalg.generic", len(self.inputs), len(outs), tuple(maps), tuple(iterators), tuple(result_types))
         op = self.lw.e.op(like(key, lambda: GenericOp(self.inputs, list(outs), region, maps, list(iterators),
