@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 #: when a pipeline uses it; `PASSES`, the table of their classes, is built on first use, so expanding
 #: `hlo-optimize` or `hlo-to-cpu` imports no pass
 NAMES = ("hlo-complex-to-real", "convert-hlo-to-linalg", "bufferize", "convert-linalg-to-blas", "lower-linalg-to-loops",
-         "convert-parallel-loops-to-threads", "lower-thread-dispatch")
+         "loop-cleanup", "convert-parallel-loops-to-threads", "lower-thread-dispatch")
 
 
 def __getattr__(name: str):
@@ -36,7 +36,7 @@ def __getattr__(name: str):
 #: then become pairs of float tensors)
 HLO_LEGALIZE = "hlo-legalize-structural,hlo-legalize-quant"
 HLO_TO_LOOPS = ",".join([HLO_LEGALIZE, "inline", "hlo-complex-to-real", "convert-hlo-to-linalg", "bufferize",
-                         "lower-linalg-to-loops", "canonicalize", "cse"])
+                         "lower-linalg-to-loops", "loop-cleanup"])
 
 
 #: XLA-style hlo optimizations (docs/fusion.md): exact simplifications, folding,

@@ -133,7 +133,7 @@ def test_same_as_canonicalize_cse(case):
     assert got != str(parse_and_verify(CASES[case], "case.mlir", load_all()))  # it did something
 
 
-#: hlo programs lowered to loops (the CPU pipeline up to, not including, canonicalize,cse)
+#: hlo programs lowered to loops (the CPU pipeline up to, not including, loop-cleanup)
 PROGRAMS = ["filecheck/passes/hlo-fusion/running-example.mlir", "filecheck/passes/hlo-fusion/fusion.mlir",
             "filecheck/passes/lower-linalg-to-loops/loops.mlir"]
 TO_LOOPS = ("hlo-optimize,hlo-legalize-structural,hlo-legalize-quant,inline,hlo-complex-to-real,"

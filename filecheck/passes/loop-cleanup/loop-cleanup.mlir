@@ -1,5 +1,5 @@
-// RUN: %python %S/Inputs/opt_with_loop_cleanup.py %s --split-input-file -p loop-cleanup | filecheck %s
-// RUN: %python %S/Inputs/opt_with_loop_cleanup.py %s --split-input-file -p canonicalize,cse | filecheck %s
+// RUN: minixla-opt %s --split-input-file -p loop-cleanup | filecheck %s
+// RUN: minixla-opt %s --split-input-file -p canonicalize,cse | filecheck %s
 
 // loop-cleanup does what canonicalize,cse do at the loop level (both RUN lines check the same
 // output): constants folded (2 + 3), x + 0 and i + 0 dropped, the dead subf erased, the inner
