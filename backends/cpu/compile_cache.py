@@ -452,11 +452,58 @@ def engine_for_object(data: bytes):
     return engine
 
 
+#: IR text of a runtime kernel -> the forked child compiling it (`prefetch_runtime_kernel`)
+_BACKGROUND: dict = {}
+
+
+def prefetch_runtime_kernel(text: str) -> bool:
+    """Start compiling runtime kernel `text` (the generated gemm: ~0.13 s of code generation) in a forked
+    child, so that its LLVM work runs on the other core while this process runs the compile's Python
+    passes; `runtime_kernel_engine` then takes the child's object. In-process background threads could
+    not do that: llvmlite serializes LLVM calls, and the JIT of the module itself waited for the gemm.
+    Only where parallel_jit.py may fork (never under MPI, `MINIXLA_PARALLEL_JIT=0` turns it off) and a
+    core looks idle, and not for a kernel the disk cache holds. True when a child was started."""
+    from minixla.backends.cpu import parallel_jit
+
+    if text in _BACKGROUND or not parallel_jit.enabled() or not parallel_jit.core_idle():
+        return False
+    if cached_object(text) is not None:
+        return False
+    try:
+        _BACKGROUND[text] = parallel_jit.compile_in_background(text)
+    except OSError:
+        return False
+    return True
+
+
+def _from_background(text: str) -> bytes | None:
+    """The object of a kernel `prefetch_runtime_kernel` started, stored in the disk cache; None when none
+    was started or its child failed (then a warning, and the caller compiles it here)."""
+    child = _BACKGROUND.pop(text, None)
+    if child is None:
+        return None
+    data = child.result(60.0)
+    if data is None:
+        import warnings
+
+        from minixla.backends.cpu.parallel_jit import ParallelJitWarning
+
+        warnings.warn(f"the child compiling a runtime kernel failed ({child.error}); compiling it in this process "
+                      "(MINIXLA_PARALLEL_JIT=0 turns the child off)", ParallelJitWarning, stacklevel=3)
+        return None
+    disk = active_cache()
+    if disk is not None:
+        disk.put(object_key(text, 0), data)
+    return data
+
+
 def runtime_kernel_engine(text: str):
     """A finalized MCJIT engine for a runtime kernel's fixed IR `text` (the gemm, its wrappers): the
-    object code from the disk cache when stored (no parsing nor code generation), else compiled for the
-    host and stored."""
+    object code from the disk cache when stored (no parsing nor code generation), or from the child
+    `prefetch_runtime_kernel` started, else compiled for the host and stored."""
     stored = cached_object(text)
+    if stored is None:
+        stored = _from_background(text)
     if stored is not None:
         return engine_for_object(stored)
     import llvmlite.binding as llvm

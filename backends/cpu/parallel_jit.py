@@ -269,3 +269,14 @@ def compile_objects(llvm_ir: str, opt_level: int, optimize: Optimizer) -> list[b
                       ParallelJitWarning, stacklevel=3)
         theirs = emit_object(halves[1], opt_level, optimize)
     return [mine, theirs]
+
+
+def compile_in_background(text: str) -> _Child:
+    """A forked child emitting the object code of a whole runtime kernel (`text`, compiled as MCJIT would:
+    no IR pipeline, the host machine's code generation) while this process goes on; `result(timeout)`
+    collects it. Raises OSError when no process can be had."""
+    return _Child(text, 0, _no_pipeline)
+
+
+def _no_pipeline(module: llvm.ModuleRef) -> None:  # pragma: no cover -- opt_level 0 never calls it
+    pass

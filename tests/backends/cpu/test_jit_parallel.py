@@ -345,3 +345,63 @@ def test_the_cut_weighs_internal_functions_with_the_blocks_that_use_them(monkeyp
     tail_group = light if 'define void @"f__tail"' in light else heavy
     assert 'define internal void @"helper"' in tail_group and "call void @\"helper\"" in tail_group
     assert 'define internal void @"helper"' not in (heavy if tail_group is light else light)
+
+
+KERNEL = """; a runtime kernel for the background compile
+define double @minixla_test_kernel(double %x) {
+  %y = fmul double %x, %x
+  %z = fadd double %y, 1.0
+  ret double %z
+}
+"""
+
+
+def _call_kernel(engine) -> float:
+    import ctypes
+
+    return ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)(engine.get_function_address("minixla_test_kernel"))(3.0)
+
+
+def test_a_runtime_kernel_compiles_in_a_background_child(monkeypatch, tmp_path):
+    """prefetch_runtime_kernel forks the child; runtime_kernel_engine takes its object, stores it in the
+    disk cache (the next process loads it from there) and the engine runs it."""
+    monkeypatch.setenv("MINIXLA_PARALLEL_JIT", "1")
+    monkeypatch.setenv("MINIXLA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("MINIXLA_DISABLE_CACHE", raising=False)
+    if not parallel_jit.enabled():
+        pytest.skip("background compiles need os.fork and two usable cores")
+    text = KERNEL + f"; {tmp_path}\n"  # a text no other test compiled
+    assert compile_cache.prefetch_runtime_kernel(text)
+    assert not compile_cache.prefetch_runtime_kernel(text)  # one child per kernel
+    child = compile_cache._BACKGROUND[text]
+    assert _call_kernel(compile_cache.runtime_kernel_engine(text)) == 10.0
+    assert text not in compile_cache._BACKGROUND and child.error == ""
+    assert compile_cache.cached_object(text) is not None
+    assert not compile_cache.prefetch_runtime_kernel(text)  # stored: nothing to compile
+
+
+def test_a_failing_background_child_compiles_the_kernel_here(monkeypatch):
+    parent = os.getpid()
+    real = parallel_jit.emit_object
+
+    def dies(text, opt_level, optimize):
+        if os.getpid() != parent:
+            os._exit(3)
+        return real(text, opt_level, optimize)
+
+    monkeypatch.setattr(parallel_jit, "emit_object", dies)
+    monkeypatch.setenv("MINIXLA_PARALLEL_JIT", "1")
+    monkeypatch.setenv("MINIXLA_CACHE_DIR", "off")
+    if not parallel_jit.enabled():
+        pytest.skip("background compiles need os.fork and two usable cores")
+    text = KERNEL + "; failing child\n"
+    assert compile_cache.prefetch_runtime_kernel(text)
+    with pytest.warns(parallel_jit.ParallelJitWarning, match="runtime kernel failed .*status"):
+        engine = compile_cache.runtime_kernel_engine(text)
+    assert _call_kernel(engine) == 10.0
+
+
+def test_no_background_kernel_compile_when_forking_is_off(monkeypatch):
+    monkeypatch.setenv("MINIXLA_PARALLEL_JIT", "0")
+    assert not compile_cache.prefetch_runtime_kernel(KERNEL + "; off\n")
+    assert (KERNEL + "; off\n") not in compile_cache._BACKGROUND
