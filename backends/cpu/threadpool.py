@@ -424,6 +424,10 @@ def default_num_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: the helper's IR as a runtime kernel (the disk cache's key; `prefetch` may compile it in a child)
+POOL_TEXT = "; minixla thread pool\n" + POOL_IR + _JIT_COUNT_IR
+
+
 def ensure_registered() -> None:
     """Compile the helper once and make `minixla_parallel_for` resolvable."""
     if _STATE:
@@ -431,21 +435,13 @@ def ensure_registered() -> None:
     with _LOCK:
         if _STATE:
             return
-        from minixla.backends.cpu.target import create_machine, host_target
+        from minixla.backends.cpu.compile_cache import runtime_kernel_engine
 
-        host = host_target()
-        module = llvm.parse_assembly(POOL_IR + _JIT_COUNT_IR)
-        module.triple = host.triple
-        module.verify()
-        engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
-        from minixla.backends.cpu.compile_cache import cache_object_code
-
-        cache_object_code(engine, "; minixla thread pool\n" + POOL_IR + _JIT_COUNT_IR)  # ~30 ms per new process
-        engine.finalize_object()
+        engine = runtime_kernel_engine(POOL_TEXT)  # ~30 ms of code generation per new process, else cached
         llvm.add_symbol(SYMBOL, engine.get_function_address(SYMBOL))
         count = ctypes.c_int64.from_address(engine.get_global_value_address("minixla_num_threads"))
         count.value = default_num_threads()
-        _STATE.update(engine=engine, module=module, count=count)
+        _STATE.update(engine=engine, count=count)
 
 
 def set_num_threads(n: int) -> int:
@@ -465,9 +461,14 @@ def prefetch() -> None:
     """Start `ensure_registered` on a background thread (the compile calls this once it knows the
     module will call the pool): building the helper is ~30-90 ms of LLVM code generation per new
     process when the disk cache is off or cold, which then overlaps the remaining Python passes
-    (llvmlite serializes LLVM calls, so this only helps while the main thread is in Python)."""
+    (llvmlite serializes LLVM calls, so this only helps while the main thread is in Python). Where a
+    core is idle the code generation runs in a forked child instead (compile_cache.prefetch_runtime_kernel)
+    and the thread only loads its object."""
     if _STATE or _PREFETCH:
         return
+    from minixla.backends.cpu.compile_cache import prefetch_runtime_kernel
+
+    prefetch_runtime_kernel(POOL_TEXT)
     thread = threading.Thread(target=_register_quietly, name="minixla-pool-build", daemon=True)
     _PREFETCH.append(thread)
     thread.start()
