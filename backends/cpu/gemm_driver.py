@@ -1,7 +1,8 @@
-"""The generated gemm's driver, in LLVM IR: the k-block loop, the two parallel phases
-(shared packing, then tiles of C from an atomic counter), the packing buffer
-kept across calls (at most 2 x 4096 x KC elements per element type: 16 MiB for
-f32 and for f64), the no-product and out-of-memory paths, the dispatcher to a
+"""The generated gemm's driver, in LLVM IR: the parallel work (per k block, shared packing
+then tiles of C, all as jobs from one atomic counter, one fork-join per product), the
+packing buffer kept across calls (one or two k blocks' panels: at most 2 x 4096 x KC
+elements per element type, 16 MiB for f32 and for f64, or twice that many for small
+blocks of two slots), the no-product and out-of-memory paths, the dispatcher to a
 library for small products, and the JIT compilation. The micro-kernel and the
 packing are in `gemm_codegen.py`, which says how the pieces fit (BLIS/Goto
 blocking).
@@ -12,11 +13,13 @@ from __future__ import annotations
 from minixla.backends.cpu.gemm_codegen import COL_MAJOR, NO_TRANS, KernelShape, kernel_ir, packing_ir
 
 # ---- driver ---------------------------------------------------------------------------------
-#: context of the two parallel phases (field numbers used below)
-_CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "T", "T",
-        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "ptr")
-(_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _P0, _KC, _KCP, _ALPHA, _BETA,
- _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NBC, _NTASKS, _PPT, _PCOUNTER) = range(len(_CTX))
+#: context of the parallel work (field numbers used below)
+_CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "T", "T",
+        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64",
+        "ptr", "ptr", "i1")
+(_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _K, _ALPHA, _BETA,
+ _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NTILES, _PPT, _ASTRIDE, _BSTRIDE, _NSLOT, _NKB, _NPER,
+ _PDONE, _FLAGS, _LATE) = range(len(_CTX))
 
 
 def _fields(g: str, t: str, names: dict[str, int]) -> str:
@@ -30,7 +33,17 @@ def _fields(g: str, t: str, names: dict[str, int]) -> str:
     return "\n".join(out)
 
 
-def _tile_loops(g: str, t: str, mr: int, nr: int, size: int, u: int) -> str:
+def _kb_params(kc: int, u: int) -> str:
+    """`%p0`, `%kc`, `%kcp` (kc rounded up to the unroll) of k block `%kb` of a product of depth `%k`."""
+    return f"""  %p0 = mul i64 %kb, {kc}
+  %kleft = sub i64 %k, %p0
+  %kc = call i64 @llvm.umin.i64(i64 %kleft, i64 {kc})
+  %kcp.0 = add i64 %kc, {u - 1}
+  %kcp.1 = udiv i64 %kcp.0, {u}
+  %kcp = mul i64 %kcp.1, {u}"""
+
+
+def _tile_loops(g: str, t: str, mr: int, nr: int, size: int, unit: int) -> str:
     """The micro-kernel calls over A micro-panels [ip0, ip1) x B micro-panels [jp0, jp1): A's
     micro-panel stays in L1 while B's stream from L2 (the other order measured 5% slower).
     With `%late` (one column block: each A micro-panel has one task; A's k unit-stride) the task
@@ -61,8 +74,8 @@ irow:
   %pfa = getelementptr {t}, ptr %a, i64 %pfo
   %pfrs = mul i64 %ars, {size}
   %pflpr.0 = mul i64 %kc, {size}
-  %pflpr.1 = add i64 %pflpr.0, 63
-  %pflpr = udiv i64 %pflpr.1, 64
+  %pflpr.1 = add i64 %pflpr.0, {unit - 1}
+  %pflpr = udiv i64 %pflpr.1, {unit}
   %pfn.0 = mul i64 %pflpr, %nmr
   %pflines = select i1 %haspf, i64 %pfn.0, i64 0
   br i1 %late, label %apanel, label %jcol
@@ -97,6 +110,12 @@ irow_end:
 _MIN_CHUNKS = 16
 #: micro-panels per packing task
 _PACK_GRAIN = 2
+
+#: packed panels of one k block up to which the next k block is packed into a second slot
+_TWO_SLOTS_BYTES = 4 << 20
+
+#: pauses a task waiting for another thread's task spins before it yields its core instead
+_SPINS = 2000
 
 #: the reused packing buffer is aligned to and grown in huge pages (2 MiB), which madvise asks for
 _HUGE = 1 << 21
@@ -166,12 +185,14 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int) -> str:
     ctx_type = f"%ctx_{g} = type {{ {', '.join(t if f == 'T' else f for f in _CTX)} }}"
     panels_per_task = max(1, s.rows_per_task // mr)
     bpanels_per_block = nc // nr
-    pack_fields = _fields(g, t, dict(a=_A, ars=_ARS, acs=_ACS, b=_B, brs=_BRS, bcs=_BCS, m=_M, n=_N, p0=_P0,
-                                     kc=_KC, kcp=_KCP, apack=_APACK, bpack=_BPACK, npa=_NPA, npb=_NPB))
-    comp_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, kcp=_KCP, alpha=_ALPHA, beta=_BETA,
-                                     apack=_APACK, bpack=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
-                                     nrc=_NRC, ntasks=_NTASKS, ppt=_PPT, a=_A, ars=_ARS, acs=_ACS, p0=_P0,
-                                     kc=_KC))
+    pack_fields = _fields(g, t, dict(a=_A, ars=_ARS, acs=_ACS, b=_B, brs=_BRS, bcs=_BCS, m=_M, n=_N, k=_K,
+                                     apack0=_APACK, bpack0=_BPACK, npa=_NPA, astride=_ASTRIDE, bstride=_BSTRIDE,
+                                     nslot=_NSLOT))
+    work_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, k=_K, alpha=_ALPHA, beta0=_BETA,
+                                     apack0=_APACK, bpack0=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
+                                     nrc=_NRC, ntiles=_NTILES, ppt=_PPT, a=_A, ars=_ARS, acs=_ACS,
+                                     astride=_ASTRIDE, bstride=_BSTRIDE, nslot=_NSLOT, nkb=_NKB,
+                                     nper=_NPER, pdone=_PDONE, flags=_FLAGS, late=_LATE))
 
     def store(field: int, ty: str, val: str) -> str:
         return (f"  %st{field}.p = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {field}\n"
@@ -180,38 +201,145 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int) -> str:
     sets = "\n".join([store(_A, "ptr", "%a"), store(_ARS, "i64", "%ars"), store(_ACS, "i64", "%acs"),
                       store(_B, "ptr", "%b"), store(_BRS, "i64", "%brs"), store(_BCS, "i64", "%bcs"),
                       store(_C, "ptr", "%c"), store(_LDC, "i64", "%ldc"), store(_M, "i64", "%m"),
-                      store(_N, "i64", "%n"), store(_ALPHA, t, "%alpha"), store(_APACK, "ptr", "%apack"),
-                      store(_BPACK, "ptr", "%bpack"), store(_COUNTER, "ptr", "%counter"),
-                      store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"), store(_NRC, "i64", "%nrc"),
-                      store(_NBC, "i64", "%nbc"), store(_NTASKS, "i64", "%ntasks"),
-                      store(_PPT, "i64", "%ppt"), store(_PCOUNTER, "ptr", "%pcounter")])
+                      store(_N, "i64", "%n"), store(_K, "i64", "%k"), store(_ALPHA, t, "%alpha"),
+                      store(_BETA, t, "%beta"), store(_APACK, "ptr", "%apack"), store(_BPACK, "ptr", "%bpack"),
+                      store(_COUNTER, "ptr", "%counter"), store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"),
+                      store(_NRC, "i64", "%nrc"), store(_NTILES, "i64", "%ntiles"), store(_PPT, "i64", "%ppt"),
+                      store(_ASTRIDE, "i64", "%astride"),
+                      store(_BSTRIDE, "i64", "%bstride"), store(_NPER, "i64", "%nper"),
+                      store(_PDONE, "ptr", "%pdone"), store(_FLAGS, "ptr", "%flags"), store(_LATE, "i1", "%late"),
+                      store(_NSLOT, "i64", "%nslot"), store(_NKB, "i64", "%nkbt")])
     return f"""
 {ctx_type}
 
-; the packing phase: units taken from the pack counter until none is left (a B micro-panel is
-; NR/MR times an A one's work: an even split of the units left one thread twice the other's)
-define internal void @{g}_pack_task(i64 %lo0, i64 %hi0, ptr %ctx) {{
+; the whole product on each thread, as jobs from one counter in k-block order: per k block, its
+; packing units (grains of A and B micro-panels; a B micro-panel is NR/MR times an A one's work)
+; then its tasks (row chunk x column block of C). A job waits only for what it needs: a task for
+; its k block's packing (`%pdone`) and for the previous k block's task on its tile (`%flags`),
+; packing for the tasks of the k block that used the slot before (`%tdone`). A thread done early
+; packs and computes the next k block instead of waiting at a barrier: one fork-join per product
+; instead of two per k block (their waits for the slower thread's last task were 2-6 ms of a 3x3
+; convolution's ~22, more on a busy machine).
+define internal void @{g}_work(i64 %lo0, i64 %hi0, ptr %ctx) {{
 entry:
-{_fields(g, t, dict(pcounter=_PCOUNTER, npa=_NPA, npb=_NPB))}
+{work_fields}
+  %npg = udiv i64 %nper, {_PACK_GRAIN}
+  %per = add i64 %npg, %ntiles
+  %nall = mul i64 %nkb, %per
+  %poff = select i1 %late, i64 %npa, i64 0
   %npack = add i64 %npa, %npb
   br label %next
 next:
-  %u = atomicrmw add ptr %pcounter, i64 {_PACK_GRAIN} monotonic
-  %left = icmp ult i64 %u, %npack
-  br i1 %left, label %pack, label %done
+  %job = atomicrmw add ptr %counter, i64 1 monotonic
+  %left = icmp ult i64 %job, %nall
+  br i1 %left, label %which, label %done
+which:
+  %kb = udiv i64 %job, %per
+  %w = urem i64 %job, %per
+  ; k block kb's panels are in slot kb mod nslot: its packing waits until k block kb - nslot's
+  ; tasks are done (with two threads they always are); counters per slot count up across k blocks
+  %slot = urem i64 %kb, %nslot
+  %round = udiv i64 %kb, %nslot
+  %pdp = getelementptr i64, ptr %pdone, i64 %slot
+  %tdi = add i64 %slot, 2
+  %tdp = getelementptr i64, ptr %pdone, i64 %tdi
+  %ispack = icmp ult i64 %w, %npg
+  br i1 %ispack, label %pack, label %task
 pack:
-  %u1.0 = add i64 %u, {_PACK_GRAIN}
-  %u1 = call i64 @llvm.umin.i64(i64 %u1.0, i64 %npack)
-  call void @{g}_pack_units(i64 %u, i64 %u1, ptr %ctx)
+  %pw = mul i64 %w, {_PACK_GRAIN}
+  %plo.0 = add i64 %pw, %poff
+  %plo = call i64 @llvm.umin.i64(i64 %plo.0, i64 %npack)
+  %phi.0 = add i64 %plo.0, {_PACK_GRAIN}
+  %phi = call i64 @llvm.umin.i64(i64 %phi.0, i64 %npack)
+  %tneed = mul i64 %round, %ntiles
+  br label %wfree
+wfree:
+  %sp0 = phi i32 [ 0, %pack ], [ %sp0.next, %spin0 ]
+  %tdv = load atomic i64, ptr %tdp acquire, align 8
+  %free = icmp uge i64 %tdv, %tneed
+  br i1 %free, label %packit, label %spin0
+spin0:
+  %sp0.next = call i32 @{g}_backoff(i32 %sp0)
+  br label %wfree
+packit:
+  call void @{g}_pack_units(i64 %plo, i64 %phi, ptr %ctx, i64 %kb)
+  %pdold = atomicrmw add ptr %pdp, i64 1 release
+  br label %next
+task:
+  %tl = sub i64 %w, %npg
+  %round1 = add i64 %round, 1
+  %pneed = mul i64 %round1, %npg
+  %flp = getelementptr i64, ptr %flags, i64 %tl
+  br label %wpack
+wpack:
+  %sp1 = phi i32 [ 0, %task ], [ %sp1.next, %spin1 ]
+  %pdv = load atomic i64, ptr %pdp acquire, align 8
+  %pok = icmp uge i64 %pdv, %pneed
+  br i1 %pok, label %wtile, label %spin1
+spin1:
+  %sp1.next = call i32 @{g}_backoff(i32 %sp1)
+  br label %wpack
+wtile:
+  %sp2 = phi i32 [ 0, %wpack ], [ %sp2.next, %spin2 ]
+  %flv = load atomic i64, ptr %flp acquire, align 8
+  %fok = icmp uge i64 %flv, %kb
+  br i1 %fok, label %tile, label %spin2
+spin2:
+  %sp2.next = call i32 @{g}_backoff(i32 %sp2)
+  br label %wtile
+tile:
+{_kb_params(kc, u)}
+  %first = icmp eq i64 %kb, 0
+  %beta = select i1 %first, {t} %beta0, {t} 1.0
+  %aoffk = mul i64 %slot, %astride
+  %apack = getelementptr {t}, ptr %apack0, i64 %aoffk
+  %boffk = mul i64 %slot, %bstride
+  %bpack = getelementptr {t}, ptr %bpack0, i64 %boffk
+  %kpf = udiv i64 %kcp, {u}
+  %bc = udiv i64 %tl, %nrc
+  %rc = urem i64 %tl, %nrc
+  %ip0 = mul i64 %rc, %ppt
+  %ip1.0 = add i64 %ip0, %ppt
+  %ip1 = call i64 @llvm.umin.i64(i64 %ip1.0, i64 %npa)
+  %jp0 = mul i64 %bc, {bpanels_per_block}
+  %jp1.0 = add i64 %jp0, {bpanels_per_block}
+  %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
+{_tile_loops(g, t, mr, nr, s.size, s.pf_unit).replace("label %next", "label %tdone")}
+tdone:
+  %kb1 = add i64 %kb, 1
+  store atomic i64 %kb1, ptr %flp release, align 8
+  %tdold = atomicrmw add ptr %tdp, i64 1 release
   br label %next
 done:
   ret void
 }}
 
-; pack units [lo, hi): A micro-panels 0..npa-1, then B micro-panels npa..npa+npb-1
-define internal void @{g}_pack_units(i64 %lo, i64 %hi, ptr %ctx) {{
+; one wait step: a pause while the thread we wait for is likely running (it holds one task),
+; then the core is given away (a busy machine may have preempted that thread: spinning would
+; keep it off a core); returns the next step's count
+define internal i32 @{g}_backoff(i32 %i) {{
+entry:
+  %spin = icmp ult i32 %i, {_SPINS}
+  br i1 %spin, label %pause, label %yield
+pause:
+  call void @llvm.x86.sse2.pause()
+  %i1 = add i32 %i, 1
+  ret i32 %i1
+yield:
+  %r = call i32 @sched_yield()
+  ret i32 %i
+}}
+
+; pack units [lo, hi) of k block kb: A micro-panels 0..npa-1, then B micro-panels npa..npa+npb-1
+define internal void @{g}_pack_units(i64 %lo, i64 %hi, ptr %ctx, i64 %kb) {{
 entry:
 {pack_fields}
+{_kb_params(kc, u)}
+  %slot = urem i64 %kb, %nslot
+  %aoffk = mul i64 %slot, %astride
+  %apack = getelementptr {t}, ptr %apack0, i64 %aoffk
+  %boffk = mul i64 %slot, %bstride
+  %bpack = getelementptr {t}, ptr %bpack0, i64 %boffk
   %alo = call i64 @llvm.umin.i64(i64 %lo, i64 %npa)
   %ahi = call i64 @llvm.umin.i64(i64 %hi, i64 %npa)
   %has_a = icmp ult i64 %alo, %ahi
@@ -241,33 +369,6 @@ do_b:
   %bdst = getelementptr {t}, ptr %bpack, i64 %bdoff0
   call void @{g}_pack_b(ptr %bdst, ptr %b, i64 %bcs, i64 %brs, i64 %bj0, i64 %bcols, i64 %p0, i64 %kc, i64 %kcp)
   br label %done
-done:
-  ret void
-}}
-
-; tiles of C (a row chunk x a column block), taken from the shared counter until none is left
-define internal void @{g}_compute_task(i64 %lo, i64 %hi, ptr %ctx) {{
-entry:
-{comp_fields}
-  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
-  %late.1 = icmp eq i64 %acs, 1
-  %late = and i1 %late.0, %late.1
-  %kpf = udiv i64 %kcp, {u}
-  br label %next
-next:
-  %tk = atomicrmw add ptr %counter, i64 1 monotonic
-  %left = icmp ult i64 %tk, %ntasks
-  br i1 %left, label %tile, label %done
-tile:
-  %bc = udiv i64 %tk, %nrc
-  %rc = urem i64 %tk, %nrc
-  %ip0 = mul i64 %rc, %ppt
-  %ip1.0 = add i64 %ip0, %ppt
-  %ip1 = call i64 @llvm.umin.i64(i64 %ip1.0, i64 %npa)
-  %jp0 = mul i64 %bc, {bpanels_per_block}
-  %jp1.0 = add i64 %jp0, {bpanels_per_block}
-  %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
-{_tile_loops(g, t, mr, nr, s.size, u)}
 done:
   ret void
 }}
@@ -428,17 +529,38 @@ setup:
   %nrc = udiv i64 %nrc.1, %ppt
   %nbc.0 = add i64 %npb, {bpanels_per_block - 1}
   %nbc = udiv i64 %nbc.0, {bpanels_per_block}
-  %ntasks = mul i64 %nrc, %nbc
+  %ntiles = mul i64 %nrc, %nbc
+  ; one column block, A's k unit-stride: the tasks pack A (`_tile_loops`, one k block's A buffer: a
+  ; tile's k blocks run in order), the packing only B
+  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
+  %late.1 = icmp eq i64 %acs, 1
+  %late = and i1 %late.0, %late.1
+  %nkbt.0 = add i64 %k, {kc - 1}
+  %nkbt = udiv i64 %nkbt.0, {kc}
   %kfirst = call i64 @llvm.umin.i64(i64 %k, i64 {kc})
   %kmax.0 = add i64 %kfirst, {u - 1}
   %kmax.1 = udiv i64 %kmax.0, {u}
   %kmax = mul i64 %kmax.1, {u}
-  %abytes.0 = mul i64 %npa, {mr * s.size}
-  %abytes.1 = mul i64 %abytes.0, %kmax
+  %akb = mul i64 %npa, {mr}
+  %astride.0 = mul i64 %akb, %kmax
+  %astride = select i1 %late, i64 0, i64 %astride.0
+  %bkb = mul i64 %npb, {nr}
+  %bstride = mul i64 %bkb, %kmax
+  ; two slots of packed panels where one k block's are small: k block kb + 1 is packed while k block
+  ; kb's last tasks run; one for big ones (8 MiB at 2048^3: a second slot, cold in the cache when
+  ; packed again, cost 2-3% of one thread's time) and for a single k block
+  %kbbytes.0 = add i64 %astride, %bstride
+  %kbbytes = mul i64 %kbbytes.0, {s.size}
+  %small = icmp ule i64 %kbbytes, {_TWO_SLOTS_BYTES}
+  %slots = select i1 %small, i64 2, i64 1
+  %nslot = call i64 @llvm.umin.i64(i64 %nkbt, i64 %slots)
+  %ablocks = select i1 %late, i64 1, i64 %nslot
+  %abytes.0 = mul i64 %astride.0, {s.size}
+  %abytes.1 = mul i64 %abytes.0, %ablocks
   %abytes.2 = add i64 %abytes.1, 4095
   %abytes = and i64 %abytes.2, -4096
-  %bbytes.0 = mul i64 %npb, {nr * s.size}
-  %bbytes.1 = mul i64 %bbytes.0, %kmax
+  %bbytes.0 = mul i64 %bstride, {s.size}
+  %bbytes.1 = mul i64 %bbytes.0, %nslot
   %bbytes.2 = add i64 %bbytes.1, 63
   %bbytes = and i64 %bbytes.2, -64
   %packbytes = add i64 %abytes, %bbytes
@@ -453,46 +575,32 @@ nomem:
 go:
   %ctx = alloca %ctx_{g}, align 8
   %counter = alloca i64, align 8
-  %pcounter = alloca i64, align 8
+  ; per group: packing units done per k block; per tile of C: k blocks done (kept across groups)
+  %pdone = alloca i64, i64 4, align 8
+  %flags = alloca i64, i64 %ntiles, align 8
+  %flbytes = mul i64 %ntiles, 8
+  call void @llvm.memset.p0.i64(ptr %flags, i8 0, i64 %flbytes, i1 false)
+  call void @llvm.memset.p0.i64(ptr %pdone, i8 0, i64 32, i1 false)
+  %npack = add i64 %npa, %npb
+  ; packing units per k block, whole grains (a grain never spans two k blocks)
+  %nper.0 = select i1 %late, i64 %npb, i64 %npack
+  %nper.1 = add i64 %nper.0, {_PACK_GRAIN - 1}
+  %nper.2 = udiv i64 %nper.1, {_PACK_GRAIN}
+  %nper = mul i64 %nper.2, {_PACK_GRAIN}
 {sets}
   %mn = mul i64 %m, %n
   %work = mul i64 %mn, %k
   %serial = icmp ult i64 %work, {serial_work}
-  %npack = add i64 %npa, %npb
-  ; one column block, A's k unit-stride: the compute tasks pack A (`_tile_loops`), the packing phase only B
-  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
-  %late.1 = icmp eq i64 %acs, 1
-  %late = and i1 %late.0, %late.1
-  %pstart = select i1 %late, i64 %npa, i64 0
-  br label %kblock
-kblock:
-  %p0 = phi i64 [ 0, %go ], [ %p0.next, %kblock_end ]
-  %kleft = sub i64 %k, %p0
-  %kcb = call i64 @llvm.umin.i64(i64 %kleft, i64 {kc})
-  %kcp.0 = add i64 %kcb, {u - 1}
-  %kcp.1 = udiv i64 %kcp.0, {u}
-  %kcp = mul i64 %kcp.1, {u}
-  %first = icmp eq i64 %p0, 0
-  %beff = select i1 %first, {t} %beta, {t} 1.0
-{store(_P0, "i64", "%p0").replace("%st", "%sp")}
-{store(_KC, "i64", "%kcb").replace("%st", "%sk")}
-{store(_KCP, "i64", "%kcp").replace("%st", "%skp")}
-{store(_BETA, t, "%beff").replace("%st", "%sb")}
+  %shares.0 = mul i64 %ntiles, %nkbt
+  %shares = add i64 %shares.0, 1
   store i64 0, ptr %counter
-  store i64 %pstart, ptr %pcounter
   br i1 %serial, label %one_thread, label %threads
 one_thread:
-  call void @{g}_pack_task(i64 0, i64 %npack, ptr %ctx)
-  call void @{g}_compute_task(i64 0, i64 %ntasks, ptr %ctx)
-  br label %kblock_end
+  call void @{g}_work(i64 0, i64 1, ptr %ctx)
+  br label %release
 threads:
-  call void @minixla_parallel_for(ptr @{g}_pack_task, ptr %ctx, i64 0, i64 %npack)
-  call void @minixla_parallel_for(ptr @{g}_compute_task, ptr %ctx, i64 0, i64 %ntasks)
-  br label %kblock_end
-kblock_end:
-  %p0.next = add i64 %p0, {kc}
-  %kmore = icmp ult i64 %p0.next, %k
-  br i1 %kmore, label %kblock, label %release
+  call void @minixla_parallel_for(ptr @{g}_work, ptr %ctx, i64 0, i64 %shares)
+  br label %release
 release:
   call void @{g}_release(ptr %apack)
   br label %ret
@@ -510,6 +618,9 @@ declare void @minixla_parallel_for(ptr, ptr, i64, i64)
 declare i64 @llvm.umin.i64(i64, i64)
 declare i64 @llvm.umax.i64(i64, i64)
 declare void @llvm.prefetch.p0(ptr, i32, i32, i32)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare void @llvm.x86.sse2.pause()
+declare i32 @sched_yield()
 """
 
 
