@@ -112,7 +112,7 @@ _MIN_CHUNKS = 16
 _PACK_GRAIN = 2
 
 #: packed panels of one k block up to which the next k block is packed into a second slot
-_TWO_SLOTS_BYTES = 4 << 20
+TWO_SLOTS_BYTES = 4 << 20
 
 #: pauses a task waiting for another thread's task spins before it yields its core instead
 _SPINS = 2000
@@ -180,7 +180,7 @@ own:
 }}"""
 
 
-def _driver(g: str, s: KernelShape, serial_work: int, max_block: int) -> str:
+def _driver(g: str, s: KernelShape, serial_work: int, max_block: int, two_slots_bytes: int) -> str:
     t, mr, nr, kc, nc, u = s.ty, s.mr, s.nr, s.kc, s.nc, s.unroll
     ctx_type = f"%ctx_{g} = type {{ {', '.join(t if f == 'T' else f for f in _CTX)} }}"
     panels_per_task = max(1, s.rows_per_task // mr)
@@ -551,7 +551,7 @@ setup:
   ; packed again, cost 2-3% of one thread's time) and for a single k block
   %kbbytes.0 = add i64 %astride, %bstride
   %kbbytes = mul i64 %kbbytes.0, {s.size}
-  %small = icmp ule i64 %kbbytes, {_TWO_SLOTS_BYTES}
+  %small = icmp ule i64 %kbbytes, {two_slots_bytes}
   %slots = select i1 %small, i64 2, i64 1
   %nslot = call i64 @llvm.umin.i64(i64 %nkbt, i64 %slots)
   %ablocks = select i1 %late, i64 1, i64 %nslot
@@ -633,13 +633,14 @@ def _intrinsics(s: KernelShape) -> str:
         f"declare void @llvm.masked.store.{s.suffix}.p0({vt}, ptr, i32, <{vl} x i1>)"])
 
 
-def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, max_block: int = 4096) -> str:
+def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, max_block: int = 4096,
+            two_slots_bytes: int = TWO_SLOTS_BYTES) -> str:
     """LLVM IR defining `minixla_gen_sgemm` and `minixla_gen_dgemm` for these kernel shapes."""
     parts = [_DECLS]
     for g in ("s", "d"):
         s = shapes[g]
         assert s.nc % s.nr == 0 and s.kc % s.unroll == 0, s
-        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, max_block)]
+        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, max_block, two_slots_bytes)]
     return "\n".join(parts)
 
 
@@ -679,7 +680,7 @@ gen:
 
 
 def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | None = None,
-                 max_block: int = 4096) -> tuple[object, int, int]:
+                 max_block: int = 4096, two_slots_bytes: int = TWO_SLOTS_BYTES) -> tuple[object, int, int]:
     """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses).
     With `fallback` (addresses of a library's sgemm, dgemm), the returned entries are the
     dispatchers that leave small and skinny products to it."""
@@ -689,7 +690,7 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     from minixla.backends.cpu.threadpool import ensure_registered
 
     ensure_registered()  # minixla_parallel_for
-    text = gemm_ir(shapes, max_block=max_block)
+    text = gemm_ir(shapes, max_block=max_block, two_slots_bytes=two_slots_bytes)
     if fallback is not None:
         llvm.add_symbol("minixla_fallback_sgemm", fallback[0])
         llvm.add_symbol("minixla_fallback_dgemm", fallback[1])
