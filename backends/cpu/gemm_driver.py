@@ -34,8 +34,14 @@ def _fields(g: str, t: str, names: dict[str, int]) -> str:
 
 
 def _kb_params(kc: int, u: int) -> str:
-    """`%p0`, `%kc`, `%kcp` (kc rounded up to the unroll) of k block `%kb` of a product of depth `%k`."""
-    return f"""  %p0 = mul i64 %kb, {kc}
+    """`%p0`, `%kc`, `%kcp` (kc rounded up to the unroll) of k block `%kb` of a product of depth `%k`,
+    and `%kmx`, the largest kcp: A micro-panels are `%kmx` apart whatever their k block's kcp, since a
+    task packing its own A (`_tile_loops`) may run beside one of another k block."""
+    return f"""  %kmx.0 = call i64 @llvm.umin.i64(i64 %k, i64 {kc})
+  %kmx.1 = add i64 %kmx.0, {u - 1}
+  %kmx.2 = udiv i64 %kmx.1, {u}
+  %kmx = mul i64 %kmx.2, {u}
+  %p0 = mul i64 %kb, {kc}
   %kleft = sub i64 %k, %p0
   %kc = call i64 @llvm.umin.i64(i64 %kleft, i64 {kc})
   %kcp.0 = add i64 %kc, {u - 1}
@@ -58,7 +64,7 @@ irow:
   %i0 = mul i64 %ip, {mr}
   %mleft = sub i64 %m, %i0
   %mrv = call i64 @llvm.umin.i64(i64 %mleft, i64 {mr})
-  %aoff = mul i64 %i0, %kcp
+  %aoff = mul i64 %i0, %kmx
   %ap = getelementptr {t}, ptr %apack, i64 %aoff
   %crow = mul i64 %i0, %ldc
   ; the next A micro-panel, prefetched into L2 by this one's kernel calls when k is unit-stride in A
@@ -344,15 +350,17 @@ entry:
   %ahi = call i64 @llvm.umin.i64(i64 %hi, i64 %npa)
   %has_a = icmp ult i64 %alo, %ahi
   br i1 %has_a, label %do_a, label %b_part
-do_a:
-  %ai0 = mul i64 %alo, {mr}
-  %aend0 = mul i64 %ahi, {mr}
-  %aend = call i64 @llvm.umin.i64(i64 %aend0, i64 %m)
-  %arows = sub i64 %aend, %ai0
-  %adoff0 = mul i64 %ai0, %kcp
+do_a:                                  ; one micro-panel at a time: they are %kmx apart, not %kcp
+  %aq = phi i64 [ %alo, %entry ], [ %aq.next, %do_a ]
+  %ai0 = mul i64 %aq, {mr}
+  %aleft = sub i64 %m, %ai0
+  %arows = call i64 @llvm.umin.i64(i64 %aleft, i64 {mr})
+  %adoff0 = mul i64 %ai0, %kmx
   %adst = getelementptr {t}, ptr %apack, i64 %adoff0
   call void @{g}_pack_a(ptr %adst, ptr %a, i64 %ars, i64 %acs, i64 %ai0, i64 %arows, i64 %p0, i64 %kc, i64 %kcp)
-  br label %b_part
+  %aq.next = add i64 %aq, 1
+  %amore = icmp ult i64 %aq.next, %ahi
+  br i1 %amore, label %do_a, label %b_part
 b_part:
   %blo0 = call i64 @llvm.umax.i64(i64 %lo, i64 %npa)
   %blo = sub i64 %blo0, %npa
@@ -548,11 +556,16 @@ setup:
   %bstride = mul i64 %bkb, %kmax
   ; two slots of packed panels where one k block's are small: k block kb + 1 is packed while k block
   ; kb's last tasks run; one for big ones (8 MiB at 2048^3: a second slot, cold in the cache when
-  ; packed again, cost 2-3% of one thread's time) and for a single k block
+  ; packed again, cost 2-3% of one thread's time), on one thread, and for a single k block
   %kbbytes.0 = add i64 %astride, %bstride
   %kbbytes = mul i64 %kbbytes.0, {s.size}
+  %mn = mul i64 %m, %n
+  %work = mul i64 %mn, %k
+  %serial = icmp ult i64 %work, {serial_work}
   %small = icmp ule i64 %kbbytes, {two_slots_bytes}
-  %slots = select i1 %small, i64 2, i64 1
+  %twin = xor i1 %serial, true
+  %two = and i1 %small, %twin
+  %slots = select i1 %two, i64 2, i64 1
   %nslot = call i64 @llvm.umin.i64(i64 %nkbt, i64 %slots)
   %ablocks = select i1 %late, i64 1, i64 %nslot
   %abytes.0 = mul i64 %astride.0, {s.size}
@@ -588,9 +601,6 @@ go:
   %nper.2 = udiv i64 %nper.1, {_PACK_GRAIN}
   %nper = mul i64 %nper.2, {_PACK_GRAIN}
 {sets}
-  %mn = mul i64 %m, %n
-  %work = mul i64 %mn, %k
-  %serial = icmp ult i64 %work, {serial_work}
   %shares.0 = mul i64 %ntiles, %nkbt
   %shares = add i64 %shares.0, 1
   store i64 0, ptr %counter
