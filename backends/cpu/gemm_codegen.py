@@ -99,7 +99,7 @@ def kernel_shapes(features: str) -> dict[str, KernelShape] | None:
     """{"s": f32 shape, "d": f64 shape} for a CPU with these (llvmlite) features, or None."""
     feats = {f[1:] for f in features.split(",") if f.startswith("+")}
     if "avx512f" in feats:
-        return {"s": KernelShape("float", 16, 12, 2, 512, 256, 8), "d": KernelShape("double", 8, 12, 2, 256, 256)}
+        return {"s": KernelShape("float", 16, 12, 2, 512, 256), "d": KernelShape("double", 8, 12, 2, 256, 256)}
     if "avx2" in feats and "fma" in feats:
         return {"s": KernelShape("float", 8, 6, 2, 256, 256), "d": KernelShape("double", 4, 6, 2, 256, 128)}
     return None
