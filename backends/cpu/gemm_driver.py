@@ -121,7 +121,7 @@ _PACK_GRAIN = 2
 TWO_SLOTS_BYTES = 4 << 20
 
 #: pauses a task waiting for another thread's task spins before it yields its core instead
-_SPINS = 2000
+_SPINS = 100
 
 #: the reused packing buffer is aligned to and grown in huge pages (2 MiB), which madvise asks for
 _HUGE = 1 << 21
