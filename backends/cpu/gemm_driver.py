@@ -1,8 +1,8 @@
 """The generated gemm's driver, in LLVM IR: the parallel work (per k block, shared packing
 then tiles of C, all as jobs from one atomic counter, one fork-join per product), the
-packing buffer kept across calls (one or two k blocks' panels: at most 2 x 4096 x KC
-elements per element type, 16 MiB for f32 and for f64, or twice that many for small
-blocks of two slots), the no-product and out-of-memory paths, the dispatcher to a
+packing buffer kept across calls (one k block's panels, or two while one's are at most
+`TWO_SLOTS_BYTES`: at most 2 x 4096 x KC elements per element type, 16 MiB for f32 and
+for f64), the no-product and out-of-memory paths, the dispatcher to a
 library for small products, and the JIT compilation. The micro-kernel and the
 packing are in `gemm_codegen.py`, which says how the pieces fit (BLIS/Goto
 blocking).
@@ -221,8 +221,8 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int, two_slots_
 ; the whole product on each thread, as jobs from one counter in k-block order: per k block, its
 ; packing units (grains of A and B micro-panels; a B micro-panel is NR/MR times an A one's work)
 ; then its tasks (row chunk x column block of C). A job waits only for what it needs: a task for
-; its k block's packing (`%pdone`) and for the previous k block's task on its tile (`%flags`),
-; packing for the tasks of the k block that used the slot before (`%tdone`). A thread done early
+; its k block's packing (`%pdone`, per slot) and for the previous k block's task on its tile
+; (`%flags`), packing for the tasks of the k block that used the slot before (`%pdone` + 2). A thread done early
 ; packs and computes the next k block instead of waiting at a barrier: one fork-join per product
 ; instead of two per k block (their waits for the slower thread's last task were 2-6 ms of a 3x3
 ; convolution's ~22, more on a busy machine).
@@ -588,7 +588,8 @@ nomem:
 go:
   %ctx = alloca %ctx_{g}, align 8
   %counter = alloca i64, align 8
-  ; per group: packing units done per k block; per tile of C: k blocks done (kept across groups)
+  ; per slot: packing grains done, then tasks done (both counting up over the slot's k blocks);
+  ; per tile of C: its k blocks done
   %pdone = alloca i64, i64 4, align 8
   %flags = alloca i64, i64 %ntiles, align 8
   %flbytes = mul i64 %ntiles, 8
