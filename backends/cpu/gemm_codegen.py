@@ -48,7 +48,13 @@ blocks too (+0.5-1.4%; it would need per-chunk ready flags), 48 instead of
 KC=1024 (-6%) with NC=256, C's lines prefetched over the last 40 or 80
 unrolled steps instead of the first 24 (-3%); one fork-join per product (every
 thread walks the k blocks, phases end when their work is done, not when every
-worker has arrived; two threads, load 5: 2-6% slower). Where the time goes (one
+worker has arrived; two threads, load 5: 2-6% slower). Session 9's one fork-join
+(`gemm_driver._driver`: jobs from one counter, a task waits only for its own
+k block's packing and its tile's previous k block, two slots of panels where
+small) is no slower on one thread and faster on two (quiet: 2048^3 399 -> 401,
+a convolution block 357 -> 374; busy: up to 1.8x); also tried then, within 1%
+at 2048^3: unroll 8, NC=512, KC=384 and 640, a second slot at 2048^3 (-2.5%
+on two threads: cold when packed again). Where the time goes (one
 thread, 2048^3, perf samples): the kernel 95% (its k loop 93% of that, the C
 update the rest), packing B 2.4%, packing A 1.7%.
 The driver, the dispatcher and the JIT compilation are in `gemm_driver.py`.
