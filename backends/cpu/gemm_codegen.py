@@ -10,10 +10,12 @@ splitting a gemm over our threads (`gemm_threads.py`) makes every thread pack
 all of B again, and an even static split waits for the slowest core of a busy
 machine. Here the structure is the BLIS/Goto one (van Zee & van de Geijn):
 
-    for p0 in k, step KC:                    (one fork-join pair per step)
+    for p0 in k, step KC:                    (jobs from one atomic counter, one fork-join in all)
         pack A[:, p0:p0+KC] into MR-row micro-panels         shared, split over threads
         pack B[p0:p0+KC, :] into NR-column micro-panels      shared, split over threads
-        tasks: (column block of NC columns, row chunk), from an atomic counter (dynamic balance)
+        tasks: (column block of NC columns, row chunk)       dynamic balance; each waits only
+                                                             for its k block's packing and its
+                                                             tile's previous k block
             for each MR-row micro-panel of A in the chunk:         MR x KC, L1-resident
                 for each NR-column micro-panel of B in the block:  packed block in L2
                     micro-kernel: MR x NR tile of C
@@ -46,7 +48,13 @@ blocks too (+0.5-1.4%; it would need per-chunk ready flags), 48 instead of
 KC=1024 (-6%) with NC=256, C's lines prefetched over the last 40 or 80
 unrolled steps instead of the first 24 (-3%); one fork-join per product (every
 thread walks the k blocks, phases end when their work is done, not when every
-worker has arrived; two threads, load 5: 2-6% slower). Where the time goes (one
+worker has arrived; two threads, load 5: 2-6% slower). Session 9's one fork-join
+(`gemm_driver._driver`: jobs from one counter, a task waits only for its own
+k block's packing and its tile's previous k block, two slots of panels where
+small) is no slower on one thread and faster on two (quiet: 2048^3 399 -> 401,
+a convolution block 357 -> 374; busy: up to 1.8x); also tried then, within 1%
+at 2048^3: unroll 8, NC=512, KC=384 and 640, a second slot at 2048^3 (-2.5%
+on two threads: cold when packed again). Where the time goes (one
 thread, 2048^3, perf samples): the kernel 95% (its k loop 93% of that, the C
 update the rest), packing B 2.4%, packing A 1.7%.
 The driver, the dispatcher and the JIT compilation are in `gemm_driver.py`.
@@ -76,6 +84,11 @@ class KernelShape:
         return self.vl * self.nv
 
     @property
+    def pf_unit(self) -> int:
+        """Bytes of the next A micro-panel's rows the kernel prefetches per unrolled step."""
+        return 64 * max(1, self.unroll // 4)
+
+    @property
     def size(self) -> int:
         return 4 if self.ty == "float" else 8
 
@@ -102,8 +115,8 @@ def kernel_shapes(features: str) -> dict[str, KernelShape] | None:
 def kernel_ir(g: str, s: KernelShape) -> str:
     """`@{g}_ukernel(kc, ap, bp, c, ldc, alpha, beta, mr, nr, pf, pfrs, pflpr, pflines, pfline)`:
     C tile = alpha*Ap*Bp + beta*C (C not read where beta == 0) over kc (a multiple of the unroll)
-    packed steps. It also prefetches into L2 one line per unrolled step of a region the caller
-    packs next (`pflines` lines from line `pfline` on, rows of `pflpr` lines `pfrs` bytes apart
+    packed steps. It also prefetches into L2 `pf_unit` bytes per unrolled step of a region the caller
+    packs next (`pflines` units from unit `pfline` on, rows of `pflpr` units `pfrs` bytes apart
     from `pf`; pflines == 0: none): the driver's late A packing (gemm_driver._tile_loops)."""
     t, vt, vl, mr, nv, u = s.ty, s.vt, s.vl, s.mr, s.nv, s.unroll
     fma = f"@llvm.fma.{s.suffix}"
@@ -121,30 +134,39 @@ def kernel_ir(g: str, s: KernelShape) -> str:
          # the first line's place (one division per call; the loop steps it)
          "  %pfs = call i64 @llvm.umin.i64(i64 %pfline, i64 %pflast)",
          "  %pfr0 = udiv i64 %pfs, %pfpr", "  %pfc0 = urem i64 %pfs, %pfpr",
-         "  %pfro = mul i64 %pfr0, %pfrs", "  %pfco = mul i64 %pfc0, 64", "  %pfo0 = add i64 %pfro, %pfco",
-         "  %pfrow = mul i64 %pfpr, 64", "  %pfwrap = sub i64 %pfrs, %pfrow"]
+         "  %pfro = mul i64 %pfr0, %pfrs", f"  %pfco = mul i64 %pfc0, {s.pf_unit}", "  %pfo0 = add i64 %pfro, %pfco",
+         f"  %pfrow = mul i64 %pfpr, {s.pf_unit}", "  %pfwrap = sub i64 %pfrs, %pfrow"]
     lpr = max(1, s.nr * s.size // 64)  # cache lines per row of the C tile
+    unit = s.pf_unit
     L += [f"  %ldcb = mul i64 %ldc, {s.size}", "  br label %loop", "loop:",
-          "  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]"]
-    # C's tile is needed at the end: fetch one of its lines per unrolled step while the loop runs
-    # (all of them at the start left ~7% of a 2048^3 product waiting on C: too many misses at once)
-    prefetch = [f"  %pf.it = udiv i64 %k, {u}",
-                f"  %pf.line = call i64 @llvm.umin.i64(i64 %pf.it, i64 {mr * lpr - 1})",
-                f"  %pf.row = udiv i64 %pf.line, {lpr}", f"  %pf.col = urem i64 %pf.line, {lpr}",
-                "  %pf.ro = mul i64 %pf.row, %ldcb", "  %pf.co = mul i64 %pf.col, 64", "  %pf.o = add i64 %pf.ro, %pf.co",
-                "  %pf.p = getelementptr i8, ptr %c, i64 %pf.o",
-                "  call void @llvm.prefetch.p0(ptr %pf.p, i32 1, i32 3, i32 1)",
-                "  %pa.p = getelementptr i8, ptr %pf, i64 %pa.o",
-                "  call void @llvm.prefetch.p0(ptr %pa.p, i32 0, i32 2, i32 1)",
-                # next line: along the row, or the next row's first; past the region's last: stay
-                "  %pa.c1 = add i64 %pa.c, 1", "  %pa.wrap = icmp eq i64 %pa.c1, %pfpr",
-                "  %pa.oa = add i64 %pa.o, 64", "  %pa.ow = add i64 %pa.o, %pfwrap",
-                "  %pa.on = select i1 %pa.wrap, i64 %pa.ow, i64 %pa.oa",
-                "  %pa.cn = select i1 %pa.wrap, i64 0, i64 %pa.c1",
-                "  %pa.l1 = add i64 %pa.l, 1", "  %pa.end = icmp ugt i64 %pa.l1, %pflast",
-                "  %pa.o.next = select i1 %pa.end, i64 %pa.o, i64 %pa.on",
-                "  %pa.c.next = select i1 %pa.end, i64 %pa.c, i64 %pa.cn",
-                "  %pa.l.next = select i1 %pa.end, i64 %pa.l, i64 %pa.l1"]
+          "  %k = phi i64 [ 0, %entry ], [ %k.next, %loop ]",
+          "  %cq = phi ptr [ %c, %entry ], [ %cq.next, %loop ]",
+          f"  %cr = phi i64 [ {mr - 1}, %entry ], [ %cr.next, %loop ]"]
+    # C's tile is needed at the end: fetch one of its rows per unrolled step while the loop runs
+    # (all of them at the start left ~7% of a 2048^3 product waiting on C: too many misses at once).
+    # A pointer walk (a line per step before, from index arithmetic: ~30 scalar instructions per
+    # step): a short k now prefetches the whole tile (4096x256x36: +3%, one thread, CPU time);
+    # 2048^3 unchanged.
+    prefetch = []
+    for line in range(lpr):
+        prefetch += [f"  %pf.c{line} = getelementptr i8, ptr %cq, i64 {line * 64}",
+                     f"  call void @llvm.prefetch.p0(ptr %pf.c{line}, i32 1, i32 3, i32 1)"]
+    prefetch += ["  %cmore = icmp ne i64 %cr, 0", "  %cq.a = getelementptr i8, ptr %cq, i64 %ldcb",
+                 "  %cq.next = select i1 %cmore, ptr %cq.a, ptr %cq", "  %cr.d = sub i64 %cr, 1",
+                 "  %cr.next = select i1 %cmore, i64 %cr.d, i64 %cr",
+                 "  %pa.p = getelementptr i8, ptr %pf, i64 %pa.o"]
+    for line in range(unit // 64):
+        prefetch += [f"  %pa.p{line} = getelementptr i8, ptr %pa.p, i64 {line * 64}",
+                     f"  call void @llvm.prefetch.p0(ptr %pa.p{line}, i32 0, i32 2, i32 1)"]
+    # next unit: along the row, or the next row's first; past the region's last: stay
+    prefetch += ["  %pa.c1 = add i64 %pa.c, 1", "  %pa.wrap = icmp eq i64 %pa.c1, %pfpr",
+                 f"  %pa.oa = add i64 %pa.o, {unit}", "  %pa.ow = add i64 %pa.o, %pfwrap",
+                 "  %pa.on = select i1 %pa.wrap, i64 %pa.ow, i64 %pa.oa",
+                 "  %pa.cn = select i1 %pa.wrap, i64 0, i64 %pa.c1",
+                 "  %pa.l1 = add i64 %pa.l, 1", "  %pa.end = icmp ugt i64 %pa.l1, %pflast",
+                 "  %pa.o.next = select i1 %pa.end, i64 %pa.o, i64 %pa.on",
+                 "  %pa.c.next = select i1 %pa.end, i64 %pa.c, i64 %pa.cn",
+                 "  %pa.l.next = select i1 %pa.end, i64 %pa.l, i64 %pa.l1"]
     last = {}
     for i in range(mr):
         for v in range(nv):

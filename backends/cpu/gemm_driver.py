@@ -1,7 +1,8 @@
-"""The generated gemm's driver, in LLVM IR: the k-block loop, the two parallel phases
-(shared packing, then tiles of C from an atomic counter), the packing buffer
-kept across calls (at most 2 x 4096 x KC elements per element type: 16 MiB for
-f32 and for f64), the no-product and out-of-memory paths, the dispatcher to a
+"""The generated gemm's driver, in LLVM IR: the parallel work (per k block, shared packing
+then tiles of C, all as jobs from one atomic counter, one fork-join per product), the
+packing buffer kept across calls (one k block's panels, or two while one's are at most
+`TWO_SLOTS_BYTES`: at most 2 x 4096 x KC elements per element type, 16 MiB for f32 and
+for f64), the no-product and out-of-memory paths, the dispatcher to a
 library for small products, and the JIT compilation. The micro-kernel and the
 packing are in `gemm_codegen.py`, which says how the pieces fit (BLIS/Goto
 blocking).
@@ -10,13 +11,16 @@ blocking).
 from __future__ import annotations
 
 from minixla.backends.cpu.gemm_codegen import COL_MAJOR, NO_TRANS, KernelShape, kernel_ir, packing_ir
+from minixla.backends.cpu.gemm_edges import buffer_ir, edge_paths_ir
 
 # ---- driver ---------------------------------------------------------------------------------
-#: context of the two parallel phases (field numbers used below)
-_CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "T", "T",
-        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "ptr")
-(_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _P0, _KC, _KCP, _ALPHA, _BETA,
- _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NBC, _NTASKS, _PPT, _PCOUNTER) = range(len(_CTX))
+#: context of the parallel work (field numbers used below)
+_CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "T", "T",
+        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64",
+        "ptr", "ptr", "i1")
+(_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _K, _ALPHA, _BETA,
+ _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NTILES, _PPT, _ASTRIDE, _BSTRIDE, _NSLOT, _NKB, _NPER,
+ _PDONE, _FLAGS, _LATE) = range(len(_CTX))
 
 
 def _fields(g: str, t: str, names: dict[str, int]) -> str:
@@ -30,7 +34,23 @@ def _fields(g: str, t: str, names: dict[str, int]) -> str:
     return "\n".join(out)
 
 
-def _tile_loops(g: str, t: str, mr: int, nr: int, size: int, u: int) -> str:
+def _kb_params(kc: int, u: int) -> str:
+    """`%p0`, `%kc`, `%kcp` (kc rounded up to the unroll) of k block `%kb` of a product of depth `%k`,
+    and `%kmx`, the largest kcp: A micro-panels are `%kmx` apart whatever their k block's kcp, since a
+    task packing its own A (`_tile_loops`) may run beside one of another k block."""
+    return f"""  %kmx.0 = call i64 @llvm.umin.i64(i64 %k, i64 {kc})
+  %kmx.1 = add i64 %kmx.0, {u - 1}
+  %kmx.2 = udiv i64 %kmx.1, {u}
+  %kmx = mul i64 %kmx.2, {u}
+  %p0 = mul i64 %kb, {kc}
+  %kleft = sub i64 %k, %p0
+  %kc = call i64 @llvm.umin.i64(i64 %kleft, i64 {kc})
+  %kcp.0 = add i64 %kc, {u - 1}
+  %kcp.1 = udiv i64 %kcp.0, {u}
+  %kcp = mul i64 %kcp.1, {u}"""
+
+
+def _tile_loops(g: str, t: str, mr: int, nr: int, size: int, unit: int) -> str:
     """The micro-kernel calls over A micro-panels [ip0, ip1) x B micro-panels [jp0, jp1): A's
     micro-panel stays in L1 while B's stream from L2 (the other order measured 5% slower).
     With `%late` (one column block: each A micro-panel has one task; A's k unit-stride) the task
@@ -45,7 +65,7 @@ irow:
   %i0 = mul i64 %ip, {mr}
   %mleft = sub i64 %m, %i0
   %mrv = call i64 @llvm.umin.i64(i64 %mleft, i64 {mr})
-  %aoff = mul i64 %i0, %kcp
+  %aoff = mul i64 %i0, %kmx
   %ap = getelementptr {t}, ptr %apack, i64 %aoff
   %crow = mul i64 %i0, %ldc
   ; the next A micro-panel, prefetched into L2 by this one's kernel calls when k is unit-stride in A
@@ -61,8 +81,8 @@ irow:
   %pfa = getelementptr {t}, ptr %a, i64 %pfo
   %pfrs = mul i64 %ars, {size}
   %pflpr.0 = mul i64 %kc, {size}
-  %pflpr.1 = add i64 %pflpr.0, 63
-  %pflpr = udiv i64 %pflpr.1, 64
+  %pflpr.1 = add i64 %pflpr.0, {unit - 1}
+  %pflpr = udiv i64 %pflpr.1, {unit}
   %pfn.0 = mul i64 %pflpr, %nmr
   %pflines = select i1 %haspf, i64 %pfn.0, i64 0
   br i1 %late, label %apanel, label %jcol
@@ -98,80 +118,25 @@ _MIN_CHUNKS = 16
 #: micro-panels per packing task
 _PACK_GRAIN = 2
 
-#: the reused packing buffer is aligned to and grown in huge pages (2 MiB), which madvise asks for
-_HUGE = 1 << 21
-_MADV_HUGEPAGE = 14
+#: packed panels of one k block up to which the next k block is packed into a second slot
+TWO_SLOTS_BYTES = 4 << 20
 
+#: pauses a task waiting for another thread's task spins before it yields its core instead
+_SPINS = 100
 
-def _buffer(g: str) -> str:
-    """`@{g}_acquire(bytes)`/`@{g}_release(p)`: the packing buffer, one per element type kept across
-    calls (a fresh one costs a page fault per 4 KiB on every call: ~4% of a 2048^3 product),
-    in huge pages where the kernel gives them (fewer TLB misses while packing and computing).
-    A call that finds it taken (a gemm on another thread) allocates its own, as before;
-    null: no memory."""
-    return f"""@{g}_buf = internal global ptr null
-@{g}_buf_size = internal global i64 0
-@{g}_buf_busy = internal global i32 0
-
-define internal ptr @{g}_acquire(i64 %bytes) {{
-entry:
-  %r = cmpxchg ptr @{g}_buf_busy, i32 0, i32 1 acquire monotonic
-  %ok = extractvalue {{ i32, i1 }} %r, 1
-  br i1 %ok, label %mine, label %fresh
-fresh:
-  %f = call ptr @aligned_alloc(i64 64, i64 %bytes)
-  ret ptr %f
-mine:
-  %have = load i64, ptr @{g}_buf_size
-  %enough = icmp uge i64 %have, %bytes
-  %old = load atomic ptr, ptr @{g}_buf monotonic, align 8
-  br i1 %enough, label %reuse, label %grow
-reuse:
-  ret ptr %old
-grow:                                  ; never a freed address in @buf: release compares with it
-  store atomic ptr null, ptr @{g}_buf seq_cst, align 8
-  call void @free(ptr %old)
-  %rb.0 = add i64 %bytes, {_HUGE - 1}
-  %rb = and i64 %rb.0, {-_HUGE}
-  %q = call ptr @aligned_alloc(i64 {_HUGE}, i64 %rb)
-  store atomic ptr %q, ptr @{g}_buf seq_cst, align 8
-  %null = icmp eq ptr %q, null
-  %size = select i1 %null, i64 0, i64 %rb
-  store i64 %size, ptr @{g}_buf_size
-  br i1 %null, label %fail, label %grown
-fail:
-  store atomic i32 0, ptr @{g}_buf_busy release, align 4
-  ret ptr null
-grown:
-  %ma = call i32 @madvise(ptr %q, i64 %rb, i32 {_MADV_HUGEPAGE})
-  ret ptr %q
-}}
-
-define internal void @{g}_release(ptr %p) {{
-entry:
-  %cached = load atomic ptr, ptr @{g}_buf seq_cst, align 8
-  %mine = icmp eq ptr %p, %cached
-  br i1 %mine, label %give, label %own
-give:
-  store atomic i32 0, ptr @{g}_buf_busy release, align 4
-  ret void
-own:
-  call void @free(ptr %p)
-  ret void
-}}"""
-
-
-def _driver(g: str, s: KernelShape, serial_work: int, max_block: int) -> str:
+def _driver(g: str, s: KernelShape, serial_work: int, max_block: int, two_slots_bytes: int) -> str:
     t, mr, nr, kc, nc, u = s.ty, s.mr, s.nr, s.kc, s.nc, s.unroll
     ctx_type = f"%ctx_{g} = type {{ {', '.join(t if f == 'T' else f for f in _CTX)} }}"
     panels_per_task = max(1, s.rows_per_task // mr)
     bpanels_per_block = nc // nr
-    pack_fields = _fields(g, t, dict(a=_A, ars=_ARS, acs=_ACS, b=_B, brs=_BRS, bcs=_BCS, m=_M, n=_N, p0=_P0,
-                                     kc=_KC, kcp=_KCP, apack=_APACK, bpack=_BPACK, npa=_NPA, npb=_NPB))
-    comp_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, kcp=_KCP, alpha=_ALPHA, beta=_BETA,
-                                     apack=_APACK, bpack=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
-                                     nrc=_NRC, ntasks=_NTASKS, ppt=_PPT, a=_A, ars=_ARS, acs=_ACS, p0=_P0,
-                                     kc=_KC))
+    pack_fields = _fields(g, t, dict(a=_A, ars=_ARS, acs=_ACS, b=_B, brs=_BRS, bcs=_BCS, m=_M, n=_N, k=_K,
+                                     apack0=_APACK, bpack0=_BPACK, npa=_NPA, astride=_ASTRIDE, bstride=_BSTRIDE,
+                                     nslot=_NSLOT))
+    work_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, k=_K, alpha=_ALPHA, beta0=_BETA,
+                                     apack0=_APACK, bpack0=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
+                                     nrc=_NRC, ntiles=_NTILES, ppt=_PPT, a=_A, ars=_ARS, acs=_ACS,
+                                     astride=_ASTRIDE, bstride=_BSTRIDE, nslot=_NSLOT, nkb=_NKB,
+                                     nper=_NPER, pdone=_PDONE, flags=_FLAGS, late=_LATE))
 
     def store(field: int, ty: str, val: str) -> str:
         return (f"  %st{field}.p = getelementptr %ctx_{g}, ptr %ctx, i32 0, i32 {field}\n"
@@ -180,51 +145,160 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int) -> str:
     sets = "\n".join([store(_A, "ptr", "%a"), store(_ARS, "i64", "%ars"), store(_ACS, "i64", "%acs"),
                       store(_B, "ptr", "%b"), store(_BRS, "i64", "%brs"), store(_BCS, "i64", "%bcs"),
                       store(_C, "ptr", "%c"), store(_LDC, "i64", "%ldc"), store(_M, "i64", "%m"),
-                      store(_N, "i64", "%n"), store(_ALPHA, t, "%alpha"), store(_APACK, "ptr", "%apack"),
-                      store(_BPACK, "ptr", "%bpack"), store(_COUNTER, "ptr", "%counter"),
-                      store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"), store(_NRC, "i64", "%nrc"),
-                      store(_NBC, "i64", "%nbc"), store(_NTASKS, "i64", "%ntasks"),
-                      store(_PPT, "i64", "%ppt"), store(_PCOUNTER, "ptr", "%pcounter")])
+                      store(_N, "i64", "%n"), store(_K, "i64", "%k"), store(_ALPHA, t, "%alpha"),
+                      store(_BETA, t, "%beta"), store(_APACK, "ptr", "%apack"), store(_BPACK, "ptr", "%bpack"),
+                      store(_COUNTER, "ptr", "%counter"), store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"),
+                      store(_NRC, "i64", "%nrc"), store(_NTILES, "i64", "%ntiles"), store(_PPT, "i64", "%ppt"),
+                      store(_ASTRIDE, "i64", "%astride"),
+                      store(_BSTRIDE, "i64", "%bstride"), store(_NPER, "i64", "%nper"),
+                      store(_PDONE, "ptr", "%pdone"), store(_FLAGS, "ptr", "%flags"), store(_LATE, "i1", "%late"),
+                      store(_NSLOT, "i64", "%nslot"), store(_NKB, "i64", "%nkbt")])
     return f"""
 {ctx_type}
 
-; the packing phase: units taken from the pack counter until none is left (a B micro-panel is
-; NR/MR times an A one's work: an even split of the units left one thread twice the other's)
-define internal void @{g}_pack_task(i64 %lo0, i64 %hi0, ptr %ctx) {{
+; the whole product on each thread, as jobs from one counter in k-block order: per k block, its
+; packing units (grains of A and B micro-panels; a B micro-panel is NR/MR times an A one's work)
+; then its tasks (row chunk x column block of C). A job waits only for what it needs: a task for
+; its k block's packing (`%pdone`, per slot) and for the previous k block's task on its tile
+; (`%flags`), packing for the tasks of the k block that used the slot before (`%pdone` + 2). A thread done early
+; packs and computes the next k block instead of waiting at a barrier: one fork-join per product
+; instead of two per k block (their waits for the slower thread's last task were 2-6 ms of a 3x3
+; convolution's ~22, more on a busy machine).
+define internal void @{g}_work(i64 %lo0, i64 %hi0, ptr %ctx) {{
 entry:
-{_fields(g, t, dict(pcounter=_PCOUNTER, npa=_NPA, npb=_NPB))}
+{work_fields}
+  %npg = udiv i64 %nper, {_PACK_GRAIN}
+  %per = add i64 %npg, %ntiles
+  %nall = mul i64 %nkb, %per
+  %poff = select i1 %late, i64 %npa, i64 0
   %npack = add i64 %npa, %npb
   br label %next
 next:
-  %u = atomicrmw add ptr %pcounter, i64 {_PACK_GRAIN} monotonic
-  %left = icmp ult i64 %u, %npack
-  br i1 %left, label %pack, label %done
+  %job = atomicrmw add ptr %counter, i64 1 monotonic
+  %left = icmp ult i64 %job, %nall
+  br i1 %left, label %which, label %done
+which:
+  %kb = udiv i64 %job, %per
+  %w = urem i64 %job, %per
+  ; k block kb's panels are in slot kb mod nslot: its packing waits until k block kb - nslot's
+  ; tasks are done (with two threads they always are); counters per slot count up across k blocks
+  %slot = urem i64 %kb, %nslot
+  %round = udiv i64 %kb, %nslot
+  %pdp = getelementptr i64, ptr %pdone, i64 %slot
+  %tdi = add i64 %slot, 2
+  %tdp = getelementptr i64, ptr %pdone, i64 %tdi
+  %ispack = icmp ult i64 %w, %npg
+  br i1 %ispack, label %pack, label %task
 pack:
-  %u1.0 = add i64 %u, {_PACK_GRAIN}
-  %u1 = call i64 @llvm.umin.i64(i64 %u1.0, i64 %npack)
-  call void @{g}_pack_units(i64 %u, i64 %u1, ptr %ctx)
+  %pw = mul i64 %w, {_PACK_GRAIN}
+  %plo.0 = add i64 %pw, %poff
+  %plo = call i64 @llvm.umin.i64(i64 %plo.0, i64 %npack)
+  %phi.0 = add i64 %plo.0, {_PACK_GRAIN}
+  %phi = call i64 @llvm.umin.i64(i64 %phi.0, i64 %npack)
+  %tneed = mul i64 %round, %ntiles
+  br label %wfree
+wfree:
+  %sp0 = phi i32 [ 0, %pack ], [ %sp0.next, %spin0 ]
+  %tdv = load atomic i64, ptr %tdp acquire, align 8
+  %free = icmp uge i64 %tdv, %tneed
+  br i1 %free, label %packit, label %spin0
+spin0:
+  %sp0.next = call i32 @{g}_backoff(i32 %sp0)
+  br label %wfree
+packit:
+  call void @{g}_pack_units(i64 %plo, i64 %phi, ptr %ctx, i64 %kb)
+  %pdold = atomicrmw add ptr %pdp, i64 1 release
+  br label %next
+task:
+  %tl = sub i64 %w, %npg
+  %round1 = add i64 %round, 1
+  %pneed = mul i64 %round1, %npg
+  %flp = getelementptr i64, ptr %flags, i64 %tl
+  br label %wpack
+wpack:
+  %sp1 = phi i32 [ 0, %task ], [ %sp1.next, %spin1 ]
+  %pdv = load atomic i64, ptr %pdp acquire, align 8
+  %pok = icmp uge i64 %pdv, %pneed
+  br i1 %pok, label %wtile, label %spin1
+spin1:
+  %sp1.next = call i32 @{g}_backoff(i32 %sp1)
+  br label %wpack
+wtile:
+  %sp2 = phi i32 [ 0, %wpack ], [ %sp2.next, %spin2 ]
+  %flv = load atomic i64, ptr %flp acquire, align 8
+  %fok = icmp uge i64 %flv, %kb
+  br i1 %fok, label %tile, label %spin2
+spin2:
+  %sp2.next = call i32 @{g}_backoff(i32 %sp2)
+  br label %wtile
+tile:
+{_kb_params(kc, u)}
+  %first = icmp eq i64 %kb, 0
+  %beta = select i1 %first, {t} %beta0, {t} 1.0
+  %aoffk = mul i64 %slot, %astride
+  %apack = getelementptr {t}, ptr %apack0, i64 %aoffk
+  %boffk = mul i64 %slot, %bstride
+  %bpack = getelementptr {t}, ptr %bpack0, i64 %boffk
+  %kpf = udiv i64 %kcp, {u}
+  %bc = udiv i64 %tl, %nrc
+  %rc = urem i64 %tl, %nrc
+  %ip0 = mul i64 %rc, %ppt
+  %ip1.0 = add i64 %ip0, %ppt
+  %ip1 = call i64 @llvm.umin.i64(i64 %ip1.0, i64 %npa)
+  %jp0 = mul i64 %bc, {bpanels_per_block}
+  %jp1.0 = add i64 %jp0, {bpanels_per_block}
+  %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
+{_tile_loops(g, t, mr, nr, s.size, s.pf_unit).replace("label %next", "label %tdone")}
+tdone:
+  %kb1 = add i64 %kb, 1
+  store atomic i64 %kb1, ptr %flp release, align 8
+  %tdold = atomicrmw add ptr %tdp, i64 1 release
   br label %next
 done:
   ret void
 }}
 
-; pack units [lo, hi): A micro-panels 0..npa-1, then B micro-panels npa..npa+npb-1
-define internal void @{g}_pack_units(i64 %lo, i64 %hi, ptr %ctx) {{
+; one wait step: a pause while the thread we wait for is likely running (it holds one task),
+; then the core is given away (a busy machine may have preempted that thread: spinning would
+; keep it off a core); returns the next step's count
+define internal i32 @{g}_backoff(i32 %i) {{
+entry:
+  %spin = icmp ult i32 %i, {_SPINS}
+  br i1 %spin, label %pause, label %yield
+pause:
+  call void @llvm.x86.sse2.pause()
+  %i1 = add i32 %i, 1
+  ret i32 %i1
+yield:
+  %r = call i32 @sched_yield()
+  ret i32 %i
+}}
+
+; pack units [lo, hi) of k block kb: A micro-panels 0..npa-1, then B micro-panels npa..npa+npb-1
+define internal void @{g}_pack_units(i64 %lo, i64 %hi, ptr %ctx, i64 %kb) {{
 entry:
 {pack_fields}
+{_kb_params(kc, u)}
+  %slot = urem i64 %kb, %nslot
+  %aoffk = mul i64 %slot, %astride
+  %apack = getelementptr {t}, ptr %apack0, i64 %aoffk
+  %boffk = mul i64 %slot, %bstride
+  %bpack = getelementptr {t}, ptr %bpack0, i64 %boffk
   %alo = call i64 @llvm.umin.i64(i64 %lo, i64 %npa)
   %ahi = call i64 @llvm.umin.i64(i64 %hi, i64 %npa)
   %has_a = icmp ult i64 %alo, %ahi
   br i1 %has_a, label %do_a, label %b_part
-do_a:
-  %ai0 = mul i64 %alo, {mr}
-  %aend0 = mul i64 %ahi, {mr}
-  %aend = call i64 @llvm.umin.i64(i64 %aend0, i64 %m)
-  %arows = sub i64 %aend, %ai0
-  %adoff0 = mul i64 %ai0, %kcp
+do_a:                                  ; one micro-panel at a time: they are %kmx apart, not %kcp
+  %aq = phi i64 [ %alo, %entry ], [ %aq.next, %do_a ]
+  %ai0 = mul i64 %aq, {mr}
+  %aleft = sub i64 %m, %ai0
+  %arows = call i64 @llvm.umin.i64(i64 %aleft, i64 {mr})
+  %adoff0 = mul i64 %ai0, %kmx
   %adst = getelementptr {t}, ptr %apack, i64 %adoff0
   call void @{g}_pack_a(ptr %adst, ptr %a, i64 %ars, i64 %acs, i64 %ai0, i64 %arows, i64 %p0, i64 %kc, i64 %kcp)
-  br label %b_part
+  %aq.next = add i64 %aq, 1
+  %amore = icmp ult i64 %aq.next, %ahi
+  br i1 %amore, label %do_a, label %b_part
 b_part:
   %blo0 = call i64 @llvm.umax.i64(i64 %lo, i64 %npa)
   %blo = sub i64 %blo0, %npa
@@ -245,109 +319,7 @@ done:
   ret void
 }}
 
-; tiles of C (a row chunk x a column block), taken from the shared counter until none is left
-define internal void @{g}_compute_task(i64 %lo, i64 %hi, ptr %ctx) {{
-entry:
-{comp_fields}
-  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
-  %late.1 = icmp eq i64 %acs, 1
-  %late = and i1 %late.0, %late.1
-  %kpf = udiv i64 %kcp, {u}
-  br label %next
-next:
-  %tk = atomicrmw add ptr %counter, i64 1 monotonic
-  %left = icmp ult i64 %tk, %ntasks
-  br i1 %left, label %tile, label %done
-tile:
-  %bc = udiv i64 %tk, %nrc
-  %rc = urem i64 %tk, %nrc
-  %ip0 = mul i64 %rc, %ppt
-  %ip1.0 = add i64 %ip0, %ppt
-  %ip1 = call i64 @llvm.umin.i64(i64 %ip1.0, i64 %npa)
-  %jp0 = mul i64 %bc, {bpanels_per_block}
-  %jp1.0 = add i64 %jp0, {bpanels_per_block}
-  %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
-{_tile_loops(g, t, mr, nr, s.size, u)}
-done:
-  ret void
-}}
-
-; C = beta*C (k == 0 or alpha == 0: A and B are not read); beta == 0 writes zeros
-define internal void @{g}_scale(i64 %m, i64 %n, {t} %beta, ptr %c, i64 %ldc) {{
-entry:
-  %bz = fcmp oeq {t} %beta, 0.0
-  br label %row
-row:
-  %i = phi i64 [ 0, %entry ], [ %i.next, %row_end ]
-  %rb = mul i64 %i, %ldc
-  br label %col
-col:
-  %j = phi i64 [ 0, %row ], [ %j.next, %col ]
-  %o = add i64 %rb, %j
-  %p = getelementptr {t}, ptr %c, i64 %o
-  %x = load {t}, ptr %p
-  %y = fmul {t} %x, %beta
-  %z = select i1 %bz, {t} 0.0, {t} %y
-  store {t} %z, ptr %p
-  %j.next = add i64 %j, 1
-  %jm = icmp ult i64 %j.next, %n
-  br i1 %jm, label %col, label %row_end
-row_end:
-  %i.next = add i64 %i, 1
-  %im = icmp ult i64 %i.next, %m
-  br i1 %im, label %row, label %done
-done:
-  ret void
-}}
-
-; no memory for the packed panels: the plain triple loop (slow, but the result is right)
-define internal void @{g}_naive(i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %ars, i64 %acs, ptr %b, i64 %brs,
-                                i64 %bcs, {t} %beta, ptr %c, i64 %ldc) {{
-entry:
-  %bz = fcmp oeq {t} %beta, 0.0
-  br label %row
-row:
-  %i = phi i64 [ 0, %entry ], [ %i.next, %row_end ]
-  %arow = mul i64 %i, %ars
-  %crow = mul i64 %i, %ldc
-  br label %col
-col:
-  %j = phi i64 [ 0, %row ], [ %j.next, %col_end ]
-  %bcol = mul i64 %j, %bcs
-  br label %dot
-dot:
-  %p = phi i64 [ 0, %col ], [ %p.next, %dot ]
-  %acc = phi {t} [ 0.0, %col ], [ %acc.next, %dot ]
-  %ao.0 = mul i64 %p, %acs
-  %ao = add i64 %arow, %ao.0
-  %ap = getelementptr {t}, ptr %a, i64 %ao
-  %x = load {t}, ptr %ap
-  %bo.0 = mul i64 %p, %brs
-  %bo = add i64 %bcol, %bo.0
-  %bp = getelementptr {t}, ptr %b, i64 %bo
-  %y = load {t}, ptr %bp
-  %acc.next = call {t} @llvm.fma.{'f32' if t == 'float' else 'f64'}({t} %x, {t} %y, {t} %acc)
-  %p.next = add i64 %p, 1
-  %pm = icmp ult i64 %p.next, %k
-  br i1 %pm, label %dot, label %col_end
-col_end:
-  %co = add i64 %crow, %j
-  %cp = getelementptr {t}, ptr %c, i64 %co
-  %old = load {t}, ptr %cp
-  %scaled = fmul {t} %acc.next, %alpha
-  %sum = call {t} @llvm.fma.{'f32' if t == 'float' else 'f64'}({t} %old, {t} %beta, {t} %scaled)
-  %new = select i1 %bz, {t} %scaled, {t} %sum
-  store {t} %new, ptr %cp
-  %j.next = add i64 %j, 1
-  %jm = icmp ult i64 %j.next, %n
-  br i1 %jm, label %col, label %row_end
-row_end:
-  %i.next = add i64 %i, 1
-  %im = icmp ult i64 %i.next, %m
-  br i1 %im, label %row, label %done
-done:
-  ret void
-}}
+{edge_paths_ir(g, t)}
 
 define void @minixla_gen_{g}gemm(i32 %order, i32 %ta0, i32 %tb0, i64 %m0, i64 %n0, i64 %k, {t} %alpha,
                                 ptr %a0, i64 %lda0, ptr %b0, i64 %ldb0, {t} %beta, ptr %c, i64 %ldc) {{
@@ -401,7 +373,7 @@ ret:
   ret void
 }}
 
-{_buffer(g)}
+{buffer_ir(g)}
 
 ; one block of C: k blocks of packing and tiles
 define internal void @{g}_core(i64 %m, i64 %n, i64 %k, {t} %alpha, ptr %a, i64 %ars, i64 %acs, ptr %b, i64 %brs,
@@ -428,17 +400,43 @@ setup:
   %nrc = udiv i64 %nrc.1, %ppt
   %nbc.0 = add i64 %npb, {bpanels_per_block - 1}
   %nbc = udiv i64 %nbc.0, {bpanels_per_block}
-  %ntasks = mul i64 %nrc, %nbc
+  %ntiles = mul i64 %nrc, %nbc
+  ; one column block, A's k unit-stride: the tasks pack A (`_tile_loops`, one k block's A buffer: a
+  ; tile's k blocks run in order), the packing only B
+  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
+  %late.1 = icmp eq i64 %acs, 1
+  %late = and i1 %late.0, %late.1
+  %nkbt.0 = add i64 %k, {kc - 1}
+  %nkbt = udiv i64 %nkbt.0, {kc}
   %kfirst = call i64 @llvm.umin.i64(i64 %k, i64 {kc})
   %kmax.0 = add i64 %kfirst, {u - 1}
   %kmax.1 = udiv i64 %kmax.0, {u}
   %kmax = mul i64 %kmax.1, {u}
-  %abytes.0 = mul i64 %npa, {mr * s.size}
-  %abytes.1 = mul i64 %abytes.0, %kmax
+  %akb = mul i64 %npa, {mr}
+  %astride.0 = mul i64 %akb, %kmax
+  %astride = select i1 %late, i64 0, i64 %astride.0
+  %bkb = mul i64 %npb, {nr}
+  %bstride = mul i64 %bkb, %kmax
+  ; two slots of packed panels where one k block's are small: k block kb + 1 is packed while k block
+  ; kb's last tasks run; one for big ones (8 MiB at 2048^3: a second slot, cold in the cache when
+  ; packed again, cost 2-3% of one thread's time), on one thread, and for a single k block
+  %kbbytes.0 = add i64 %astride, %bstride
+  %kbbytes = mul i64 %kbbytes.0, {s.size}
+  %mn = mul i64 %m, %n
+  %work = mul i64 %mn, %k
+  %serial = icmp ult i64 %work, {serial_work}
+  %small = icmp ule i64 %kbbytes, {two_slots_bytes}
+  %twin = xor i1 %serial, true
+  %two = and i1 %small, %twin
+  %slots = select i1 %two, i64 2, i64 1
+  %nslot = call i64 @llvm.umin.i64(i64 %nkbt, i64 %slots)
+  %ablocks = select i1 %late, i64 1, i64 %nslot
+  %abytes.0 = mul i64 %astride.0, {s.size}
+  %abytes.1 = mul i64 %abytes.0, %ablocks
   %abytes.2 = add i64 %abytes.1, 4095
   %abytes = and i64 %abytes.2, -4096
-  %bbytes.0 = mul i64 %npb, {nr * s.size}
-  %bbytes.1 = mul i64 %bbytes.0, %kmax
+  %bbytes.0 = mul i64 %bstride, {s.size}
+  %bbytes.1 = mul i64 %bbytes.0, %nslot
   %bbytes.2 = add i64 %bbytes.1, 63
   %bbytes = and i64 %bbytes.2, -64
   %packbytes = add i64 %abytes, %bbytes
@@ -453,46 +451,30 @@ nomem:
 go:
   %ctx = alloca %ctx_{g}, align 8
   %counter = alloca i64, align 8
-  %pcounter = alloca i64, align 8
-{sets}
-  %mn = mul i64 %m, %n
-  %work = mul i64 %mn, %k
-  %serial = icmp ult i64 %work, {serial_work}
+  ; per slot: packing grains done, then tasks done (both counting up over the slot's k blocks);
+  ; per tile of C: its k blocks done
+  %pdone = alloca i64, i64 4, align 8
+  %flags = alloca i64, i64 %ntiles, align 8
+  %flbytes = mul i64 %ntiles, 8
+  call void @llvm.memset.p0.i64(ptr %flags, i8 0, i64 %flbytes, i1 false)
+  call void @llvm.memset.p0.i64(ptr %pdone, i8 0, i64 32, i1 false)
   %npack = add i64 %npa, %npb
-  ; one column block, A's k unit-stride: the compute tasks pack A (`_tile_loops`), the packing phase only B
-  %late.0 = icmp ule i64 %npb, {bpanels_per_block}
-  %late.1 = icmp eq i64 %acs, 1
-  %late = and i1 %late.0, %late.1
-  %pstart = select i1 %late, i64 %npa, i64 0
-  br label %kblock
-kblock:
-  %p0 = phi i64 [ 0, %go ], [ %p0.next, %kblock_end ]
-  %kleft = sub i64 %k, %p0
-  %kcb = call i64 @llvm.umin.i64(i64 %kleft, i64 {kc})
-  %kcp.0 = add i64 %kcb, {u - 1}
-  %kcp.1 = udiv i64 %kcp.0, {u}
-  %kcp = mul i64 %kcp.1, {u}
-  %first = icmp eq i64 %p0, 0
-  %beff = select i1 %first, {t} %beta, {t} 1.0
-{store(_P0, "i64", "%p0").replace("%st", "%sp")}
-{store(_KC, "i64", "%kcb").replace("%st", "%sk")}
-{store(_KCP, "i64", "%kcp").replace("%st", "%skp")}
-{store(_BETA, t, "%beff").replace("%st", "%sb")}
+  ; packing units per k block, whole grains (a grain never spans two k blocks)
+  %nper.0 = select i1 %late, i64 %npb, i64 %npack
+  %nper.1 = add i64 %nper.0, {_PACK_GRAIN - 1}
+  %nper.2 = udiv i64 %nper.1, {_PACK_GRAIN}
+  %nper = mul i64 %nper.2, {_PACK_GRAIN}
+{sets}
+  %shares.0 = mul i64 %ntiles, %nkbt
+  %shares = add i64 %shares.0, 1
   store i64 0, ptr %counter
-  store i64 %pstart, ptr %pcounter
   br i1 %serial, label %one_thread, label %threads
 one_thread:
-  call void @{g}_pack_task(i64 0, i64 %npack, ptr %ctx)
-  call void @{g}_compute_task(i64 0, i64 %ntasks, ptr %ctx)
-  br label %kblock_end
+  call void @{g}_work(i64 0, i64 1, ptr %ctx)
+  br label %release
 threads:
-  call void @minixla_parallel_for(ptr @{g}_pack_task, ptr %ctx, i64 0, i64 %npack)
-  call void @minixla_parallel_for(ptr @{g}_compute_task, ptr %ctx, i64 0, i64 %ntasks)
-  br label %kblock_end
-kblock_end:
-  %p0.next = add i64 %p0, {kc}
-  %kmore = icmp ult i64 %p0.next, %k
-  br i1 %kmore, label %kblock, label %release
+  call void @minixla_parallel_for(ptr @{g}_work, ptr %ctx, i64 0, i64 %shares)
+  br label %release
 release:
   call void @{g}_release(ptr %apack)
   br label %ret
@@ -510,6 +492,9 @@ declare void @minixla_parallel_for(ptr, ptr, i64, i64)
 declare i64 @llvm.umin.i64(i64, i64)
 declare i64 @llvm.umax.i64(i64, i64)
 declare void @llvm.prefetch.p0(ptr, i32, i32, i32)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare void @llvm.x86.sse2.pause()
+declare i32 @sched_yield()
 """
 
 
@@ -522,13 +507,14 @@ def _intrinsics(s: KernelShape) -> str:
         f"declare void @llvm.masked.store.{s.suffix}.p0({vt}, ptr, i32, <{vl} x i1>)"])
 
 
-def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, max_block: int = 4096) -> str:
+def gemm_ir(shapes: dict[str, KernelShape], serial_work: int = 1 << 20, max_block: int = 4096,
+            two_slots_bytes: int = TWO_SLOTS_BYTES) -> str:
     """LLVM IR defining `minixla_gen_sgemm` and `minixla_gen_dgemm` for these kernel shapes."""
     parts = [_DECLS]
     for g in ("s", "d"):
         s = shapes[g]
         assert s.nc % s.nr == 0 and s.kc % s.unroll == 0, s
-        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, max_block)]
+        parts += [_intrinsics(s), kernel_ir(g, s), packing_ir(g, s), _driver(g, s, serial_work, max_block, two_slots_bytes)]
     return "\n".join(parts)
 
 
@@ -568,7 +554,7 @@ gen:
 
 
 def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | None = None,
-                 max_block: int = 4096) -> tuple[object, int, int]:
+                 max_block: int = 4096, two_slots_bytes: int = TWO_SLOTS_BYTES) -> tuple[object, int, int]:
     """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses).
     With `fallback` (addresses of a library's sgemm, dgemm), the returned entries are the
     dispatchers that leave small and skinny products to it."""
@@ -578,7 +564,7 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     from minixla.backends.cpu.threadpool import ensure_registered
 
     ensure_registered()  # minixla_parallel_for
-    text = gemm_ir(shapes, max_block=max_block)
+    text = gemm_ir(shapes, max_block=max_block, two_slots_bytes=two_slots_bytes)
     if fallback is not None:
         llvm.add_symbol("minixla_fallback_sgemm", fallback[0])
         llvm.add_symbol("minixla_fallback_dgemm", fallback[1])

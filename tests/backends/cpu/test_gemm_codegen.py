@@ -203,6 +203,47 @@ def test_one_column_block_packs_a_in_its_tasks(kind, dtype, mn):
         set_num_threads(old)
 
 
+@pytest.mark.parametrize("slots", ["one", "two"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_k_blocks_apply_in_order_whatever_the_threads(slots, dtype):
+    """All of a product's jobs come from one counter (gemm_driver._driver): a tile's k blocks still
+    add up in order, so 1, 2 and 3 threads give bitwise the same C (and numpy's, within rounding),
+    with the packed panels in one slot (the next k block's packing waits for the slot's tasks: 3
+    threads get there) or two; several column blocks (packing phase) and one (tasks pack A: a
+    task of the last, shorter k block beside one of the block before once packed its A over the
+    other's, when micro-panels were placed by their own k block's length)."""
+    key = f"slots_{slots}"
+    if key not in _ENGINES:
+        shapes = kernel_shapes(host_target().features) or kernel_shapes(FEATURES["avx2"])
+        _ENGINES[key] = compile_gemm(shapes, two_slots_bytes=0 if slots == "one" else 1 << 40)
+    engine, sgemm, dgemm = _ENGINES[key]
+    scalar = ctypes.c_float if dtype == np.float32 else ctypes.c_double
+    i32, i64, ptr = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
+    proto = ctypes.CFUNCTYPE(None, i32, i32, i32, i64, i64, i64, scalar, ptr, i64, ptr, i64, scalar, ptr, i64)
+    gemm = proto(sgemm if dtype == np.float32 else dgemm)
+    rng = np.random.default_rng(17)
+    old = set_num_threads(1)
+    try:
+        for m, n, k in ((300, 530, 1100), (410, 200, 1100)):
+            a = rng.standard_normal((m, k)).astype(dtype)
+            b = rng.standard_normal((k, n)).astype(dtype)
+            c0 = rng.standard_normal((m, n)).astype(dtype)
+            got = []
+            for threads in (1, 2, 3, 2, 3, 2, 3):  # repeated: a race shows on some runs only
+                set_num_threads(threads)
+                c = c0.copy()
+                gemm(ROW_MAJOR, NO_TRANS, NO_TRANS, m, n, k, 1.0, a.ctypes.data, k, b.ctypes.data, n, 0.5,
+                     c.ctypes.data, n)
+                got.append(c)
+            want = a.astype(np.float64) @ b + 0.5 * c0
+            tol = 2e-5 if dtype == np.float32 else 1e-12
+            np.testing.assert_allclose(got[0], want, rtol=tol, atol=tol * float(np.abs(want).max()))
+            for other in got[1:]:
+                np.testing.assert_array_equal(other, got[0])
+    finally:
+        set_num_threads(old)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_beta_zero_does_not_read_c(dtype):
     gemm = _gemm("avx512" if _runnable("avx512") else "avx2", dtype)
