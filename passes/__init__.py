@@ -39,7 +39,7 @@ register("convert-func-to-llvm", ".lower_to_llvm:ConvertFuncToLLVM")
 register("convert-cf-to-llvm", ".lower_to_llvm:ConvertCfToLLVM")
 register("fast-reconcile-unrealized-casts", ".lower_to_llvm.reconcile:FastReconcileUnrealizedCasts")
 register("convert-parallel-loops-to-threads", ".lower_to_llvm.threads:ConvertParallelLoopsToThreads")
-register("lower-thread-dispatch", ".lower_to_llvm.threads:LowerThreadDispatch")
+register("lower-thread-dispatch", ".lower_to_llvm.thread_dispatch:LowerThreadDispatch")
 
 # hlo optimizations (passes/hlo_opt, docs/fusion.md)
 register("hlo-algebraic-simplifier", ".hlo_opt.simplify:HloAlgebraicSimplifier")

@@ -7,7 +7,12 @@ maps, body `out + a * b`, all f32 or all f64) becomes calls of
     minixla_sgemm / minixla_dgemm(order, transa, transb, m, n, k, alpha,
                                   a, lda, b, ldb, beta, c, ldc)
 
-(the CBLAS ILP64 ABI; backends/cpu/blas.py registers the symbols), with
+(the CBLAS ILP64 ABI; backends/cpu/blas.py registers the symbols), or of
+`minixla_library_sgemm` / `minixla_library_dgemm` (the same ABI) for a product
+the BLAS library computes faster than the generated gemm (thinner than MIN_DIM,
+or under MIN_WORK multiply-adds): decided here from the static sizes, so a
+module with only such products never needs the generated gemm (~0.15 s of
+LLVM code generation per new process) built. With`
 pointers passed as integer addresses (`memref.extract_aligned_pointer_as_index`
 plus the static layout offset). Why: a tuned gemm is 100x+ faster than loops.
 
@@ -51,7 +56,22 @@ from minixla.passes.lower_to_llvm.threads import in_parallel_loop
 from minixla.passes.lower_to_llvm.common import LoweringError, static_layout
 
 SGEMM, DGEMM = "minixla_sgemm", "minixla_dgemm"
+LIBRARY_SGEMM, LIBRARY_DGEMM = "minixla_library_sgemm", "minixla_library_dgemm"
+#: every gemm symbol this pass calls, by element type
+GEMM_SYMBOLS = {SGEMM: "f32", DGEMM: "f64", LIBRARY_SGEMM: "f32", LIBRARY_DGEMM: "f64"}
 ROW_MAJOR, NO_TRANS, TRANS = 101, 111, 112
+#: products this pass hands to the BLAS library (numpy's OpenBLAS, over minixla's threads): thinner than MIN_DIM,
+#: or under MIN_WORK multiply-adds; the others call the dispatcher, which applies its own (lower) bound at run
+#: time (gemm_driver.dispatch_ir: tests lower this one to reach the generated gemm with small products). Measured on this project's 2-core AVX-512 machine (session 9, quiet, one process):
+#: the library was as fast or faster up to 512^3 (128x784x128: 104 vs 119 us; 256^3: 112 vs 120 us; 512^3: 770 vs
+#: 785 us), the generated gemm faster from 1024^3 (5.80 vs 5.93 ms) and at 2048^3
+MIN_DIM = 128
+MIN_WORK = 1 << 28
+
+
+def library_sized(m: int, n: int, k: int) -> bool:
+    """Whether an m x n x k product calls the library's gemm directly."""
+    return min(m, n) < MIN_DIM or m * n * k < MIN_WORK
 
 
 @dataclass
@@ -304,7 +324,11 @@ def emit_gemm(plan: GemmPlan, op: Operation, extra: dict[SSAValue, SSAValue] | N
     args = [i32c(ROW_MAJOR), i32c(plan.ta), i32c(plan.tb), e.index(plan.m), e.index(plan.n), e.index(plan.k),
             flt(1.0), address("a"), e.index(plan.lda), address("b"), e.index(plan.ldb),
             flt(0.0 if beta_zero else 1.0), address("c"), e.index(plan.ldc)]
-    e(func.CallOp(DGEMM if f64 else SGEMM, args, []))
+    if library_sized(plan.m, plan.n, plan.k):
+        callee = LIBRARY_DGEMM if f64 else LIBRARY_SGEMM
+    else:
+        callee = DGEMM if f64 else SGEMM
+    e(func.CallOp(callee, args, []))
     op.detach()
     op.erase()
     if fill is not None:
@@ -324,23 +348,19 @@ class ConvertLinalgToBlas(ModulePass):
     name = "convert-linalg-to-blas"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        used: set[str] = set()
         for fn in [o for o in op.ops if isinstance(o, func.FuncOp) and o.body.blocks]:
             for lop in [o for o in fn.walk() if isinstance(o, (GenericOp, MatmulOp))]:
-                f64 = isinstance(getattr(lop.outputs[0].type, "element_type", None), Float64Type)
                 if isinstance(lop, GenericOp) and block_patches(lop, plan_gemm, emit_gemm, _zero_fill_before):
-                    used.add(DGEMM if f64 else SGEMM)
                     continue
                 plan = plan_gemm(lop)
-                if plan is None:
-                    continue
-                if not plan.empty:
-                    used.add(DGEMM if isinstance(plan.elem, Float64Type) else SGEMM)
-                emit_gemm(plan, lop)
+                if plan is not None:
+                    emit_gemm(plan, lop)
+        used = {o.callee.root_reference.data for fn in op.ops if isinstance(fn, func.FuncOp) and fn.body.blocks
+                for o in fn.walk() if isinstance(o, func.CallOp)} & GEMM_SYMBOLS.keys()
         declared = {o.sym_name.data for o in op.ops if isinstance(o, func.FuncOp)}
         for name in sorted(used - declared):
-            elem = Float64Type() if name == DGEMM else Float32Type()
+            elem = Float64Type() if GEMM_SYMBOLS[name] == "f64" else Float32Type()
             op.body.block.add_op(func.FuncOp.external(name, *gemm_signature(elem)))
 
 
-__all__ = ["ConvertLinalgToBlas", "GemmPlan", "plan_gemm"]
+__all__ = ["GEMM_SYMBOLS", "ConvertLinalgToBlas", "GemmPlan", "library_sized", "plan_gemm"]

@@ -149,7 +149,7 @@ class AotModule:
         from minixla.backends.cpu.threadpool import AOT_COUNT_IR, POOL_IR
 
         machine = target_machine(cpu)
-        module = _parse(self.llvm_ir, "generated module")
+        module = _parse(_one_gemm_name(self.llvm_ir), "generated module")
         calls_pool = _declares(module, "minixla_parallel_for")
         if self.blas is not None and (_declares(module, "minixla_sgemm") or _declares(module, "minixla_dgemm")):
             calls_pool |= self._link_blas(module)
@@ -442,3 +442,21 @@ def _llvm_entry(fn: llvm_dialect.FuncOp, prefix: str) -> EntryPoint:
         params = [Param(p.name, "void *" if p.ctype == "void" else p.ctype, "", None) for p in params]
     name = fn.sym_name.data
     return EntryPoint(prefix + name, name, name, tuple(params), scalar_params=not pointers)
+
+
+def _one_gemm_name(llvm_ir: str) -> str:
+    """AOT output links one gemm per type (the BLAS library's): calls of `minixla_library_?gemm` (the
+    products convert-linalg-to-blas leaves to the library in the JIT) become calls of `minixla_?gemm`,
+    the same ABI, and a declaration that then appears twice is kept once."""
+    if "minixla_library_" not in llvm_ir:
+        return llvm_ir
+    text = llvm_ir.replace("minixla_library_sgemm", "minixla_sgemm").replace("minixla_library_dgemm", "minixla_dgemm")
+    seen: set[str] = set()
+    lines = []
+    for line in text.split("\n"):
+        if line.startswith("declare "):
+            if line in seen:
+                continue
+            seen.add(line)
+        lines.append(line)
+    return "\n".join(lines)

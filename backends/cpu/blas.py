@@ -47,6 +47,8 @@ import llvmlite.binding as llvm
 
 SGEMM = "minixla_sgemm"
 DGEMM = "minixla_dgemm"
+#: what convert-linalg-to-blas calls for products the library computes (passes/linalg_to_blas.library_sized)
+LIBRARY_SGEMM, LIBRARY_DGEMM = "minixla_library_sgemm", "minixla_library_dgemm"
 #: (sgemm, dgemm) symbol names tried in a library, in order: all ILP64
 _SYMBOLS = (("scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_"), ("cblas_sgemm64_", "cblas_dgemm64_"))
 
@@ -184,15 +186,39 @@ def ensure_registered() -> None:
             _STATE["registered"] = (sgemm, dgemm)
 
 
+def ensure_library_registered() -> None:
+    """Make `minixla_library_sgemm`/`_dgemm` resolvable: the library's gemm (over our threads), or the
+    generated one where no library is loaded (`MINIXLA_BLAS=generated` without OpenBLAS). Building the
+    generated gemm is not needed for these: a module calling only them compiles without it."""
+    if gemm_kind() is None:
+        ensure_registered()  # its clear error
+    pair = library_gemm() if library() is not None else generated_gemm()
+    with _LOCK:
+        if _STATE.get("registered_library") != pair:
+            llvm.add_symbol(LIBRARY_SGEMM, pair[0])
+            llvm.add_symbol(LIBRARY_DGEMM, pair[1])
+            _STATE["registered_library"] = pair
+
+
 def prefetch() -> None:
-    """Start building the generated gemm on a background thread, if it will be needed and is not built:
-    LLVM's code generation (~0.1 s) runs without the GIL, so on a machine with a spare core it overlaps
-    the Python passes of the compile that asked for it (`ensure_registered` then waits for it)."""
+    """Start building the generated gemm, if it will be needed and is not built: where a core is idle its
+    LLVM code generation (~0.15 s) runs in a forked child (compile_cache.prefetch_runtime_kernel), so it
+    overlaps the Python passes of the compile that asked for it; a background thread then loads it (and
+    the library's wrappers it falls back to), and `ensure_registered` waits for that thread."""
     try:
         if gemm_kind() != "generated" or _PREFETCH:
             return
     except BlasUnavailableError:
         return
+    try:
+        from minixla.backends.cpu.compile_cache import prefetch_runtime_kernel
+        from minixla.backends.cpu.gemm_driver import gemm_text
+        from minixla.backends.cpu.threadpool import prefetch as prefetch_pool
+
+        prefetch_pool()  # the gemm runs on the pool: its helper compiles in a child of its own
+        prefetch_runtime_kernel(gemm_text(generated_shapes(), library() is not None))
+    except Exception:  # noqa: BLE001 -- only a head start: generated_gemm compiles it and reports
+        pass
     thread = threading.Thread(target=_build_quietly, name="minixla-gemm-build", daemon=True)
     _PREFETCH.append(thread)
     thread.start()

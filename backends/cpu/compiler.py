@@ -43,20 +43,11 @@ def _context() -> Context:
 
 
 def build_pipeline(spec: str, callback=None) -> PassPipeline:
-    """The global registry (it loads each pass's module on first use), plus the pass table of the
-    tensor->loops half (in case it is not wired in yet); ours win over same-named upstream ones."""
+    """`spec` over the global registry, which loads each pass's module when the pipeline first uses it
+    (passes/__init__.py registers ours, winning over same-named upstream ones)."""
     from minixla.passes import available_passes
 
-    tables = []
-    try:
-        from minixla.passes.pipelines import PASSES as upper
-        tables.insert(0, upper)
-    except ImportError:
-        pass
-    registry = dict(available_passes())
-    for table in tables:
-        registry.update({name: (lambda c=cls: c) for name, cls in table.items()})
-    return PassPipeline.parse_spec(registry, spec, callback)
+    return PassPipeline.parse_spec(dict(available_passes()), spec, callback)
 
 
 #: passes after which the module's calls into native helpers (gemm, thread pool) are known
@@ -68,19 +59,34 @@ _THREADED_ELEMENTS = 1 << 17
 
 
 def _likely_helpers(module: ModuleOp) -> tuple[bool, bool]:
-    """(gemm, pool): whether the hlo module has a float contraction, and a result big enough that its
+    """(gemm, pool): whether the hlo module has a float contraction big enough for the generated gemm
+    (convert-linalg-to-blas leaves smaller ones to the library), and a result big enough that its
     loop will be threaded; read before any pass runs."""
+    from minixla.passes.linalg_to_blas import MIN_WORK
+
     gemm = pool = False
     for op in module.walk():
         for r in op.results:
             t = r.type
             if not isinstance(t, TensorType):
                 continue
-            if op.name in _CONTRACTIONS and isinstance(t.element_type, AnyFloat):
-                gemm = True
+            if not gemm and op.name in _CONTRACTIONS and isinstance(t.element_type, AnyFloat):
+                gemm = _product_work(op) >= MIN_WORK
             if not pool and all(d >= 0 for d in t.get_shape()) and prod(t.get_shape()) >= _THREADED_ELEMENTS:
                 pool = True
     return gemm, pool
+
+
+def _product_work(op) -> float:
+    """About m*n*k of a contraction: sqrt(|lhs| |rhs| |result|) (exact for a matmul; a convolution's
+    im2col product within a factor of its window's square root)."""
+    sizes = []
+    for v in (*op.operands[:2], op.results[0]):
+        shape = v.type.get_shape() if isinstance(v.type, TensorType) else ()
+        if any(d < 0 for d in shape):
+            return 0.0
+        sizes.append(prod(shape))
+    return float(sizes[0] * sizes[1] * sizes[2]) ** 0.5
 
 
 def prefetch_runtime(module: ModuleOp, gemm: bool = False, pool: bool = False) -> None:

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from minixla.passes.lower_to_llvm.common import LoweringError, normalize_int, static_layout
-from minixla.passes.lower_to_llvm.math_to_llvm import INT_WITH_FLAG, INTRINSICS, LIBM, NARROW_OK
+from minixla.passes.lower_to_llvm.math_tables import INT_WITH_FLAG, INTRINSICS, LIBM, NARROW_OK
 
 FASTMATH_ORDER = ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn")
 

@@ -553,6 +553,14 @@ gen:
     return "\n".join(out)
 
 
+def gemm_text(shapes: dict[str, KernelShape], dispatch: bool, max_block: int = 4096,
+              two_slots_bytes: int = TWO_SLOTS_BYTES) -> str:
+    """The generated gemm's IR as the runtime kernel `compile_gemm` compiles (blas.prefetch may compile the
+    same text in a forked child first): the kernels, and the dispatchers when `dispatch`."""
+    text = gemm_ir(shapes, max_block=max_block, two_slots_bytes=two_slots_bytes)
+    return "; minixla generated gemm\n" + text + (dispatch_ir() if dispatch else "")
+
+
 def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | None = None,
                  max_block: int = 4096, two_slots_bytes: int = TWO_SLOTS_BYTES) -> tuple[object, int, int]:
     """JIT the generated gemm for the host; returns (engine to keep, sgemm, dgemm addresses).
@@ -564,11 +572,9 @@ def compile_gemm(shapes: dict[str, KernelShape], fallback: tuple[int, int] | Non
     from minixla.backends.cpu.threadpool import ensure_registered
 
     ensure_registered()  # minixla_parallel_for
-    text = gemm_ir(shapes, max_block=max_block, two_slots_bytes=two_slots_bytes)
     if fallback is not None:
         llvm.add_symbol("minixla_fallback_sgemm", fallback[0])
         llvm.add_symbol("minixla_fallback_dgemm", fallback[1])
-        text += dispatch_ir()
-    engine = runtime_kernel_engine("; minixla generated gemm\n" + text)
+    engine = runtime_kernel_engine(gemm_text(shapes, fallback is not None, max_block, two_slots_bytes))
     entry = "minixla_dispatch_" if fallback is not None else "minixla_gen_"
     return engine, engine.get_function_address(entry + "sgemm"), engine.get_function_address(entry + "dgemm")

@@ -76,6 +76,10 @@ class JitModule:
             from minixla.backends.cpu.blas import ensure_registered as ensure_blas
 
             ensure_blas()
+        if "minixla_library_sgemm" in llvm_ir or "minixla_library_dgemm" in llvm_ir:  # products for the library
+            from minixla.backends.cpu.blas import ensure_library_registered
+
+            ensure_library_registered()
         if any(f"minixla_{p}fft_c" in llvm_ir for p in ("", "r", "ir")):  # hlo.fft (passes/bufferize/fft.py)
             from minixla.backends.cpu.fft import ensure_registered as ensure_fft
 

@@ -30,9 +30,10 @@ from __future__ import annotations
 import os
 
 import llvmlite.ir as ir
-from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from minixla.passes import lazy_llvm as llvm  # the llvm-dialect path only
 
 #: inner trip counts below this are not vectorized (LLVM's TinyTripCountVectorThreshold)
 TINY_TRIP = 16

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 
-from xdsl.dialects import llvm
 from xdsl.ir import Block, BlockArgument, SSAValue
+
+from minixla.passes import lazy_llvm as llvm  # the llvm-dialect path only
 
 #: a cut leaves at least this many operations on each side (smaller halves are not worth a process)
 MIN_PART_OPS = 200

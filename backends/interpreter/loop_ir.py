@@ -53,7 +53,8 @@ def _width(t) -> int:
 
 
 #: the CBLAS calls of `convert-linalg-to-blas`, evaluated with numpy
-_GEMMS = {"minixla_sgemm": np.float32, "minixla_dgemm": np.float64}
+_GEMMS = {"minixla_sgemm": np.float32, "minixla_dgemm": np.float64,
+          "minixla_library_sgemm": np.float32, "minixla_library_dgemm": np.float64}
 _ROW_MAJOR, _TRANS = 101, 112
 _BRANCHES = ("cf.br", "cf.cond_br", "cf.switch")
 _LINALG_IVS = "linalg-ivs"  # env key: the iteration point of the enclosing linalg op

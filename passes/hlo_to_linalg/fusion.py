@@ -37,9 +37,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
+from xdsl.dialects.utils import FastMathFlag  # (xdsl.dialects.llvm re-exports it, at ~30 ms of import)
 from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, Float32Type, Float64Type, TensorType)
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
-from xdsl.dialects.llvm import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 

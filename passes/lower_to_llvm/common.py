@@ -13,7 +13,6 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 
-from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
@@ -37,9 +36,9 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import DiagnosticException
 
+from minixla.passes import lazy_llvm as llvm
 from minixla.passes.fast_build import like
 
-PTR = llvm.LLVMPointerType()
 _F64 = struct.Struct("<d")
 
 
@@ -58,7 +57,7 @@ def llvm_type(t: Attribute) -> Attribute:
     if isinstance(t, IntegerType):
         return t if t.signedness.data.name == "SIGNLESS" else IntegerType(t.width.data)
     if isinstance(t, MemRefType):
-        return PTR
+        return llvm.LLVMPointerType()
     if isinstance(t, VectorType):
         elem = llvm_type(t.element_type)
         return t if elem == t.element_type else VectorType(elem, t.get_shape())
@@ -240,3 +239,11 @@ def byte_size(elem: Attribute) -> int:
     if isinstance(elem, ComplexType):  # numpy's layout: (re, im) interleaved
         return 2 * byte_size(elem.element_type)
     raise LoweringError(f"unsupported element type in memory: {elem}")
+
+
+
+def __getattr__(name: str):
+    """`PTR`, the opaque pointer type, made on first use (the llvm dialect loads then: lazy_llvm.py)."""
+    if name == "PTR":
+        return llvm.LLVMPointerType()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, memref, scf
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
@@ -39,18 +39,15 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     UnitAttr,
-    i64,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from minixla.passes.rewrite_driver import nested_ops
 
 THREADED_SUFFIX = "__threaded"
 TASK_SUFFIX = "__task"
 BODY_ATTR = "minixla.parallel_body"
 RUNTIME = "minixla_parallel_for"
-PTR = llvm.LLVMPointerType()
 
 
 # ---- helpers ------------------------------------------------------------------------
@@ -308,73 +305,14 @@ class ConvertParallelLoopsToThreads(ModulePass):
             op.body.block.add_op(o)
 
 
-# ---- llvm level: calls -> minixla_parallel_for -------------------------------------------------
-@dataclass(frozen=True)
-class LowerThreadDispatch(ModulePass):
-    """`llvm.call @X__threaded(lo, hi, caps...)` -> context struct + `minixla_parallel_for`."""
+def __getattr__(name: str):
+    """`LowerThreadDispatch` moved to thread_dispatch.py (it needs the llvm dialect, which the JIT's
+    direct path no longer imports); still reachable from here."""
+    if name == "LowerThreadDispatch":
+        from minixla.passes.lower_to_llvm.thread_dispatch import LowerThreadDispatch
 
-    name = "lower-thread-dispatch"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        decls = {o.sym_name.data: o for o in op.ops if isinstance(o, llvm.FuncOp)
-                 and o.sym_name.data.endswith(THREADED_SUFFIX) and not o.body.blocks}
-        if not decls:
-            return
-        top = op.body.block
-        # the calls of each decl, in walk order, off one walk (no rewrite below makes or moves such a call)
-        calls: dict[str, list[llvm.CallOp]] = {name: [] for name in decls}
-        for o in nested_ops(op):
-            if type(o) is llvm.CallOp and o.callee is not None and (name := o.callee.string_value()) in calls:
-                calls[name].append(o)
-        for name, decl in decls.items():
-            body_name = name.removesuffix(THREADED_SUFFIX)
-            cap_types = list(decl.function_type.inputs.data[2:])
-            top.add_op(_task_function(body_name, cap_types))
-            for call in calls[name]:
-                _rewrite_call(call, body_name, len(cap_types))
-            decl.detach()
-            decl.erase()
-        top.add_op(llvm.FuncOp(RUNTIME, llvm.LLVMFunctionType([PTR, PTR, i64, i64], llvm.LLVMVoidType()),
-                               linkage=llvm.LinkageAttr("external"), sym_visibility="private"))
+        return LowerThreadDispatch
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _task_function(body_name: str, cap_types: list[Attribute]) -> llvm.FuncOp:
-    """The context is an array of 8-byte slots, one per capture (pointers,
-    integers up to i64, f16..f64: all fit)."""
-    block = Block(arg_types=[i64, i64, PTR])
-    args = [block.args[0], block.args[1]]
-    for i, t in enumerate(cap_types):
-        gep = llvm.GEPOp.from_mixed_indices(block.args[2], [i], PTR)
-        load = llvm.LoadOp(gep, t)
-        block.add_ops([gep, load])
-        args.append(load.dereferenced_value)
-    block.add_ops([llvm.CallOp(body_name, *args), llvm.ReturnOp()])
-    return llvm.FuncOp(body_name + TASK_SUFFIX, llvm.LLVMFunctionType([i64, i64, PTR], llvm.LLVMVoidType()),
-                       linkage=llvm.LinkageAttr("internal"), body=Region(block))
-
-
-def _rewrite_call(call: llvm.CallOp, body_name: str, n_caps: int) -> None:
-    fn = call.parent_op()
-    while not isinstance(fn, llvm.FuncOp):
-        fn = fn.parent_op()  # type: ignore[union-attr]
-    entry = fn.body.blocks[0]
-    one = llvm.ConstantOp(IntegerAttr(max(n_caps, 1), i64), i64)
-    slot = llvm.AllocaOp(one, PTR, alignment=8)  # ptr-typed slots: llvmlite then types them opaquely
-    first = entry.first_op
-    for o in (one, slot):
-        entry.insert_op_before(o, first) if first is not None else entry.add_op(o)
-    block = call.parent_block()
-    assert block is not None
-    ops: list[Operation] = []
-    for i, v in enumerate(call.args[2:]):
-        gep = llvm.GEPOp.from_mixed_indices(slot.res, [i], PTR)
-        ops += [gep, llvm.StoreOp(v, gep)]
-    task = llvm.AddressOfOp(body_name + TASK_SUFFIX, PTR)
-    ops += [task, llvm.CallOp(RUNTIME, task, slot.res, call.args[0], call.args[1])]
-    for o in ops:
-        block.insert_op_before(o, call)
-    call.detach()
-    call.erase()
-
-
-__all__ = ["ConvertParallelLoopsToThreads", "LowerThreadDispatch", "estimate_work"]
+__all__ = ["ConvertParallelLoopsToThreads", "estimate_work", "in_parallel_loop"]

@@ -16,7 +16,7 @@
 // CHECK:       memref.subview %{{.*}}[0, 0, 0, 0] [1, 28, 56, 64] [1, 1, 1, 1]
 // CHECK-DAG:   %[[M:.*]] = arith.constant 1568 : index
 // CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK:       func.call @minixla_sgemm(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]], %{{.*}}, %{{.*}})
+// CHECK:       func.call @minixla_library_sgemm(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ZERO]], %{{.*}}, %{{.*}})
 // CHECK-NOT:   linalg.
 // CHECK:       memref.dealloc %[[BUF]]
 func.func @conv(%0: memref<8x58x58x64xf32>, %1: memref<3x3x64x64xf32>, %2: memref<8x56x56x64xf32>) {

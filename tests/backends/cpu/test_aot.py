@@ -250,7 +250,7 @@ int main(void) {
 @needs_nm
 def test_dot_general_loops_by_default(tmp_path):
     compiled, path = _build(DOT, tmp_path, "dot")
-    assert "minixla_sgemm" not in compiled.llvm_ir  # portable: loops, no OpenBLAS
+    assert "sgemm" not in compiled.llvm_ir  # portable: loops, no OpenBLAS
     a, b = rng.standard_normal((64, 48), dtype=np.float32), rng.standard_normal((48, 80), dtype=np.float32)
     (got,) = _call(path, compiled, "matmul", a, b)
     np.testing.assert_allclose(got, _reference("matmul", a, b)[0], rtol=1e-4, atol=1e-4)
@@ -266,7 +266,7 @@ def test_dot_general_with_openblas(tmp_path):
     if lib is None:
         pytest.skip("no BLAS (MINIXLA_BLAS off or numpy without its bundled OpenBLAS)")
     compiled, path = _build(DOT, tmp_path, "dotblas", blas=True)
-    assert "minixla_sgemm" in compiled.llvm_ir
+    assert "minixla_library_sgemm" in compiled.llvm_ir  # a product the library computes (linalg_to_blas)
     a, b = rng.standard_normal((64, 48), dtype=np.float32), rng.standard_normal((48, 80), dtype=np.float32)
     (got,) = _call(path, compiled, "matmul", a, b)
     np.testing.assert_allclose(got, _reference("matmul", a, b)[0], rtol=1e-4, atol=1e-4)
@@ -384,3 +384,18 @@ def test_complex_entry_takes_interleaved_pairs(tmp_path):
     a, b = (np.array([1 + 2j, 3 - 1j, 0.5j, -2], np.complex64), np.array([2 - 1j, 1j, 4, 1 + 1j], np.complex64))
     (got,) = _call(path, compiled, "cmul", a, b)
     np.testing.assert_array_equal(got, _reference("cmul", a, b)[0])
+
+
+def test_aot_links_one_gemm_for_both_gemm_names():
+    """The JIT's library-sized products call minixla_library_?gemm; AOT output links one gemm per type,
+    so those calls become minixla_?gemm calls and the doubled declaration is kept once."""
+    from minixla.backends.cpu.aot import _one_gemm_name
+
+    sig = "(i32, i32, i32, i64, i64, i64, float, ptr, i64, ptr, i64, float, ptr, i64)"
+    text = "\n".join([f'declare void @"minixla_sgemm"{sig}', f'declare void @"minixla_library_sgemm"{sig}',
+                      "define void @f() {", '  call void @"minixla_library_sgemm"(i32 101)',
+                      '  call void @"minixla_sgemm"(i32 101)', "  ret void", "}"])
+    merged = _one_gemm_name(text)
+    assert "library" not in merged
+    assert merged.count("declare void") == 1 and merged.count('call void @"minixla_sgemm"') == 2
+    assert _one_gemm_name("no gemm here") == "no gemm here"

@@ -1,5 +1,6 @@
 """Which native helpers a compile starts building before its passes (`compiler._likely_helpers`),
-and that the JIT then uses them: a float contraction -> the gemm kernel, a result with 2^17+
+and that the JIT then uses them: a float contraction of at least linalg_to_blas.MIN_WORK
+multiply-adds -> the generated gemm kernel (smaller ones call the library), a result with 2^17+
 elements -> the thread pool; an elementwise program builds no gemm (llvmlite serializes LLVM calls,
 so an unneeded background build made the JIT wait)."""
 
@@ -18,9 +19,9 @@ def _module(text: str):
 
 
 DOT = """
-func.func @main(%a: tensor<8x16x{t}>, %b: tensor<16x4x{t}>) -> tensor<8x4x{t}> {{
-  %r = hlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x16x{t}>, tensor<16x4x{t}>) -> tensor<8x4x{t}>
-  return %r : tensor<8x4x{t}>
+func.func @main(%a: tensor<{m}x{k}x{t}>, %b: tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}> {{
+  %r = hlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<{m}x{k}x{t}>, tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}>
+  return %r : tensor<{m}x{n}x{t}>
 }}
 """
 ADD = """
@@ -31,9 +32,12 @@ func.func @main(%a: tensor<{n}x512xf32>) -> tensor<{n}x512xf32> {{
 """
 
 
-def test_float_contraction_means_gemm():
-    assert _likely_helpers(_module(DOT.format(t="f32"))) == (True, False)
-    assert _likely_helpers(_module(DOT.format(t="i32"))) == (False, False)  # no integer gemm
+def test_big_float_contraction_means_gemm():
+    big = dict(m=1024, k=256, n=1024)  # 2^28 multiply-adds: the generated gemm's (its 2^20-element result threads)
+    assert _likely_helpers(_module(DOT.format(t="f32", **big))) == (True, True)
+    assert _likely_helpers(_module(DOT.format(t="f32", m=1024, k=255, n=1024))) == (False, True)  # the library's
+    assert _likely_helpers(_module(DOT.format(t="f32", m=8, k=16, n=4))) == (False, False)
+    assert _likely_helpers(_module(DOT.format(t="i32", **big))) == (False, True)  # no integer gemm
 
 
 def test_big_result_means_thread_pool():

@@ -19,7 +19,11 @@ pytestmark = pytest.mark.skipif(blas.generated_shapes() is None, reason="no gene
 
 @pytest.fixture(autouse=True)
 def generated(monkeypatch):
+    from minixla.passes import linalg_to_blas
+
     monkeypatch.setenv("MINIXLA_BLAS", "generated")
+    monkeypatch.setenv("MINIXLA_CACHE_DIR", "off")  # compiled under the thresholds below, not taken from disk
+    monkeypatch.setattr(linalg_to_blas, "MIN_WORK", MIN_WORK)  # the dispatcher's bound: these reach it
     blas.reset()
     yield
     monkeypatch.delenv("MINIXLA_BLAS")
