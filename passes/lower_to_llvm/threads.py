@@ -305,14 +305,4 @@ class ConvertParallelLoopsToThreads(ModulePass):
             op.body.block.add_op(o)
 
 
-def __getattr__(name: str):
-    """`LowerThreadDispatch` moved to thread_dispatch.py (it needs the llvm dialect, which the JIT's
-    direct path no longer imports); still reachable from here."""
-    if name == "LowerThreadDispatch":
-        from minixla.passes.lower_to_llvm.thread_dispatch import LowerThreadDispatch
-
-        return LowerThreadDispatch
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = ["ConvertParallelLoopsToThreads", "estimate_work", "in_parallel_loop"]
