@@ -30,7 +30,6 @@ from xdsl.dialects.memref import DeallocOp
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter
-from xdsl.rewriter import InsertPoint
 from xdsl.traits import (
     ConstantLike,
     HasCanonicalizationPatternsTrait,
@@ -45,7 +44,7 @@ from xdsl.traits import (
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
 
-from minixla.passes.rewrite_driver import nested_ops
+from minixla.passes.rewrite_driver import nested_ops, point_at
 
 #: canonicalization patterns that match only an op with a constant operand (or two equal operands)
 CONST_OR_SAME = frozenset({
@@ -189,10 +188,7 @@ def canonicalize_where_needed(ctx: Context, module: ModuleOp, classes: _Classes)
         for op in ops:
             if id(op) in erased:
                 continue
-            rewriter.has_done_action = False
-            rewriter.current_operation = op
-            rewriter.insertion_point = InsertPoint.before(op)
-            rewriter.name_hint = None
+            point_at(rewriter, op)
             applier.match_and_rewrite(op, rewriter)
             changed |= rewriter.has_done_action
         if not changed:

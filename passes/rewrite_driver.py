@@ -23,6 +23,14 @@ from xdsl.rewriter import InsertPoint
 OpTypes = type[Operation] | tuple[type[Operation], ...]
 
 
+
+def point_at(rewriter: PatternRewriter, op: Operation) -> None:
+    """Make one reused PatternRewriter ready to rewrite `op` (xDSL's walker builds one per op)."""
+    rewriter.has_done_action = False
+    rewriter.current_operation = op
+    rewriter.insertion_point = InsertPoint.before(op)
+    rewriter.name_hint = None
+
 def nested_ops(root: Operation) -> list[Operation]:
     """The ops nested in `root`, in pre-order (as `root.walk()` less `root`), without generators."""
     out: list[Operation] = []
@@ -84,10 +92,7 @@ def rewrite_in_order(root: ModuleOp | Operation, steps: Sequence[tuple[RewritePa
         for op in ops:
             if id(op) in erased:
                 continue
-            rewriter.has_done_action = False
-            rewriter.current_operation = op
-            rewriter.insertion_point = InsertPoint.before(op)
-            rewriter.name_hint = None
+            point_at(rewriter, op)
             try:
                 pattern.match_and_rewrite(op, rewriter)
             except Exception as err:  # as xDSL's walker: a located error naming the op

@@ -31,6 +31,22 @@ DEFAULT_MAX_BYTES = 1 << 30
 _SUFFIX = ".o.mx"
 
 
+def write_atomically(path: Path, data: bytes, prefix: str, suffix: str = "") -> None:
+    """`data` to `path` through a temporary file in its folder and a rename, so concurrent readers and
+    writers see the old file or the whole new one; the temporary is removed on failure (OSError raised)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=suffix)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 class DiskCache:
     """Content-addressed files in one directory, size-bounded with LRU eviction. A write scans the
     directory only when the size it knows of (its last scan plus its own writes) passes the bound:
@@ -78,17 +94,7 @@ class DiskCache:
         the cache only saves time."""
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=_SUFFIX)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(MAGIC + hashlib.sha256(payload).digest() + payload)
-                os.replace(tmp, self._path(key))
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            write_atomically(self._path(key), MAGIC + hashlib.sha256(payload).digest() + payload, ".tmp-", _SUFFIX)
         except OSError:
             return
         if self._estimate is None:
@@ -272,17 +278,7 @@ def _remember_beside(roots: tuple[Path, ...], stamp_key: str, digest: str) -> No
     path = _memo_path(roots)
     try:
         path.parent.mkdir(exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-minixla-")
-        try:
-            with os.fdopen(fd, "w") as fh:
-                fh.write(f"{stamp_key} {digest}")
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_atomically(path, f"{stamp_key} {digest}".encode(), ".tmp-minixla-")
     except OSError:
         return
 

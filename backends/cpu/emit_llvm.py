@@ -336,35 +336,26 @@ class FunctionEmitter:
                 table.append(f"i32 {value}, label %{out.label}")
         self.do(f"switch i32 {flag}, label %{default.label} [{' '.join(table)}]")
         self.cur.succs += [*cases, default]
-        names = [self.name() for _ in op.results]
-        phis = [(n, llvm_type(r.type), []) for n, r in zip(names, op.results)]
-        self.types.update((n, t) for n, t, _ in phis)
-        for region, out in (*zip(op.case_regions, cases), (op.default_region, default)):
-            self.start(out)
-            term = self.region_body(region.block, [])
-            if not isinstance(term, scf.YieldOp):
-                raise Unsupported("scf.index_switch without scf.yield")
-            for (_, _, inc), v in zip(phis, term.operands, strict=True):
-                inc.append((self.v(v), self.cur.label))
-            self.branch(cont)
-        self.start(cont)
-        cont.phis = phis
-        self.set_all(op, names)
+        self.join(op, [*zip(op.case_regions, cases), (op.default_region, default)], cont, "scf.index_switch")
 
     def if_op(self, op: scf.IfOp) -> None:
         then, cont = self.block(), self.block()
         other = self.block() if op.false_region.blocks else cont
         self.cond_branch(self.v(op.cond), then, other)
+        arms = [(region, out) for region, out in ((op.true_region, then), (op.false_region, other)) if out is not cont]
+        self.join(op, arms, cont, "scf.if")
+
+    def join(self, op: Operation, arms: list, cont, what: str) -> None:
+        """Each (region, block) arm emitted into its block, branching to `cont`, whose phis take the
+        arms' `scf.yield` operands as `op`'s results."""
         names = [self.name() for _ in op.results]
         phis = [(n, llvm_type(r.type), []) for n, r in zip(names, op.results)]
         self.types.update((n, t) for n, t, _ in phis)
-        for region, out in ((op.true_region, then), (op.false_region, other)):
-            if out is cont:
-                continue
+        for region, out in arms:
             self.start(out)
             term = self.region_body(region.block, [])
             if not isinstance(term, scf.YieldOp):
-                raise Unsupported("scf.if without scf.yield")
+                raise Unsupported(f"{what} without scf.yield")
             for (_, _, inc), v in zip(phis, term.operands, strict=True):
                 inc.append((self.v(v), self.cur.label))
             self.branch(cont)
