@@ -13,6 +13,11 @@ The innermost loops of other nests of at most `SMALL_WORK` iterations (the
 step's 128 x 128 ones) get `!{"llvm.loop.interleave.count", i32 1}`: LLVM would
 otherwise run 4 vector bodies per iteration (up to 32 elements), 4x the code for
 its later passes (~10 ms of the step's LLVM) for a loop of a few microseconds.
+Every loop of such a nest (at most `SMALL_WORK` iterations, outer loops too) is
+also marked `llvm.loop.unroll.disable` by the direct emitter (`verdict`,
+emit_llvm.py): fully unrolling dozens of 128 x 10 nests is what made a module
+just under jit.UNROLL_LIMIT cost LLVM 3x one just over it (the MLP step:
+~125 -> ~400 ms CPU); marked, unrolling on costs it ~5%.
 
 Loops are recognised in the shape `lower-scf-to-cf` gives an `scf.for`: a
 header block whose `llvm.cond_br` tests `icmp slt/ult %iv, C` (with `%iv` a
@@ -44,6 +49,19 @@ SMALL_WORK = 1 << 14
 
 NO_VECTORIZE = "llvm.loop.vectorize.enable=0"
 NO_INTERLEAVE = "llvm.loop.interleave.count=1"
+NO_UNROLL = "llvm.loop.unroll.disable="
+
+
+def verdict(trip: int, work: int, innermost: bool) -> str | None:
+    """The hints (joined by ',') of a loop of `trip` iterations in a nest of `work` iterations in all."""
+    hints = []
+    if innermost and trip < TINY_TRIP and work <= TINY_WORK:
+        hints.append(NO_VECTORIZE)
+    elif innermost and work <= SMALL_WORK:
+        hints.append(NO_INTERLEAVE)
+    if work <= SMALL_WORK:
+        hints.append(NO_UNROLL)
+    return ",".join(hints) or None
 
 
 def enabled() -> bool:

@@ -6,6 +6,9 @@ not know falls back to that path, leaving the module as it was; the emitted text
 has the loop, fast-math, GEP, entry-wrapper and loop-hint shapes of the old translation; a big
 function is cut into a head and a tail that compile in two processes."""
 
+import re
+
+import llvmlite.binding as llvm
 import numpy as np
 import pytest
 
@@ -112,17 +115,38 @@ def no_disk_cache(monkeypatch):
     jit.clear_cache()
 
 
+def _function_assembly(asm: str) -> dict[str, str]:
+    """{function: its assembly} but the Python entries, which call the function directly on the direct
+    path and through its C entry (not emitted there) on the old one."""
+    out = {}
+    for name, body in re.findall(r"\t\.type\t(\S+),@function\n(.*?)\.Lfunc_end\d+:", asm, re.S):
+        if not name.startswith("_minixla_py_"):
+            out[name] = re.sub(r"(\.L[A-Za-z]+)\d+_", r"\1_", body)  # labels without the function's number
+    assert out
+    return out
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_direct_path_matches_old_path_and_numpy(name, monkeypatch, no_disk_cache):
+    """Without loop hints (which also turn off the emitter's rotated loops) both paths give one program;
+    with them (the default) the direct path's code still computes the same."""
     text, args, reference = CASES[name]
+    monkeypatch.setenv("MINIXLA_LOOP_HINTS", "0")
     new, taken, new_jit = _run(text, args, True, monkeypatch)
     assert taken == (1, 0), STATS["reason"]
     old, old_taken, old_jit = _run(text, args, False, monkeypatch)
     assert old_taken == (0, 0)
     assert new_jit.llvm_ir != old_jit.llvm_ir  # two texts (names, spelling) ...
-    assert new_jit.assembly() == old_jit.assembly()  # ... one program
+    new_code, old_code = _function_assembly(new_jit.assembly()), _function_assembly(old_jit.assembly())
+    assert new_code == {k: v for k, v in old_code.items() if not k.startswith("_mlir_ciface_")}  # ... one program
     np.testing.assert_array_equal(new, old)
     np.testing.assert_allclose(new, reference(*args), rtol=2e-5, atol=1e-5)
+    monkeypatch.delenv("MINIXLA_LOOP_HINTS")
+    hinted, taken, hinted_jit = _run(text, args, True, monkeypatch)
+    assert taken == (1, 0), STATS["reason"]
+    np.testing.assert_allclose(hinted, reference(*args), rtol=2e-5, atol=1e-5)
+    if name in ("running_example", "while"):  # one reduction order: the same sums
+        np.testing.assert_array_equal(hinted, new)
     if name == "threaded":
         assert "minixla_parallel_for" in new_jit.llvm_ir and "__task" in new_jit.llvm_ir
 
@@ -172,25 +196,29 @@ def _loops_module():
     return parse_and_verify(LOOPS, "loops.mlir", load_all())
 
 
-#: FileCheck-style CHECK lines (regexes, matched in order, each on a later line than the one before)
+#: FileCheck-style CHECK lines (regexes, matched in order, each on a later line than the one before);
+#: both loops run at least once, so they are rotated: the test is in the latch (emit_llvm._rotated)
 LOOPS_CHECKS = [
     r'define void @"f"\(ptr %a0, ptr %a1, ptr %a2\) nounwind \{',
     r"^bb0:$", r"^  br label %(bb\d+)$",
-    r"^  (%t\d+) = phi i64 \[0, %bb0\], \[%t\d+, %bb\d+\]$",  # the outer loop's header
-    r"^  %t\d+ = icmp slt i64 %t\d+, 4$",
+    r"^  (%t\d+) = phi i64 \[0, %bb0\], \[%t\d+, %bb\d+\]$",  # the outer loop's header: no test
+    r"^  br label %bb\d+$",
     r"^  %t\d+ = phi i64 \[0, %bb\d+\], \[%t\d+, %bb\d+\]$",  # the inner one's: iv, accumulator
     r"^  %t\d+ = phi float \[0x0000000000000000, %bb\d+\], \[%t\d+, %bb\d+\]$",
-    r"^  %t\d+ = icmp slt i64 %t\d+, 8$",
     r"^  %t\d+ = mul nsw i64 %t\d+, 8$", r"^  %t\d+ = add nsw i64 %t\d+, %t\d+$",
     r"^  %t\d+ = getelementptr inbounds float, ptr %a0, i64 %t\d+$", r"^  %t\d+ = load float, ptr %t\d+$",
     r"^  %t\d+ = getelementptr inbounds float, ptr %a1, i64 %t\d+$",
-    r"^  %t\d+ = fmul contract float %t\d+, %t\d+$", r"^  %t\d+ = fadd reassoc contract float %t\d+, %t\d+$",
-    r"^  %t\d+ = add i64 %t\d+, 1$", r"^  br label %bb\d+, !llvm.loop !1$",  # 4 x 8 iterations: not vectorized
-    r"^  %t\d+ = getelementptr inbounds float, ptr %a2, i64 %t\d+$", r"^  store float %t\d+, ptr %t\d+$",
-    r"^  br label %bb1$", r"^  ret void$", r"^}$",
-    r'^define void @"_mlir_ciface_f"\(ptr %args\) nounwind \{$',
-    r"^  %s2 = load ptr, ptr %s1$", r'^  call void @"f"\(ptr %s2, ptr %s4, ptr %s6\)$',
-    r'^!0 = !\{!"llvm.loop.vectorize.enable", i1 0\}$', r"^!1 = distinct !\{!1, !0\}$",
+    r"^  %t\d+ = fmul contract float %t\d+, %t\d+$", r"^  (%t\d+) = fadd reassoc contract float %t\d+, %t\d+$",
+    r"^  (%t\d+) = add nuw nsw i64 %t\d+, 1$", r"^  %t\d+ = icmp slt i64 %t\d+, 8$",
+    r"^  br i1 %t\d+, label %bb\d+, label %bb\d+, !llvm.loop !2$",  # 4 x 8 iterations: not vectorized
+    r"^  %t\d+ = getelementptr inbounds float, ptr %a2, i64 %t\d+$", r"^  store float %t13, ptr %t\d+$",
+    r"^  %t\d+ = add nuw nsw i64 %t1, 1$", r"^  %t\d+ = icmp slt i64 %t\d+, 4$",
+    r"^  br i1 %t\d+, label %bb1, label %bb\d+, !llvm.loop !3$", r"^  ret void$", r"^}$",
+    r'^define ptr @"_minixla_py_f"\(ptr %self, ptr %args, i64 %nargs\) \{$',  # calls @f itself: no C entry
+    r"^  %d2 = load ptr, ptr %f2$", r'^  call void @"f"\(ptr %d0, ptr %d1, ptr %d2\)$',
+    r'^!0 = !\{!"llvm.loop.vectorize.enable", i1 0\}$', r'^!1 = !\{!"llvm.loop.unroll.disable"\}$',
+    r"^!2 = distinct !\{!2, !0, !1\}$",  # a nest of 32 iterations: neither vectorized nor unrolled
+    r"^!3 = distinct !\{!3, !1\}$",  # its outer loop: not unrolled either
 ]
 
 
@@ -211,11 +239,38 @@ def test_emitted_text_has_the_old_translation_shapes():
     fn = next(iter(module.ops))
     text, by_object = emit_module(module, {"f": Signature.of(fn, 1)})
     check_lines(text, LOOPS_CHECKS)
-    assert by_object == ('define ptr @"_minixla_py_f"' in text)
+    assert by_object and "_mlir_ciface_f" not in text
     # LLVM accepts it, and it computes the row dot products
     a, b = _RNG.random((4, 8), np.float32), _RNG.random((4, 8), np.float32)
     out = compile_module(_loops_module(), num_outputs={"f": 1})["f"](a, b)[0]
     np.testing.assert_allclose(out, (a * b).sum(1), rtol=1e-6)
+
+
+@pytest.mark.parametrize("hints", ["1", "0"])
+def test_small_nests_are_not_unrolled(monkeypatch, hints):
+    """A nest of at most loop_hints.SMALL_WORK iterations is marked "do not unroll" (all its loops), so a
+    module with many of them costs LLVM no more with unrolling on than off; without hints LLVM's
+    unroller flattens the 4 x 8 nest into straight-line code."""
+    monkeypatch.setenv("MINIXLA_LOOP_HINTS", hints)
+    module = _loops_module()
+    text, _ = emit_module(module, {"f": Signature.of(next(iter(module.ops)), 1)})
+    ir = llvm.parse_assembly(text)
+    jit.optimize(ir, 3, unroll=True)
+    body = re.split(r'define [^@]*@"?f"?\(', str(ir))[1].split("\n}")[0]
+    looping = " = phi " in body  # induction variables: a loop is left
+    assert looping == (hints == "1"), body
+
+
+def test_c_entry_when_there_is_no_python_entry(monkeypatch):
+    """Where numpy's layout is unknown there are no Python entries: the C entry reads the pointer array."""
+    from minixla.backends.cpu import runtime
+
+    monkeypatch.setattr(runtime, "ndarray_data_offset", lambda: None)
+    module = _loops_module()
+    text, by_object = emit_module(module, {"f": Signature.of(next(iter(module.ops)), 1)})
+    assert not by_object and "_minixla_py_f" not in text
+    check_lines(text, [r'^define void @"_mlir_ciface_f"\(ptr %args\) nounwind \{$', r"^  %s2 = load ptr, ptr %s1$",
+                       r'^  call void @"f"\(ptr %s2, ptr %s4, ptr %s6\)$', r"^  ret void$"])
 
 
 UNKNOWN = """
