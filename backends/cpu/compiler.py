@@ -54,8 +54,12 @@ def build_pipeline(spec: str, callback=None) -> PassPipeline:
 _RUNTIME_DECIDED = frozenset({"convert-linalg-to-blas", "convert-parallel-loops-to-threads"})
 #: float contractions: (almost) always a gemm call, known before any pass runs
 _CONTRACTIONS = frozenset({"hlo.dot_general", "hlo.dot", "hlo.convolution"})
-#: elements of an hlo result from which a loop over it is threaded (threads.py's min_work: 2^17 operations)
-_THREADED_ELEMENTS = 1 << 17
+#: elements of an hlo result from which a loop over it is likely threaded (threads.py's min_work: 2^17
+#: operations, reached by 2^15 elements of a loop body of four: load, op, store, yield). A guess that
+#: misses starts the pool's build only at convert-parallel-loops-to-threads, and its child then still
+#: runs beside the JIT's two processes (the MLP step's 784 x 128 updates: ~15 ms of it); a wrong guess
+#: costs a child process's code generation on a core that is idle (prefetch forks only then)
+_THREADED_ELEMENTS = 1 << 15
 
 
 def _likely_helpers(module: ModuleOp) -> tuple[bool, bool]:

@@ -4,7 +4,9 @@
 Big modules (more than `UNROLL_LIMIT` instructions, e.g. a whole training
 step) skip LLVM's loop unroller: it tripled optimize + codegen time of the MLP
 step (~1 s) for no measurable run-time gain, since vectorization and
-interleaving still run (docs/cpu-pipeline.md, "Compile time").
+interleaving still run (docs/cpu-pipeline.md, "Compile time"). The direct
+emitter also marks every loop of a small nest "do not unroll" (loop_hints.py),
+so below the limit only big nests unroll (the MLP step: +5%, not 3x).
 
 A module of at least `parallel_jit.MIN_INSTRUCTIONS` instructions is compiled in
 two processes when a core is idle (parallel_jit.py: the translator has cut its
@@ -42,8 +44,11 @@ class JitError(Exception):
     """LLVM rejected the IR (parse or verification error)."""
 
 
-#: instructions (roughly: indented lines of the IR text) above which loops are not unrolled
-UNROLL_LIMIT = 1500
+#: instructions (roughly: indented lines of the IR text) above which loops are not unrolled: the
+#: modules the JIT compiles in two processes (parallel_jit.MIN_INSTRUCTIONS). Was 1500; with small
+#: nests marked "do not unroll" only big nests would unroll there, ~7% of the MLP step's LLVM time
+#: (1,328 instructions) for no measurable speed per step
+UNROLL_LIMIT = 1000
 
 
 def instruction_count(llvm_ir: str) -> int:
@@ -63,27 +68,34 @@ def optimize(module: llvm.ModuleRef, opt_level: int = 3, unroll: bool = True,
     pb.getModulePassManager().run(module, pb)
 
 
+def register_runtime(llvm_ir: str) -> None:
+    """Make the native helpers `llvm_ir` calls resolvable (building or loading them), just before an engine
+    links it: a helper a background build is still making (compiler.prefetch_runtime; the thread pool's
+    ~25 ms of code generation in a forked child) is waited for after this module's own LLVM work, not
+    before it."""
+    if "minixla_parallel_for" in llvm_ir:  # threaded loops call the pthread helper
+        from minixla.backends.cpu.threadpool import ensure_registered
+
+        ensure_registered()
+    if "minixla_sgemm" in llvm_ir or "minixla_dgemm" in llvm_ir:  # convert-linalg-to-blas
+        from minixla.backends.cpu.blas import ensure_registered as ensure_blas
+
+        ensure_blas()
+    if "minixla_library_sgemm" in llvm_ir or "minixla_library_dgemm" in llvm_ir:  # products for the library
+        from minixla.backends.cpu.blas import ensure_library_registered
+
+        ensure_library_registered()
+    if any(f"minixla_{p}fft_c" in llvm_ir for p in ("", "r", "ir")):  # hlo.fft (passes/bufferize/fft.py)
+        from minixla.backends.cpu.fft import ensure_registered as ensure_fft
+
+        ensure_fft()
+
+
 class JitModule:
     """A JIT-compiled LLVM module; keep it alive while calling into it."""
 
     def __init__(self, llvm_ir: str, opt_level: int = 3):
         host = host_target()
-        if "minixla_parallel_for" in llvm_ir:  # threaded loops call the pthread helper
-            from minixla.backends.cpu.threadpool import ensure_registered
-
-            ensure_registered()
-        if "minixla_sgemm" in llvm_ir or "minixla_dgemm" in llvm_ir:  # convert-linalg-to-blas
-            from minixla.backends.cpu.blas import ensure_registered as ensure_blas
-
-            ensure_blas()
-        if "minixla_library_sgemm" in llvm_ir or "minixla_library_dgemm" in llvm_ir:  # products for the library
-            from minixla.backends.cpu.blas import ensure_library_registered
-
-            ensure_library_registered()
-        if any(f"minixla_{p}fft_c" in llvm_ir for p in ("", "r", "ir")):  # hlo.fft (passes/bufferize/fft.py)
-            from minixla.backends.cpu.fft import ensure_registered as ensure_fft
-
-            ensure_fft()
         from minixla.backends.cpu.compile_cache import active_cache, object_key
 
         disk = active_cache()
@@ -102,6 +114,7 @@ class JitModule:
         if opt_level > 0:
             with span("llvm-optimize", "llvm", opt_level=opt_level):
                 self._optimize()
+        register_runtime(llvm_ir)
         self.engine = llvm.create_mcjit_compiler(self._module, create_machine(host.triple, host.cpu, host.features))
         if disk is not None:
             self.engine.set_object_cache(lambda _m, data: disk.put(key, bytes(data)), lambda _m: None)
@@ -119,6 +132,7 @@ class JitModule:
             except ValueError:
                 disk.corrupt += 1
                 return False
+            register_runtime(self.llvm_ir)
             self.engine = engine_for_object(objects[0]) if len(objects) == 1 else engine_for_objects(objects)
         self.objects = len(objects)
         return True
@@ -140,6 +154,7 @@ class JitModule:
                 return False
         if objects is None:
             return False
+        register_runtime(self.llvm_ir)
         with span("llvm-load-objects", "llvm"):
             self.engine = engine_for_objects(objects)
         self.objects = len(objects)

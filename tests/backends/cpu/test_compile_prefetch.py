@@ -1,6 +1,6 @@
 """Which native helpers a compile starts building before its passes (`compiler._likely_helpers`),
 and that the JIT then uses them: a float contraction of at least linalg_to_blas.MIN_WORK
-multiply-adds -> the generated gemm kernel (smaller ones call the library), a result with 2^17+
+multiply-adds -> the generated gemm kernel (smaller ones call the library), a result with 2^15+
 elements -> the thread pool; an elementwise program builds no gemm (llvmlite serializes LLVM calls,
 so an unneeded background build made the JIT wait)."""
 
@@ -41,8 +41,8 @@ def test_big_float_contraction_means_gemm():
 
 
 def test_big_result_means_thread_pool():
-    assert _likely_helpers(_module(ADD.format(n=256))) == (False, True)  # 2^17 elements
-    assert _likely_helpers(_module(ADD.format(n=8))) == (False, False)
+    assert _likely_helpers(_module(ADD.format(n=64))) == (False, True)  # 2^15 elements
+    assert _likely_helpers(_module(ADD.format(n=63))) == (False, False)
 
 
 def test_prefetched_pool_runs_the_threaded_loop():
