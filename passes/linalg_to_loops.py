@@ -7,6 +7,12 @@ registers). Bodies are inlined with `memref.load`/`memref.store`; affine
 indexing maps become index arithmetic. xDSL's upstream pass skips ops it does
 not know (`linalg.broadcast`, `linalg.reduce`); this one fails loudly.
 
+A fill (a `linalg.generic` without inputs writing one value to every element of its output) right
+before a reduction that accumulates into that buffer and writes all of it is not lowered: the
+reduction starts its accumulators from the value instead of loading them (`fill_into_reduction`;
+MLIR's fill-into-reduction fusion). Every reduction of a training step is such a pair (9 of the MLP
+step's 55 nests): one loop nest less each for the passes after this one and for LLVM.
+
 Index constants are emitted once per scope: a nest reuses one that an earlier nest of the same
 or an enclosing block emitted (the `cse` after this pass would erase the duplicate anyway, so its
 output is unchanged; it and `canonicalize` just have ~250 fewer ops to look at in the MLP step).
@@ -29,9 +35,9 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.dialects.linalg.ops import IndexOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, MemRefType, ModuleOp, NoneAttr, StridedLayoutAttr, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
@@ -180,7 +186,83 @@ def _collapse(e: Emit, v: SSAValue) -> SSAValue:
         (v,)))
 
 
-def lower_structured(op: Operation, scopes: Scopes | None = None, collapse: bool = False) -> None:
+def _fill_value(op: Operation) -> SSAValue | Operation | None:
+    """What a fill writes to each element: a value from outside its body, or the `arith.constant` op in
+    its body that it yields; None when `op` is not a fill (a `linalg.generic` with no inputs, one output
+    written through the identity map over all-parallel loops, yielding that value)."""
+    if not isinstance(op, GenericOp) or op.inputs or len(op.outputs) != 1:
+        return None
+    if any(it.data.value != "parallel" for it in op.iterator_types):
+        return None
+    m = op.indexing_maps.data[0].data
+    out_t = op.outputs[0].type
+    if not isinstance(out_t, MemRefType) or m.num_symbols or m.num_dims != len(m.results) \
+            or len(m.results) != out_t.get_num_dims() \
+            or any(not isinstance(r, AffineDimExpr) or r.position != k for k, r in enumerate(m.results)):
+        return None
+    body = op.regions[0].block
+    ops = list(body.ops)
+    term = ops[-1] if ops else None
+    if not isinstance(term, YieldOp) or len(term.operands) != 1:
+        return None
+    value = term.operands[0]
+    if len(ops) == 1:
+        return None if isinstance(value, BlockArgument) and value.owner is body else value
+    if len(ops) == 2 and isinstance(ops[0], arith.ConstantOp) and value is ops[0].result:
+        return ops[0]
+    return None
+
+
+_VIEWS = (memref.SubviewOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.ReinterpretCastOp,
+          memref.CastOp)
+
+
+def _root(v: SSAValue) -> SSAValue:
+    """The buffer `v` views (through subviews, reshapes and casts)."""
+    while isinstance(v, OpResult) and isinstance(v.owner, _VIEWS):
+        v = v.owner.operands[0]
+    return v
+
+
+def fill_into_reduction(fill: Operation) -> tuple[Operation, int, SSAValue | Operation] | None:
+    """(reduction, output index, value) when `fill` (a fill, `_fill_value`) directly precedes a linalg op
+    that accumulates into the filled buffer (an output it does not read as an input, indexed by distinct
+    parallel loops only: a carried reduction) over the whole buffer: that op may start from the value."""
+    value = _fill_value(fill)
+    if value is None:
+        return None
+    red = fill.next_op
+    if not isinstance(red, GenericOp):
+        return None
+    buf = fill.outputs[0]  # type: ignore[attr-defined]
+    outs = list(red.outputs)
+    if buf not in outs or outs.count(buf) != 1:
+        return None
+    root = _root(buf)  # a buffer of this function's own that no input of the reduction views
+    if not isinstance(root.owner, memref.AllocOp | memref.AllocaOp) or any(_root(x) is root for x in red.inputs):
+        return None
+    j = outs.index(buf)
+    iters = [it.data.value for it in red.iterator_types]
+    maps = [m.data for m in red.indexing_maps]
+    red_dims = {k for k, it in enumerate(iters) if it != "parallel"}
+    if not red_dims or any(maps[len(red.inputs) + i].used_dims() & red_dims for i in range(len(outs))):
+        return None  # not a carried reduction (_reduction_nest): the accumulator is loaded per iteration
+    out_map = maps[len(red.inputs) + j]
+    dims = [r.position for r in out_map.results if isinstance(r, AffineDimExpr)]
+    shape = buf.type.get_shape()
+    if any(n < 0 for n in shape) or out_map.num_symbols or len(dims) != len(out_map.results) or len(set(dims)) != len(dims) \
+            or len(dims) != len(shape):
+        return None
+    bounds = loop_bounds(red, maps, [*red.inputs, *outs], len(iters))
+    if any(bounds[d] != n for d, n in zip(dims, shape)):
+        return None  # the reduction writes part of the buffer: the rest keeps the fill's value
+    return red, j, value
+
+
+def lower_structured(op: Operation, scopes: Scopes | None = None, collapse: bool = False,
+                     inits: dict[int, SSAValue | Operation] | None = None) -> None:
+    """`op` as loops in place; `inits`: output index -> the value its accumulators start from instead
+    of the buffer's (a fill folded in, `fill_into_reduction`; a detached `arith.constant` is emitted)."""
     maps = [m.data for m in op.get_indexing_maps()]  # type: ignore[attr-defined]
     iters = [it.data.value for it in op.get_iterator_types()]  # type: ignore[attr-defined]
     ins, outs = list(op.inputs), list(op.outputs)  # type: ignore[attr-defined]
@@ -213,7 +295,7 @@ def lower_structured(op: Operation, scopes: Scopes | None = None, collapse: bool
         inner = e.nested(body)
     # reductions innermost, in their original order
     if carried:
-        _reduction_nest(op, inner, maps, ivs, red, bounds, ins, outs)
+        _reduction_nest(op, inner, maps, ivs, red, bounds, ins, outs, inits or {})
     else:
         _plain_nest(op, inner, maps, ivs, red, bounds, ins, outs)
     if par:
@@ -282,12 +364,20 @@ def _plain_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
         e(_store(v, o, _out_index(e, maps[len(ins) + j], ivs)))
 
 
-def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
-    """Accumulators loaded once, carried through scf.for iter_args, stored once."""
+def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs, inits) -> None:
+    """Accumulators loaded once (or started from `inits`), carried through scf.for iter_args, stored once."""
     n_in = len(ins)
     block = op.regions[0].block
     out_idx = [_out_index(e, maps[n_in + j], ivs) for j in range(len(outs))]
-    accs = [e(_load(o, idx)) for o, idx in zip(outs, out_idx)]
+    accs = []
+    for j, (o, idx) in enumerate(zip(outs, out_idx)):
+        init = inits.get(j)
+        if init is None:
+            accs.append(e(_load(o, idx)))
+        elif isinstance(init, Operation):
+            accs.append(e(init.clone()))
+        else:
+            accs.append(init)
     top = e
     fors = []
     cur = accs
@@ -318,7 +408,18 @@ class ConvertLinalgToLoops(ModulePass):
     """one linear loop for elementwise nests over contiguous buffers"""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        ops = [o for o in op.walk() if isinstance(o, LinalgStructuredOperation)]
-        scopes = Scopes()
-        for o in ops:
-            lower_structured(o, scopes, self.collapse)
+        lower_ops([o for o in op.walk() if isinstance(o, LinalgStructuredOperation)], Scopes(), self.collapse)
+
+
+def lower_ops(ops: Sequence[Operation], scopes: Scopes | None = None, collapse: bool = False) -> None:
+    """`lower_structured` on each of `ops` (in order), a fill folded into the reduction after it."""
+    inits: dict[Operation, dict[int, SSAValue | Operation]] = {}
+    for o in ops:
+        folded = fill_into_reduction(o)
+        if folded is not None:
+            red, j, value = folded
+            inits.setdefault(red, {})[j] = value.clone() if isinstance(value, Operation) else value
+            o.detach()
+            o.erase()
+            continue
+        lower_structured(o, scopes, collapse, inits.pop(o, None))

@@ -106,13 +106,12 @@ def test_shared_index_constants_leave_cse_output_unchanged(name):
     give the same module once canonicalize,cse have run."""
     from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 
-    from minixla.passes.linalg_to_loops import lower_structured
+    from minixla.passes.linalg_to_loops import lower_ops
 
     ctx = load_all()
     upto = "hlo-optimize,convert-hlo-to-linalg,bufferize"
     shared = run_pipeline(parse_and_verify(PROGRAMS[name][0], "t.mlir", ctx), f"{upto},lower-linalg-to-loops")
     alone = run_pipeline(parse_and_verify(PROGRAMS[name][0], "t.mlir", ctx), upto)
-    for op in [o for o in alone.walk() if isinstance(o, LinalgStructuredOperation)]:
-        lower_structured(op)
+    lower_ops([o for o in alone.walk() if isinstance(o, LinalgStructuredOperation)])
     assert str(shared).count("arith.constant") <= str(alone).count("arith.constant")
     assert str(run_pipeline(shared, "canonicalize,cse")) == str(run_pipeline(alone, "canonicalize,cse"))
