@@ -62,14 +62,20 @@ _FAMILY_OF = {m: family for family, names in FAMILIES.items() for m in names}
 DEFAULT_FAMILY = "elementwise"
 
 
+_LOADED: set[str] = set()
+
+
 def load_family(family: str) -> None:
     """Import family module `family`, which registers its lowerings."""
+    if family in _LOADED:
+        return
     from importlib import import_module
 
     from minixla.passes.gc_pause import importing
 
     with importing():
         import_module(f"{__package__}.{family}")
+    _LOADED.add(family)
 
 
 def load_all_families() -> None:
@@ -78,21 +84,15 @@ def load_all_families() -> None:
         load_family(family)
 
 
-def _registered(op: Operation) -> LowerFn | None:
+def lowering_for(op: Operation) -> LowerFn | None:
+    """The lowering of `op`'s class (found through its base classes), its family imported first (so a
+    base class's lowering from another family never stands in for the op's own)."""
+    load_family(_FAMILY_OF.get(op.name.partition(".")[2], DEFAULT_FAMILY))
     for klass in type(op).__mro__:
         fn = LOWERINGS.get(klass)
         if fn is not None:
             return fn
     return None
-
-
-def lowering_for(op: Operation) -> LowerFn | None:
-    """The lowering of `op`'s class (found through its base classes), importing its family on first use."""
-    fn = _registered(op)
-    if fn is None:
-        load_family(_FAMILY_OF.get(op.name.partition(".")[2], DEFAULT_FAMILY))
-        fn = _registered(op)
-    return fn
 
 
 #: ops that compute through their regions even when every result is empty
