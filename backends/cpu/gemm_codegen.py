@@ -21,10 +21,11 @@ machine. Here the structure is the BLIS/Goto one (van Zee & van de Geijn):
                     micro-kernel: MR x NR tile of C
 
 so A and B are each packed exactly once, into one buffer kept across calls.
-With one column block (n <= NC: a convolution's output channels) and A's
-k unit-stride, an A micro-panel has one task, which packs it itself right before its kernel
-calls (into L1, not through memory), and those calls prefetch the next
-micro-panel's rows of A into L2 (`gemm_driver._tile_loops`).
+Where A's k is unit-stride (row-major A, a convolution's patches), the task of
+column block 0 packs its A micro-panels itself right before their kernel calls
+(into L1, not through memory; the row chunk's tasks of other column blocks
+wait for it), and those calls prefetch the next micro-panel's rows of A into
+L2 (`gemm_driver._tile_loops`).
 The micro-kernel keeps an MR x NR tile of C in registers (NR = NV vectors of
 VL lanes; AVX-512 f32: 12 x 32 in 24 zmm) and per k does NV vector loads of
 B, MR broadcasts of A and MR*NV FMAs; it prefetches C's tile one line per

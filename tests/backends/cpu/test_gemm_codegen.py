@@ -228,9 +228,10 @@ def test_k_blocks_apply_in_order_whatever_the_threads(slots, dtype):
     """All of a product's jobs come from one counter (gemm_driver._driver): a tile's k blocks still
     add up in order, so 1, 2 and 3 threads give bitwise the same C (and numpy's, within rounding),
     with the packed panels in one slot (the next k block's packing waits for the slot's tasks: 3
-    threads get there) or two; several column blocks (packing phase) and one (tasks pack A: a
-    task of the last, shorter k block beside one of the block before once packed its A over the
-    other's, when micro-panels were placed by their own k block's length)."""
+    threads get there) or two; several column blocks (column block 0's tasks pack A, the others
+    wait for them: without that wait this test fails) and one (tasks pack A: a task of the last,
+    shorter k block beside one of the block before once packed its A over the other's, when
+    micro-panels were placed by their own k block's length)."""
     key = f"slots_{slots}"
     if key not in _ENGINES:
         shapes = kernel_shapes(host_target().features) or kernel_shapes(FEATURES["avx2"])
