@@ -43,8 +43,9 @@ one thread, CPU-time GFLOP/s; the FMA peak measured 246): 12x32 KC=256 NC=512
 line 12x32 196, then KC=512 NC=256 199 (the micro-kernel alone: 220).
 Tried since, no gain measured (one thread, CPU time, interleaved): even k
 blocks (2304 = 5 x 464 instead of 4 x 512 + 256), prefetching B rows while
-packing, prefetching B in the kernel, the tasks packing A for several column
-blocks too (+0.5-1.4%; it would need per-chunk ready flags), 48 instead of
+packing (a panel at a time; a row at a time across a job's panels, session 10,
+gained 1-3%), prefetching B in the kernel, the tasks packing A for several column
+blocks too (+0.5-1.4% then; done in session 10 with the per-tile flags), 48 instead of
 16 row chunks with one column block (two threads); slower: KC=768 (-2%) and
 KC=1024 (-6%) with NC=256, C's lines prefetched over the last 40 or 80
 unrolled steps instead of the first 24 (-3%); one fork-join per product (every
