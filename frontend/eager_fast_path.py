@@ -7,7 +7,7 @@ being traced in any thread and no trace-event recorder runs (one count: thread_s
 Tensors of one dtype the op's table takes (or one side a Python number that converts to it
 exactly). Then they call the table's function for that dtype -- the numpy ufunc itself where it
 equals, bit for bit, the interpreter kernel the general path reaches, else that kernel -- and wrap
-the result without `Tensor.__init__`. Anything else, and every error (numpy's broadcasting
+the result as `Tensor()` with `_value` alone. Anything else, and every error (numpy's broadcasting
 ValueError included), takes the general path (execute.py), which makes TF's errors.
 
 Floating point stays silent as in TF: numpy 2 keeps its error state in a context variable, and the
@@ -36,12 +36,13 @@ from minixla.frontend.ops.math_ops import SIMPLE_UNARY
 from minixla.frontend.tensor import Tensor
 from minixla.frontend.thread_state import OPEN
 
-_new = object.__new__
 #: the types that hold an eager array in `_value`: tf.Variable adds itself (variables.py), its array
 #: read in place (an op's result is always a new array)
 EAGER_TYPES: list = [Tensor]
 _ndarray = np.ndarray
 _asarray = np.asarray
+#: the dtype eager loops use most: the ops find its function by identity (~15 ns less than the table)
+_F32 = np.dtype(np.float32)
 
 
 # -- quiet floating point -----------------------------------------------------------------------
@@ -306,7 +307,7 @@ def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
 
 def wrap(out) -> Tensor:
     """An eager Tensor around a fresh kernel result (a 0-d op gives a numpy scalar)."""
-    t = _new(Tensor)
+    t = Tensor()
     t._value = out if type(out) is _ndarray else _asarray(out)
     return t
 
@@ -316,19 +317,20 @@ def binary_api(op: str, general):
     Tensors of one dtype inline (the hot path of eager loops: no large-temporary test), everything
     else through `try_binary` (which reuses a large temporary against a Python number)."""
     table = BINARY_TABLES[op]
-    clamp = CLAMPS.get(op, {})
+    k32 = table[_F32]
+    clamp = CLAMPS.get(op)
+    if clamp is not None:
+        return _named(_clamping_api(table, clamp, general), general)
 
     def fn(x, y, name=None):
         if type(x) is Tensor and type(y) is Tensor and not OPEN[0]:
-            a, b = x._value, y._value
+            a = x._value
+            b = y._value
             try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
                 dt = a.dtype
                 if b.dtype is dt:  # (no size test for reusing temporaries: it costs the small ops 3%)
-                    k = table[dt]
-                    if clamp and not b.ndim and b:  # max/min against a nonzero 0-d tensor: no zero tie
-                        k = clamp.get(dt, k)
-                    out = quiet(k, a, b)
-                    t = _new(Tensor)
+                    out = quiet(k32 if dt is _F32 else table[dt], a, b)
+                    t = Tensor()
                     t._value = out if type(out) is _ndarray else _asarray(out)
                     return t
             except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error
@@ -338,6 +340,37 @@ def binary_api(op: str, general):
         return general(x, y) if out is None else out
 
     return _named(fn, general)
+
+
+def _clamping_api(table: dict, clamp: dict, general):
+    """binary_api's function for Maximum/Minimum: against a nonzero 0-d tensor (clamping chains) no
+    tie of zeros can occur, and the bare ufunc (`clamp`) runs."""
+    k32, c32 = table[_F32], clamp[_F32]
+
+    def fn(x, y, name=None):
+        if type(x) is Tensor and type(y) is Tensor and not OPEN[0]:
+            a = x._value
+            b = y._value
+            try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
+                dt = a.dtype
+                if b.dtype is dt:
+                    if dt is _F32:
+                        k = k32 if b.ndim or not b else c32
+                    else:
+                        k = table[dt]
+                        if not b.ndim and b:
+                            k = clamp.get(dt, k)
+                    out = quiet(k, a, b)
+                    t = Tensor()
+                    t._value = out if type(out) is _ndarray else _asarray(out)
+                    return t
+            except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error
+                pass
+            a = None  # `_big` counts the references to x's array
+        out = try_binary(table, x, y)
+        return general(x, y) if out is None else out
+
+    return fn
 
 
 def _named(fn, general):
@@ -367,7 +400,7 @@ def unary_api(op: str, general):
                     del a  # `_big` counts the references to it
                     out = _big(k, x, _UNARY, 1, 0)
                 if out is not None:
-                    t = _new(Tensor)
+                    t = Tensor()
                     t._value = out if type(out) is _ndarray else _asarray(out)
                     return t
         return general(x)
@@ -395,6 +428,7 @@ def run(name: str, inputs) -> Tensor | None:
 
 def _operator(op: str, general, reverse: bool):
     table = BINARY_TABLES[op]
+    k32 = table[_F32]
     if reverse:
         def method(self, other):
             out = try_binary(table, other, self, 1, 2)
@@ -407,8 +441,8 @@ def _operator(op: str, general, reverse: bool):
             try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
                 dt = a.dtype
                 if b.dtype is dt and a.nbytes < _ELIDE_BYTES:
-                    out = quiet(table[dt], a, b)
-                    t = _new(Tensor)
+                    out = quiet(k32 if dt is _F32 else table[dt], a, b)
+                    t = Tensor()
                     t._value = out if type(out) is _ndarray else _asarray(out)
                     return t
             except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error

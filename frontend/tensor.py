@@ -132,7 +132,11 @@ class _FromValue:
 
 
 class Tensor:
-    """An eager value (`_value`) or a symbolic one (`_graph`, `_ssa`, `_spec`)."""
+    """An eager value (`_value`) or a symbolic one (`_graph`, `_ssa`, `_spec`), made by `Tensor.make`.
+
+    No `__init__`: `Tensor()` is an empty tensor that the eager fast paths fill with `_value` alone,
+    and creating it then costs what creating a plain object does (a Python `__init__` or
+    `object.__new__(Tensor)` costs ~30 ns more, on ops that take ~500 ns in all)."""
 
     __array_priority__ = 100
     # what an eager result has unless it sets them (eager_tensor, the eager fast path)
@@ -141,8 +145,11 @@ class Tensor:
     _spec = _FromValue(lambda value: Spec(value.shape, value.dtype))
     _const = _FromValue(lambda value: value)
 
-    def __init__(self, value: np.ndarray | None = None, *, graph=None, ssa=None, spec: Spec | None = None,
-                 const: np.ndarray | None = None, name: str = ""):
+    @staticmethod
+    def make(value: np.ndarray | None = None, *, graph=None, ssa=None, spec: Spec | None = None,
+             const: np.ndarray | None = None, name: str = "") -> Tensor:
+        """An eager tensor over `value`, or a symbolic one of `graph` (`ssa`, `spec`, `const`)."""
+        self = Tensor()
         self._value = None if value is None else np.asarray(value)
         if self._value is not None and not self._value.flags.writeable and self._value.base is not None:
             self._value = self._value.copy()  # a broadcast view (builder_eager): users may write .numpy()
@@ -151,6 +158,7 @@ class Tensor:
         self._spec = spec if spec is not None else Spec(self._value.shape, self._value.dtype)
         self._const = const if const is not None else self._value
         self._name = name
+        return self
 
     # ---- metadata ----------------------------------------------------------
     @property
@@ -262,13 +270,10 @@ def eager_tensor(value: np.ndarray, spec: Spec) -> Tensor:
     """An eager Tensor over `value`, an ndarray the caller hands over, whose
     `spec` is known already: skips `np.asarray` and building a Spec (the
     cached-call path of tf.function wraps every output this way)."""
-    t = _new_tensor(Tensor)
+    t = Tensor()
     t._value = value
     t._spec = spec
     return t
-
-
-_new_tensor = object.__new__
 
 
 def _binary(api_name: str, reverse: bool = False):
