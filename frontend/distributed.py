@@ -76,6 +76,7 @@ def allreduce(tensor, average: bool | None = None, op: str = Average, name: str 
         out = _average(out, x.dtype)
     t = Tensor()  # (an eager Tensor over the fresh result: its spec follows from the array when read)
     t._value = out
+    t._dt = out.dtype
     return t
 
 

@@ -7,7 +7,7 @@ being traced in any thread and no trace-event recorder runs (one count: thread_s
 Tensors of one dtype the op's table takes (or one side a Python number that converts to it
 exactly). Then they call the table's function for that dtype -- the numpy ufunc itself where it
 equals, bit for bit, the interpreter kernel the general path reaches, else that kernel -- and wrap
-the result as `Tensor()` with `_value` alone. Anything else, and every error (numpy's broadcasting
+the result as `Tensor()` with `_value` and `_dt` alone. Anything else, and every error (numpy's broadcasting
 ValueError included), takes the general path (execute.py), which makes TF's errors.
 
 Floating point stays silent as in TF: numpy 2 keeps its error state in a context variable, and the
@@ -43,6 +43,7 @@ _ndarray = np.ndarray
 _asarray = np.asarray
 #: the dtype eager loops use most: the ops find its function by identity (~15 ns less than the table)
 _F32 = np.dtype(np.float32)
+_BOOL_DT = np.dtype(np.bool_)
 
 
 # -- quiet floating point -----------------------------------------------------------------------
@@ -308,7 +309,8 @@ def try_binary(table: dict, x, y, holders: int = 1, operator_depth: int = 0):
 def wrap(out) -> Tensor:
     """An eager Tensor around a fresh kernel result (a 0-d op gives a numpy scalar)."""
     t = Tensor()
-    t._value = out if type(out) is _ndarray else _asarray(out)
+    t._value = v = out if type(out) is _ndarray else _asarray(out)
+    t._dt = v.dtype
     return t
 
 
@@ -321,21 +323,20 @@ def binary_api(op: str, general):
     clamp = CLAMPS.get(op)
     if clamp is not None:
         return _named(_clamping_api(table, clamp, general), general)
+    rdt = _BOOL_DT if op in COMPARISONS else None  # the result's dtype: else the operands'
 
     def fn(x, y, name=None):
         if type(x) is Tensor and type(y) is Tensor and not OPEN[0]:
-            a = x._value
-            b = y._value
             try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
-                dt = a.dtype
-                if b.dtype is dt:  # (no size test for reusing temporaries: it costs the small ops 3%)
-                    out = quiet(k32 if dt is _F32 else table[dt], a, b)
+                dt = x._dt
+                if y._dt is dt:  # (no size test for reusing temporaries: it costs the small ops 3%)
+                    out = quiet(k32 if dt is _F32 else table[dt], x._value, y._value)
                     t = Tensor()
                     t._value = out if type(out) is _ndarray else _asarray(out)
+                    t._dt = dt if rdt is None else rdt
                     return t
             except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error
                 pass
-            a = None  # `_big` counts the references to x's array
         out = try_binary(table, x, y)
         return general(x, y) if out is None else out
 
@@ -352,8 +353,8 @@ def _clamping_api(table: dict, clamp: dict, general):
             a = x._value
             b = y._value
             try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
-                dt = a.dtype
-                if b.dtype is dt:
+                dt = x._dt
+                if y._dt is dt:
                     if dt is _F32:
                         k = k32 if b.ndim or not b else c32
                     else:
@@ -363,6 +364,7 @@ def _clamping_api(table: dict, clamp: dict, general):
                     out = quiet(k, a, b)
                     t = Tensor()
                     t._value = out if type(out) is _ndarray else _asarray(out)
+                    t._dt = dt
                     return t
             except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error
                 pass
@@ -401,7 +403,8 @@ def unary_api(op: str, general):
                     out = _big(k, x, _UNARY, 1, 0)
                 if out is not None:
                     t = Tensor()
-                    t._value = out if type(out) is _ndarray else _asarray(out)
+                    t._value = v = out if type(out) is _ndarray else _asarray(out)
+                    t._dt = v.dtype
                     return t
         return general(x)
 
@@ -429,6 +432,7 @@ def run(name: str, inputs) -> Tensor | None:
 def _operator(op: str, general, reverse: bool):
     table = BINARY_TABLES[op]
     k32 = table[_F32]
+    rdt = _BOOL_DT if op in COMPARISONS else None  # the result's dtype: else the operands'
     if reverse:
         def method(self, other):
             out = try_binary(table, other, self, 1, 2)
@@ -439,11 +443,12 @@ def _operator(op: str, general, reverse: bool):
         if type(other) is Tensor and type(self) is Tensor and not OPEN[0]:
             a, b = self._value, other._value
             try:  # a symbolic tensor's None value, a dtype not in the table: to try_binary
-                dt = a.dtype
-                if b.dtype is dt and a.nbytes < _ELIDE_BYTES:
+                dt = self._dt
+                if other._dt is dt and a.nbytes < _ELIDE_BYTES:
                     out = quiet(k32 if dt is _F32 else table[dt], a, b)
                     t = Tensor()
                     t._value = out if type(out) is _ndarray else _asarray(out)
+                    t._dt = dt if rdt is None else rdt
                     return t
             except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error
                 pass
@@ -456,6 +461,8 @@ def _operator(op: str, general, reverse: bool):
 #: Tensor operator -> (op, the API function behind it)
 OPERATORS = {"add": ("AddV2", "add"), "sub": ("Sub", "subtract"), "mul": ("Mul", "multiply"),
              "truediv": ("RealDiv", "truediv"), "pow": ("Pow", "pow")}
+#: the binary ops whose result is bool (the others' has their operands' dtype)
+COMPARISONS = frozenset({"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual"})
 COMPARISON_OPERATORS = {"lt": ("Less", "less"), "le": ("LessEqual", "less_equal"), "gt": ("Greater", "greater"),
                         "ge": ("GreaterEqual", "greater_equal")}
 

@@ -52,6 +52,7 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
         if arr is not None:
             t = Tensor()  # what the general path below makes, in a fifth of the time
             t._value = arr
+            t._dt = arr.dtype
             return t
     if isinstance(value, Tensor):
         value = value.numpy() if not value.is_symbolic else value
