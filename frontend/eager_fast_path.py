@@ -314,6 +314,46 @@ def wrap(out) -> Tensor:
     return t
 
 
+#: read-only 0-d float32 arrays of the Python numbers seen as operands of float32 ops, by value
+#: (ints and floats apart: 2**24 + 1 converts exactly as a float, not as an int). numpy's ufunc takes
+#: a Python float in ~460 ns (NEP 50's weak scalars), a 0-d array in ~260. No zeros (0.0 and -0.0
+#: are one key) and no NaN (never equal to itself): those take the slower paths.
+_FLOATS32: dict = {}
+_INTS32: dict = {}
+_NUMBERS_MAX = 1024
+
+
+def _number32(k, x, v, reverse: bool, rdt):
+    """k(x, v) (k(v, x) if reverse) for a small float32 tensor x and a Python int or float v, with v
+    as a cached 0-d float32 array; None when another path must decide (another dtype, a large x
+    whose buffer may be reused, a number not cached)."""
+    try:
+        if x._dt is not _F32:
+            return None
+        a = x._value
+    except AttributeError:  # a tensor made without `_dt`
+        return None
+    if a.nbytes >= _ELIDE_BYTES:
+        return None
+    cache = _FLOATS32 if type(v) is float else _INTS32
+    b = cache.get(v)
+    if b is None:
+        if not v or v != v or not _exact_scalar(v, _F32):
+            return None
+        if len(cache) >= _NUMBERS_MAX:
+            cache.clear()
+        b = cache[v] = np.array(v, np.float32)
+        b.flags.writeable = False
+    try:
+        out = quiet(k, b, a) if reverse else quiet(k, a, b)
+    except Exception:  # noqa: BLE001 -- the slower paths retry (a busy quiet Context) or make the error
+        return None
+    t = Tensor()
+    t._value = out if type(out) is _ndarray else _asarray(out)
+    t._dt = _F32 if rdt is None else rdt
+    return t
+
+
 def binary_api(op: str, general):
     """`general` (the TF API function of binary op `op`) with the fast path in front: two eager
     Tensors of one dtype inline (the hot path of eager loops: no large-temporary test), everything
@@ -324,6 +364,7 @@ def binary_api(op: str, general):
     if clamp is not None:
         return _named(_clamping_api(table, clamp, general), general)
     rdt = _BOOL_DT if op in COMPARISONS else None  # the result's dtype: else the operands'
+    numbers = isinstance(k32, np.ufunc)  # (not Pow: its x ** 2 shortcut wants the Python number)
 
     def fn(x, y, name=None):
         if type(x) is Tensor and type(y) is Tensor and not OPEN[0]:
@@ -337,6 +378,10 @@ def binary_api(op: str, general):
                     return t
             except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error
                 pass
+        elif numbers and (type(y) is float or type(y) is int) and type(x) is Tensor and not OPEN[0]:
+            out = _number32(k32, x, y, False, rdt)
+            if out is not None:
+                return out
         out = try_binary(table, x, y)
         return general(x, y) if out is None else out
 
@@ -369,6 +414,10 @@ def _clamping_api(table: dict, clamp: dict, general):
             except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error
                 pass
             a = None  # `_big` counts the references to x's array
+        elif (type(y) is float or type(y) is int) and type(x) is Tensor and not OPEN[0]:
+            out = _number32(c32, x, y, False, None)  # (a cached number is nonzero: no zero tie)
+            if out is not None:
+                return out
         out = try_binary(table, x, y)
         return general(x, y) if out is None else out
 
@@ -433,8 +482,13 @@ def _operator(op: str, general, reverse: bool):
     table = BINARY_TABLES[op]
     k32 = table[_F32]
     rdt = _BOOL_DT if op in COMPARISONS else None  # the result's dtype: else the operands'
+    numbers = isinstance(k32, np.ufunc)  # (not Pow: its x ** 2 shortcut wants the Python number)
     if reverse:
         def method(self, other):
+            if numbers and (type(other) is float or type(other) is int) and type(self) is Tensor and not OPEN[0]:
+                out = _number32(k32, self, other, True, rdt)
+                if out is not None:
+                    return out
             out = try_binary(table, other, self, 1, 2)
             return general(other, self) if out is None else out
         return method
@@ -453,6 +507,10 @@ def _operator(op: str, general, reverse: bool):
             except Exception:  # noqa: BLE001 -- try_binary fails alike and the general path makes the error
                 pass
             a = None  # `_big` counts the references to x's array
+        elif numbers and (type(other) is float or type(other) is int) and type(self) is Tensor and not OPEN[0]:
+            out = _number32(k32, self, other, False, rdt)
+            if out is not None:
+                return out
         out = try_binary(table, self, other, 1, 2)
         return general(self, other) if out is None else out
     return method

@@ -7,6 +7,7 @@ checked against numpy."""
 from __future__ import annotations
 
 import functools
+import operator
 
 import ml_dtypes
 import numpy as np
@@ -16,6 +17,7 @@ from minixla.frontend import eager_fast_path as fast
 from minixla.frontend import tf
 from minixla.frontend.errors import InvalidArgumentError
 from minixla.frontend.tensor import Tensor
+from tests.frontend.general_path import general as _general, same as _same
 
 
 def _dt_of(t):
@@ -105,3 +107,69 @@ def test_tensor_construction():
     owned = Tensor.make(view)  # a read-only broadcast view is copied
     assert owned._value.flags.writeable and owned._value.base is None
     np.testing.assert_array_equal((owned + 1.0).numpy(), np.full((2, 2), 2.0, np.float32))
+
+
+NUMBERS = [2.0, -2.5, 0.1, 1e-45, 3e38, 3.5e38, 0.0, -0.0, float("nan"), float("inf"), 3, -7, 0, 2 ** 24,
+           2 ** 24 + 1, 16777217.0]
+NUMBER_OPS = {"add": (tf.add, operator.add), "subtract": (tf.subtract, operator.sub),
+              "multiply": (tf.multiply, operator.mul), "truediv": (tf.math.truediv, operator.truediv),
+              "maximum": (tf.maximum, None), "minimum": (tf.minimum, None), "less": (tf.less, operator.lt),
+              "greater_equal": (tf.greater_equal, operator.ge), "pow": (tf.pow, operator.pow)}
+
+
+@pytest.mark.parametrize("op", sorted(NUMBER_OPS))
+def test_python_numbers_on_float32_equal_the_general_path(op):
+    """A Python number beside a float32 tensor runs as a cached 0-d float32 array: the same bits,
+    dtype and errors as the general path (TF's conversion: rounding, zeros' signs, NaN, overflow),
+    on either side, through the API function and the operator."""
+    x = tf.constant(np.array([-1.5, -0.0, 0.0, 0.3, 2.0, 1e30, np.nan], np.float32))
+    xs = x.numpy()
+    api, op_fn = NUMBER_OPS[op]
+    calls = [(lambda v: api(x, v), None)]  # (the call, its numpy oracle on a float32 scalar)
+    if op_fn is not None:
+        calls.append((lambda v: op_fn(x, v), lambda s: op_fn(xs, s)))
+        if op_fn not in (operator.lt, operator.ge):
+            calls.append((lambda v: op_fn(v, x), lambda s: op_fn(s, xs)))
+    for v in NUMBERS:
+        for call, oracle in calls:
+            try:
+                want = _general(call, v)
+            except Exception as err:  # noqa: BLE001 -- TF refuses the number: the fast path does alike
+                with pytest.raises(type(err)):
+                    call(v)
+                continue
+            got = call(v)
+            _same(got, want)
+            if oracle is not None and op != "pow" and not (isinstance(v, float) and abs(v) > 3e38):
+                with np.errstate(all="ignore"):  # numpy on a float32 scalar agrees
+                    np.testing.assert_array_equal(got.numpy(), oracle(np.float32(v)))
+
+
+def test_cached_numbers_are_read_only_bounded_and_skip_zeros_and_nan():
+    fast._FLOATS32.clear()
+    x = tf.constant(np.ones(4, np.float32))
+    for v in (0.0, -0.0, float("nan"), 0):
+        np.testing.assert_array_equal((x * v).numpy(), np.ones(4, np.float32) * np.float32(v))
+    assert not fast._FLOATS32 and 0 not in fast._INTS32
+    x * 0.25
+    cached = fast._FLOATS32[0.25]
+    assert cached.dtype == np.float32 and cached.ndim == 0 and not cached.flags.writeable
+    for i in range(fast._NUMBERS_MAX + 5):
+        x + (i + 0.5)
+    assert len(fast._FLOATS32) <= fast._NUMBERS_MAX
+
+
+def test_python_numbers_under_a_tape_and_on_other_dtypes():
+    """An open tape records the op (the general path or the tape's own fast path); float64 and int32
+    tensors with Python numbers keep their paths."""
+    x = tf.constant(np.array([1.0, 2.0], np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * 3.0 + 1.0)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [3.0, 3.0])
+    d = tf.constant(np.array([1.0, 2.0]))
+    assert (d * 0.1).dtype == tf.float64 and (d * 0.1).numpy()[1] == 2.0 * 0.1
+    i = tf.constant(np.array([1, 2], np.int32))
+    assert (i * 3).dtype == tf.int32 and list((i * 3).numpy()) == [3, 6]
+    with pytest.raises((TypeError, InvalidArgumentError)):
+        i * 0.5
