@@ -172,6 +172,19 @@ def _relu(dtype: np.dtype):
 
 #: float unary ops that are one hlo op each: their interpreter kernel, on every float dtype
 _FLOAT_KERNELS = ("Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p", "Sin", "Cos", "Tanh", "Floor", "Ceil", "Sigmoid")
+#: the ones whose kernel is numpy's function in float64, rounded once (interpreter `_float_unary`): on
+#: float32 and float64 the same numpy calls without the kernel's generic conversion (exp of 16 floats
+#: 3.8 -> 0.7 µs)
+IN_DOUBLE = {"Sqrt": np.sqrt, "Exp": np.exp, "Expm1": np.expm1, "Log": np.log, "Log1p": np.log1p, "Sin": np.sin,
+             "Cos": np.cos, "Tanh": np.tanh}
+
+
+def _in_double32(fn):
+    def kernel(a):
+        return fn(a.astype(np.float64)).astype(np.float32)
+    return kernel
+
+
 UNARY_TABLES = {
     "Neg": {**_table(np.negative, ints=np.negative), **dict.fromkeys(_NARROW, ew.negate)},
     "Abs": {**_table(np.abs, signed=np.abs), **dict.fromkeys(_NARROW, ew.abs_)},
@@ -180,6 +193,8 @@ UNARY_TABLES = {
     "Relu": {dt: _relu(dt) for dt in _WIDE + _SIGNED},
     **{op: dict.fromkeys(_WIDE + _NARROW, UNARY[SIMPLE_UNARY[op]]) for op in _FLOAT_KERNELS},
 }
+for _op, _fn in IN_DOUBLE.items():
+    UNARY_TABLES[_op].update({_F32: _in_double32(_fn), np.dtype(np.float64): _fn})
 KERNELS = {**BINARY_TABLES, **UNARY_TABLES}
 
 #: ufuncs whose result has their first operand's dtype: the ones that may write into it

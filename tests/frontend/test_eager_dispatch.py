@@ -173,3 +173,26 @@ def test_python_numbers_under_a_tape_and_on_other_dtypes():
     assert (i * 3).dtype == tf.int32 and list((i * 3).numpy()) == [3, 6]
     with pytest.raises((TypeError, InvalidArgumentError)):
         i * 0.5
+
+
+@pytest.mark.parametrize("op", sorted(fast.IN_DOUBLE))
+def test_unary_float_functions_equal_the_interpreter_kernel(op):
+    """exp, log, sqrt, tanh, ... on float32/float64: numpy's function in float64 rounded once, which is
+    the interpreter kernel the general path runs, bit for bit on random bit patterns (subnormals, huge
+    values, infinities, NaNs) and on 0-d operands."""
+    from minixla.backends.interpreter.ops_elementwise import UNARY
+    from minixla.frontend.ops.math_ops import SIMPLE_UNARY
+
+    kernel = UNARY[SIMPLE_UNARY[op]]
+    rng = np.random.default_rng(7)
+    for dtype, bits in ((np.float32, np.uint32), (np.float64, np.uint64)):
+        a = rng.integers(0, np.iinfo(bits).max, 4096, dtype=bits, endpoint=True).view(dtype)
+        a[:6] = [0.0, -0.0, np.inf, -np.inf, 1.0, 0.5]
+        for x in (a, a[4:5].reshape(())):
+            with np.errstate(all="ignore"):
+                want = np.asarray(kernel(x))
+            got = tf.constant(x)
+            out = {"Sqrt": tf.sqrt, "Exp": tf.exp, "Expm1": tf.math.expm1, "Log": tf.math.log,
+                   "Log1p": tf.math.log1p, "Sin": tf.sin, "Cos": tf.cos, "Tanh": tf.tanh}[op](got)
+            assert out._value.dtype == dtype and out._value.shape == x.shape and _dt_of(out) == dtype
+            np.testing.assert_array_equal(out._value.view(bits), want.view(bits))
