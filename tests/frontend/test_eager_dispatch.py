@@ -177,7 +177,7 @@ def test_python_numbers_under_a_tape_and_on_other_dtypes():
 
 @pytest.mark.parametrize("op", sorted(fast.IN_DOUBLE))
 def test_unary_float_functions_equal_the_interpreter_kernel(op):
-    """exp, log, sqrt, tanh, ... on float32/float64: numpy's function in float64 rounded once, which is
+    """exp, log, sqrt, tanh, sigmoid, ... on float32/float64: computed in float64 and rounded once, which is
     the interpreter kernel the general path runs, bit for bit on random bit patterns (subnormals, huge
     values, infinities, NaNs) and on 0-d operands."""
     from minixla.backends.interpreter.ops_elementwise import UNARY
@@ -193,6 +193,7 @@ def test_unary_float_functions_equal_the_interpreter_kernel(op):
                 want = np.asarray(kernel(x))
             got = tf.constant(x)
             out = {"Sqrt": tf.sqrt, "Exp": tf.exp, "Expm1": tf.math.expm1, "Log": tf.math.log,
-                   "Log1p": tf.math.log1p, "Sin": tf.sin, "Cos": tf.cos, "Tanh": tf.tanh}[op](got)
+                   "Log1p": tf.math.log1p, "Sin": tf.sin, "Cos": tf.cos, "Tanh": tf.tanh, "Rsqrt": tf.math.rsqrt,
+                   "Sigmoid": tf.sigmoid}[op](got)
             assert out._value.dtype == dtype and out._value.shape == x.shape and _dt_of(out) == dtype
             np.testing.assert_array_equal(out._value.view(bits), want.view(bits))
