@@ -9,9 +9,11 @@ if __name__ != "minixla.dialects":  # the folder is mapped under the import root
 
 from xdsl.context import Context
 
+from minixla.dialects import abc_checks as _abc_checks
 from minixla.dialects import lazy_formats as _lazy_formats
 
 _lazy_formats.install()  # before any of our dialects or xDSL's lowering dialects is built
+_abc_checks.install()  # isinstance(x, Operation / Attribute) without walking every subclass
 
 
 def load_all(ctx: Context | None = None) -> Context:

@@ -142,7 +142,7 @@ def build_plan(cf, jit: bool, results: list, counter):
     if not jit or compiled is None or compiled.backend != "cpu":
         def plan(arrays):  # the host/interpreter paths: cf.run keeps their copying rules
             counter.called_without_tracing()
-            return rebuild(cf.structure, [Tensor(r) for r in cf.run(arrays, jit)])
+            return rebuild(cf.structure, [Tensor.make(r) for r in cf.run(arrays, jit)])
         return plan
     exe = compiled.executable
     entry = getattr(exe, "_call", exe)  # the generated checker/caller of a CompiledFunction

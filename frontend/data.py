@@ -57,7 +57,7 @@ def _to_numpy(v):
 
 
 def _to_tensor(a):
-    return a if isinstance(a, Tensor) else Tensor(np.asarray(a))
+    return a if isinstance(a, Tensor) else Tensor.make(np.asarray(a))
 
 
 def _spec_of(element):
@@ -153,7 +153,7 @@ class Dataset:
         return self._spec
 
     def cardinality(self):
-        return Tensor(np.asarray(self._cardinality, np.int64))
+        return Tensor.make(np.asarray(self._cardinality, np.int64))
 
     def __len__(self) -> int:
         if self._cardinality == INFINITE_CARDINALITY:

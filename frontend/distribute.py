@@ -148,8 +148,8 @@ class Strategy:
         w = world()
         local = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
         if w.comm is None:
-            return Tensor(local)
-        return Tensor(np.concatenate(w.comm.allgather(local), axis=axis))
+            return Tensor.make(local)
+        return Tensor.make(np.concatenate(w.comm.allgather(local), axis=axis))
 
 
 class MirroredStrategy(Strategy):
@@ -189,7 +189,7 @@ class _ShardedBatches:
                     raise InvalidArgumentError(f"a global batch of {len(arr)} does not split "
                                                f"evenly over {self.n} replicas")
                 size = len(arr) // self.n
-                shards.append(Tensor(arr[self.rank * size:(self.rank + 1) * size]))
+                shards.append(Tensor.make(arr[self.rank * size:(self.rank + 1) * size]))
             yield nest.rebuild(structure, shards)
 
 

@@ -74,8 +74,9 @@ def allreduce(tensor, average: bool | None = None, op: str = Average, name: str 
             _BY_OP[op] = EAGER[_COMBINERS.get(op, op)]
     if op == Average:
         out = _average(out, x.dtype)
-    t = _new(Tensor)  # (an eager Tensor over the fresh result: its spec follows from the array when read)
+    t = Tensor()  # (an eager Tensor over the fresh result: its spec follows from the array when read)
     t._value = out
+    t._dt = out.dtype
     return t
 
 
@@ -87,16 +88,14 @@ def _average(out: np.ndarray, dtype) -> np.ndarray:
     return (out / size()).astype(dtype, copy=False)
 
 
-_new = object.__new__
-
 
 def allgather(tensor, name: str | None = None) -> Tensor:
     """Every process's `tensor` concatenated along axis 0 (dims after the first must agree)."""
     x = _array(tensor)
     w = world()
     if w.comm is None:
-        return Tensor(x.copy())
-    return Tensor(np.concatenate(w.comm.allgather(contiguous(x)), axis=0))
+        return Tensor.make(x.copy())
+    return Tensor.make(np.concatenate(w.comm.allgather(contiguous(x)), axis=0))
 
 
 def broadcast(tensor, root_rank: int = 0, name: str | None = None) -> Tensor:
@@ -105,7 +104,7 @@ def broadcast(tensor, root_rank: int = 0, name: str | None = None) -> Tensor:
     if w.comm is not None:
         agree_world(x, "broadcast")
         w.comm.Bcast(x, root=root_rank)
-    return Tensor(x)
+    return Tensor.make(x)
 
 
 def broadcast_variables(variables, root_rank: int = 0) -> None:

@@ -60,7 +60,7 @@ def _as_tensor(x, dtype, graph: Graph | None, opdef: OpDef, index: int) -> Tenso
             return graph.constant(x._value)
         return x
     arr = to_array(x, dtype)
-    return graph.constant(arr) if graph is not None else Tensor(arr)
+    return graph.constant(arr) if graph is not None else Tensor.make(arr)
 
 
 def _registered(x):
@@ -155,10 +155,10 @@ def execute(name: str, inputs: list, attrs: dict[str, Any] | None = None):
     else:
         arrays = [[t._value for t in x] if isinstance(x, list) else x._value for x in tensors]
         if _trace_events.ACTIVE is None:  # the hot path pays one attribute read
-            outs = [Tensor(r) for r in run_eager(opdef, arrays, attrs)]
+            outs = [Tensor.make(r) for r in run_eager(opdef, arrays, attrs)]
         else:
             with _trace_events.span(name, "eager-op"):
-                outs = [Tensor(r) for r in run_eager(opdef, arrays, attrs)]
+                outs = [Tensor.make(r) for r in run_eager(opdef, arrays, attrs)]
     if not outs:
         return None
     single = len(outs) == 1 and name not in _MULTI_OUTPUT

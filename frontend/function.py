@@ -333,7 +333,7 @@ class Function:
             self._clusters_text = cf.clustered.describe(self._name) if cf.clustered else ""
         if key is not None:
             self._add_plan(key, cf, build_plan(cf, self._jit_compile, results, self._counter), values)
-        return rebuild(cf.structure, [Tensor(r) for r in results])
+        return rebuild(cf.structure, [Tensor.make(r) for r in results])
 
     def _add_plan(self, key, cf: ConcreteFunction, plan, values: list) -> None:
         positions = [k for k, leaf in enumerate(cf.tensor_leaves) if leaf in self._specialized]

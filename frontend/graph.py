@@ -122,7 +122,7 @@ class Graph:
 
     def placeholder(self, spec: Spec, name: str, const: np.ndarray | None = None) -> Tensor:
         arg = self.block.insert_arg(value_type(spec), len(self.block.args))
-        t = Tensor(graph=self, ssa=arg, spec=spec, const=const, name=name)
+        t = Tensor.make(graph=self, ssa=arg, spec=spec, const=const, name=name)
         # only top-level placeholders are function arguments that can be value-specialized
         t._arg_index = len(self.inputs) if self.parent is None else None
         self.inputs.append(t)
@@ -227,7 +227,7 @@ class Graph:
                                             attributes=mlir_attrs, properties=props)
         self.block.add_op(op)
         name = self._unique(opdef.name)
-        outs = [Tensor(graph=self, ssa=r, spec=s, const=None if f is None else np.asarray(f),
+        outs = [Tensor.make(graph=self, ssa=r, spec=s, const=None if f is None else np.asarray(f),
                        name=name if len(specs) == 1 else f"{name}:{i}")
                 for i, (r, s, f) in enumerate(zip(op.results, specs, folded))]
         self.nodes.append(Node(opdef, list(inputs), dict(attrs), outs, user_stack(), op, name))

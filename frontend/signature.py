@@ -49,7 +49,7 @@ def bind_signature(signature: tuple, py_signature: inspect.Signature, args: tupl
         converted = value
         if not isinstance(value, Tensor) and not hasattr(value, "_variable_value"):
             try:
-                converted = Tensor(np.asarray(value).astype(spec.dtype.np))
+                converted = Tensor.make(np.asarray(value).astype(spec.dtype.np))
             except (TypeError, ValueError):
                 fail(f"Can not cast {value!r} to {spec!r}")
         have = _spec_of(converted)
@@ -67,4 +67,4 @@ def spec_example(spec):
         raise ValueError(f"get_concrete_function() without arguments needs static shapes; {spec!r} has unknown "
                          "dimensions. minixla compiles one executable per concrete shape (as XLA does): pass "
                          "example arguments, e.g. f.get_concrete_function(tf.zeros([8, 2]))")
-    return Tensor(np.zeros(tuple(spec.shape), dtypes.as_dtype(spec.dtype).np))
+    return Tensor.make(np.zeros(tuple(spec.shape), dtypes.as_dtype(spec.dtype).np))

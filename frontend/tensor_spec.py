@@ -164,7 +164,7 @@ def type_spec_from_value(value) -> TypeSpec:
     arr = np.asarray(value)
     if arr.dtype == object:
         raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type {type(value)}.")
-    return TensorSpec.from_tensor(Tensor(arr) if arr.dtype != np.float64 else Tensor(arr.astype(np.float32)))
+    return TensorSpec.from_tensor(Tensor.make(arr) if arr.dtype != np.float64 else Tensor.make(arr.astype(np.float32)))
 
 
 __all__ = ["IndexedSlicesSpec", "NoneTensorSpec", "OptionalSpec", "SpecShape", "TensorArraySpec", "TensorShape",

@@ -53,7 +53,7 @@ class Variable:
     def _read(self) -> Tensor:
         graph = current_graph()
         if graph is None:
-            return Tensor(np.array(self._value, copy=True))
+            return Tensor.make(np.array(self._value, copy=True))
         if self in graph.updates:
             return graph.updates[self]
         if self not in graph.captures:

@@ -93,7 +93,7 @@ class CpuBackend:
         with importing():  # the pass pipeline's modules, on the first compile (no collections inside)
             from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
-            from minixla.backends.cpu.collectives import compile_with_collectives, has_collectives
+            from minixla.backends.cpu.collective_ops import has_collectives
             from minixla.backends.cpu.compiler import compile_lowered, direct_llvm, lower, prefix_symbols
 
         module = module.clone()
@@ -102,6 +102,8 @@ class CpuBackend:
         if fn is None:
             raise ValueError(f"no function @{name} in the module")
         if has_collectives(module):  # native segments with MPI collectives between them
+            from minixla.backends.cpu.collectives import compile_with_collectives
+
             return compile_with_collectives(self.compile, module, name)
         # hlo ops, or tensors in a signature (a function that only returns its arguments has no ops)
         high_level = any(op.name.startswith(_HIGH_LEVEL) for op in module.walk()) or any(

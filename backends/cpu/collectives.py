@@ -21,33 +21,11 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from minixla.backends.mpi.fastpath import try_allreduce
-from minixla.backends.mpi.runtime import HOST_COLLECTIVES, AllReduceRunner, run_collective
+from minixla.backends.mpi.runtime import AllReduceRunner, run_collective
 
-#: ops that only the process grid can run (the MPI runtime runs HOST_COLLECTIVES; the rest have no CPU path)
-_NO_CPU_PATH = {"send", "recv", "infeed", "outfeed", "after_all"}
-
-
-def _mnemonic(op: Operation) -> str | None:
-    dialect, _, name = op.name.partition(".")
-    return name if dialect in ("hlo", "stablehlo") else None
-
-
-def is_collective(op: Operation) -> bool:
-    name = _mnemonic(op)
-    if name == "after_all" and _orders_nothing(op):  # hlo-legalize-structural erases it
-        return False
-    return name in HOST_COLLECTIVES or name in _NO_CPU_PATH
-
-
-def _orders_nothing(op: Operation) -> bool:
-    """An after_all whose token feeds only other such after_alls: it orders no effect."""
-    return all(_mnemonic(use.operation) == "after_all" and _orders_nothing(use.operation)
-               for result in op.results for use in result.uses)
-
-
-def has_collectives(module: ModuleOp) -> bool:
-    return any(is_collective(op) for op in module.walk())
-
+from minixla.backends.cpu.collective_ops import NO_CPU_PATH as _NO_CPU_PATH
+from minixla.backends.cpu.collective_ops import has_collectives, is_collective  # noqa: F401 -- has_collectives: re-exported
+from minixla.backends.cpu.collective_ops import mnemonic as _mnemonic
 
 #: what a step of SegmentedExecutable's plan is: a native segment, a host collective (arrays -> results),
 #: or an all_reduce of one operand (`AllReduceRunner.one`: array -> result, no lists)

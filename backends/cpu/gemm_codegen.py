@@ -21,10 +21,11 @@ machine. Here the structure is the BLIS/Goto one (van Zee & van de Geijn):
                     micro-kernel: MR x NR tile of C
 
 so A and B are each packed exactly once, into one buffer kept across calls.
-With one column block (n <= NC: a convolution's output channels) and A's
-k unit-stride, an A micro-panel has one task, which packs it itself right before its kernel
-calls (into L1, not through memory), and those calls prefetch the next
-micro-panel's rows of A into L2 (`gemm_driver._tile_loops`).
+Where A's k is unit-stride (row-major A, a convolution's patches), the task of
+column block 0 packs its A micro-panels itself right before their kernel calls
+(into L1, not through memory; the row chunk's tasks of other column blocks
+wait for it), and those calls prefetch the next micro-panel's rows of A into
+L2 (`gemm_driver._tile_loops`).
 The micro-kernel keeps an MR x NR tile of C in registers (NR = NV vectors of
 VL lanes; AVX-512 f32: 12 x 32 in 24 zmm) and per k does NV vector loads of
 B, MR broadcasts of A and MR*NV FMAs; it prefetches C's tile one line per
@@ -42,8 +43,9 @@ one thread, CPU-time GFLOP/s; the FMA peak measured 246): 12x32 KC=256 NC=512
 line 12x32 196, then KC=512 NC=256 199 (the micro-kernel alone: 220).
 Tried since, no gain measured (one thread, CPU time, interleaved): even k
 blocks (2304 = 5 x 464 instead of 4 x 512 + 256), prefetching B rows while
-packing, prefetching B in the kernel, the tasks packing A for several column
-blocks too (+0.5-1.4%; it would need per-chunk ready flags), 48 instead of
+packing (a panel at a time; a row at a time across a job's panels, session 10,
+gained 1-3%), prefetching B in the kernel, the tasks packing A for several column
+blocks too (+0.5-1.4% then; done in session 10 with the per-tile flags), 48 instead of
 16 row chunks with one column block (two threads); slower: KC=768 (-2%) and
 KC=1024 (-6%) with NC=256, C's lines prefetched over the last 40 or 80
 unrolled steps instead of the first 24 (-3%); one fork-join per product (every
@@ -65,6 +67,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 COL_MAJOR, NO_TRANS = 102, 111
+#: rows ahead the packing of whole panels from unit-stride rows prefetches (`_packer`)
+ROW_PREFETCH = 8
 
 
 @dataclass(frozen=True)
@@ -264,7 +268,7 @@ def packing_ir(g: str, s: KernelShape) -> str:
     lanes, p0, kc, kcp)` stores lanes [l0, l0+lanes) of k-steps [p0, p0+kc) as micro-panels of W
     lanes (kcp x W each, lane fastest, zero-padded), element (lane l, step p) being at
     src + l*ls + p*ks. A's lanes are its rows (W = MR), B's its columns (W = NR)."""
-    return _packer(g, s, s.mr, "a") + _packer(g, s, s.nr, "b")
+    return _packer(g, s, s.mr, "a", False) + _packer(g, s, s.nr, "b", True)
 
 
 def _transpose4(s: KernelShape, w: int) -> tuple[list[str], list[str]]:
@@ -302,7 +306,71 @@ def _transpose4(s: KernelShape, w: int) -> tuple[list[str], list[str]]:
     return setup, body
 
 
-def _packer(g: str, s: KernelShape, w: int, name: str) -> str:
+def _rows(s: KernelShape, w: int) -> str:
+    """Whole panels of a packing whose lanes are unit-stride (row-major B), a k step (a source row)
+    across all of them at a time: a row's panels are adjacent lines of one page, which the
+    hardware's streamer follows, where a panel at a time (two lines a row) made every row a new
+    page; the same lines ROW_PREFETCH rows further down are prefetched (a row's stride is beyond the
+    stride prefetcher). Then `qstart` packs what is left (the partial panel), or all with strided lanes."""
+    t, size = s.ty, s.size
+    wt = f"<{w} x {t}>"
+    prefetch = "\n".join(
+        f"  %rpf{i} = getelementptr i8, ptr %rsp, i64 {64 * i}\n"
+        f"  %rpfa{i} = getelementptr {t}, ptr %rpf{i}, i64 %rpfd\n"
+        f"  call void @llvm.prefetch.p0(ptr %rpfa{i}, i32 0, i32 3, i32 1)" for i in range(max(1, w * size // 64)))
+    return f"""  %nfull = udiv i64 %lanes, {w}
+  %hasfull = icmp ne i64 %nfull, 0
+  %rowwise = and i1 %unit, %hasfull
+  %rbase0 = mul i64 %p0, %ks
+  %rbase = add i64 %rbase0, %l0
+  %rpfd = mul i64 %ks, {ROW_PREFETCH}
+  br i1 %rowwise, label %rrow, label %qstart
+rrow:                                  ; lanes unit-stride: whole panels a k step (a source row) at a time
+  %rp = phi i64 [ 0, %entry ], [ %rp.next, %rrow_end ]
+  %rso.0 = mul i64 %rp, %ks
+  %rso = add i64 %rbase, %rso.0
+  %rdo = mul i64 %rp, {w}
+  br label %rqloop
+rqloop:
+  %rq = phi i64 [ 0, %rrow ], [ %rq.next, %rqloop ]
+  %rqo = mul i64 %rq, {w}
+  %rsi = add i64 %rso, %rqo
+  %rsp = getelementptr {t}, ptr %src, i64 %rsi
+  %rx = load {wt}, ptr %rsp, align {size}
+  %rdi.0 = mul i64 %rq, %kcp
+  %rdi.1 = mul i64 %rdi.0, {w}
+  %rdi = add i64 %rdi.1, %rdo
+  %rdp = getelementptr {t}, ptr %dst, i64 %rdi
+  store {wt} %rx, ptr %rdp, align {size}
+{prefetch}
+  %rq.next = add i64 %rq, 1
+  %rqmore = icmp ult i64 %rq.next, %nfull
+  br i1 %rqmore, label %rqloop, label %rrow_end
+rrow_end:
+  %rp.next = add i64 %rp, 1
+  %rpmore = icmp ult i64 %rp.next, %kc
+  br i1 %rpmore, label %rrow, label %rzero
+rzero:                                 ; their k steps kc..kcp-1 are zeros
+  %rz = phi i64 [ %kc, %rrow_end ], [ %rz.next, %rzq_end ]
+  %rzin = icmp ult i64 %rz, %kcp
+  br i1 %rzin, label %rzq, label %qstart
+rzq:
+  %rzqi = phi i64 [ 0, %rzero ], [ %rzqi.next, %rzq ]
+  %rzd.0 = mul i64 %rzqi, %kcp
+  %rzd.1 = add i64 %rzd.0, %rz
+  %rzd = mul i64 %rzd.1, {w}
+  %rzp = getelementptr {t}, ptr %dst, i64 %rzd
+  store {wt} zeroinitializer, ptr %rzp, align {size}
+  %rzqi.next = add i64 %rzqi, 1
+  %rzqmore = icmp ult i64 %rzqi.next, %nfull
+  br i1 %rzqmore, label %rzq, label %rzq_end
+rzq_end:
+  %rz.next = add i64 %rz, 1
+  br label %rzero
+"""
+
+
+def _packer(g: str, s: KernelShape, w: int, name: str, by_rows: bool) -> str:
     t, size = s.ty, s.size
     wt = f"<{w} x {t}>"
     # full panel, lanes strided: w scalar loads per step, one vector store
@@ -316,6 +384,7 @@ def _packer(g: str, s: KernelShape, w: int, name: str) -> str:
                    f"{t} %gx{lane}, i64 {lane}"]
     gather[0] = "  %go0 = add i64 %sbase, 0"
     tr_setup, tr_body = _transpose4(s, w) if w % 4 == 0 else ([], [])
+    rows = _rows(s, w) if by_rows else "  br label %qstart\n"
     return f"""
 define internal void @{g}_pack_{name}(ptr noalias %dst, ptr noalias %src, i64 %ls, i64 %ks, i64 %l0, i64 %lanes,
                                  i64 %p0, i64 %kc, i64 %kcp) {{
@@ -323,9 +392,12 @@ entry:
   %lanes_pad = add i64 %lanes, {w - 1}
   %npanel = udiv i64 %lanes_pad, {w}
   %unit = icmp eq i64 %ls, 1
-  br label %panel
+{rows}qstart:                                ; the rest (all panels, or the partial one after the row-wise ones)
+  %q0 = {"select i1 %rowwise, i64 %nfull, i64 0" if by_rows else "add i64 0, 0"}
+  %qleft = icmp ult i64 %q0, %npanel
+  br i1 %qleft, label %panel, label %done
 panel:
-  %q = phi i64 [ 0, %entry ], [ %q.next, %panel_end ]
+  %q = phi i64 [ %q0, %qstart ], [ %q.next, %panel_end ]
   %ql = mul i64 %q, {w}
   %left = sub i64 %lanes, %ql
   %full = icmp uge i64 %left, {w}
@@ -363,7 +435,7 @@ fstep:                                 ; a whole panel: one vector row per k ste
   %fdp = getelementptr {t}, ptr %dst, i64 %fdo
   %fso = mul i64 %fp, %ks
   %sbase = add i64 %sbase0, %fso
-  br i1 %unit, label %fvec, label %fgather
+  br i1 {"false" if by_rows else "%unit"}, label %fvec, label %fgather
 fvec:
   %vp = getelementptr {t}, ptr %src, i64 %sbase
   %vx = load {wt}, ptr %vp, align {size}

@@ -33,12 +33,15 @@ changes speed, never results.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-import llvmlite.ir as ir
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from minixla.passes import lazy_llvm as llvm  # the llvm-dialect path only
+
+if TYPE_CHECKING:
+    import llvmlite.ir as ir  # the llvm-dialect path only (emit_llvm.py reads the thresholds)
 
 #: inner trip counts below this are not vectorized (LLVM's TinyTripCountVectorThreshold)
 TINY_TRIP = 16
@@ -138,6 +141,8 @@ def loop_hints(fn: llvm.FuncOp) -> dict[Operation, str]:
 
 def loop_id(module: ir.Module, hint: str) -> ir.values.MDValue:
     """A new loop ID carrying `hint` (distinct: its first operand is itself, as LLVM requires)."""
+    import llvmlite.ir as ir
+
     name, value = hint.split("=")
     width = 1 if name.endswith(".enable") else 32
     option = module.add_metadata([ir.MetaDataString(module, name), ir.Constant(ir.IntType(width), int(value))])

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-import llvmlite.ir as ir
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
@@ -34,6 +33,8 @@ from xdsl.ir import Attribute
 from minixla.dialects.numpy_types import numpy_dtype as element_dtype
 
 if TYPE_CHECKING:
+    import llvmlite.ir as ir
+
     from minixla.backends.cpu.jit import JitModule
 
 
@@ -144,7 +145,10 @@ def add_python_entry(module: ir.Module, sig: Signature) -> bool:
     Py_ssize_t nargs)`, a METH_FASTCALL builtin: it reads each ndarray's data
     pointer into a stack array, releases the GIL around `_mlir_ciface_<f>` and
     returns None. The generated Python caller always passes exactly the
-    signature's arrays. False when the ndarray layout check failed."""
+    signature's arrays. False when the ndarray layout check failed. (llvmlite.ir, ~4 ms to import, only
+    here: the direct emitter writes its entries as text.)"""
+    import llvmlite.ir as ir
+
     data_offset = ndarray_data_offset()
     if data_offset is None:
         return False

@@ -57,6 +57,9 @@ def angle(input, name=None):  # noqa: A002
 
 def _complex_abs(real_abs):
     def abs(x, name=None):  # noqa: A001
+        dt = getattr(x, "_dt", None)  # an eager tensor's dtype, without building its DType
+        if dt is not None and dt.kind != "c":
+            return real_abs(x, name=name)
         x = _t(x)  # TF's conversion (and its errors for ragged lists) first
         return execute("ComplexAbs", [x]) if x.dtype.is_complex else real_abs(x, name=name)
 

@@ -235,7 +235,7 @@ def to_tensor(value: RValue, graph):
     from minixla.frontend.tensor import Tensor
 
     if graph is None:
-        t = Tensor(np.asarray(value.v))
+        t = Tensor.make(np.asarray(value.v))
     else:
         t = value.v.tensor
     if value.key is not None:

@@ -67,7 +67,7 @@ def _print_v2(input, output_stream="stderr", end="\n"):
 def _py_func(inputs, func=None, Tout=(), static_shapes=()):
     from minixla.frontend.tensor import Tensor
 
-    out = func(*[Tensor(x) for x in inputs])
+    out = func(*[Tensor.make(x) for x in inputs])
     outs = out if isinstance(out, (list, tuple)) else [out]
     return tuple(np.asarray(o.numpy() if hasattr(o, "numpy") else o).astype(np.dtype(t))
                  for o, t in zip(outs, Tout))

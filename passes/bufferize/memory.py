@@ -134,10 +134,21 @@ def insert_deallocs(block: Block, owned: dict[SSAValue, set[SSAValue]]) -> None:
     op that holds it), so this is linear in the block, not ops x allocations."""
     ops = list(block.ops)
     last_user: dict[SSAValue, int] = {}
+    views: list[Operation] = []  # ops of `block` that may return a view of a memref operand
     for i, op in enumerate(ops):
         for o in op.walk():
             for v in o.operands:
                 last_user[v] = i
+        if _may_view(op):
+            views.append(op)
+    # A view made while lowering one op (the subview a pad writes its operand into) is bound to no
+    # tensor, so it is in no alias set: its uses keep its sources alive. Views follow their sources
+    # in the block, so one backward sweep carries chains of views.
+    for op in reversed(views):
+        last = max((last_user.get(r, -1) for r in op.results), default=-1)
+        for v in op.operands:
+            if isinstance(v.type, MemRefType) and last > last_user.get(v, -1):
+                last_user[v] = last
     for root, aliases in owned.items():
         uses = [last_user[a] for a in aliases if a in last_user]
         last = ops[max(uses)] if uses else None
@@ -150,6 +161,12 @@ def insert_deallocs(block: Block, owned: dict[SSAValue, set[SSAValue]]) -> None:
             block.insert_op_before(dealloc, last)
         else:
             block.insert_op_after(dealloc, last)
+
+
+def _may_view(op: Operation) -> bool:
+    """Conservatively: an op taking and returning memrefs may return a view of an operand."""
+    return any(isinstance(r.type, MemRefType) for r in op.results) and any(
+        isinstance(v.type, MemRefType) for v in op.operands)
 
 
 def _is_terminator(op: Operation) -> bool:

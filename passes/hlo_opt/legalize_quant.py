@@ -93,28 +93,51 @@ class HloLegalizeQuant(ModulePass):
     name = "hlo-legalize-quant"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for inner in list(op.walk()):
-            if isinstance(inner, hlo.UniformDequantizeOp):
-                src = inner.operand.type
-                _replace(inner, _dequantize(_Builder(inner), inner.operand, src.element_type, src.get_shape()))
-            elif isinstance(inner, hlo.UniformQuantizeOp):
-                b, x, shape = _Builder(inner), inner.operand, inner.operand.type.get_shape()
-                if isinstance(x.type.element_type, UniformQuantizedType):
-                    x = _dequantize(b, x, x.type.element_type, shape)
-                _replace(inner, _quantize(b, x, inner.result.type.element_type, shape))
-            elif isinstance(inner, (UnaryElementwiseOp, BinaryElementwiseOp)) and isinstance(
-                    inner.results[0].type.element_type, UniformQuantizedType):
-                _elementwise(inner)
-        for inner in op.walk():
-            for value in [*inner.results, *(a for r in inner.regions for blk in r.blocks for a in blk.args)]:
-                new = storage_view(value.type)
-                if new is not value.type:
-                    Rewriter.replace_value_with_new_type(value, new)
-            if isinstance(inner, func.FuncOp):
-                ft = inner.function_type
-                ins, outs = [storage_view(t) for t in ft.inputs.data], [storage_view(t) for t in ft.outputs.data]
-                if ins != list(ft.inputs.data) or outs != list(ft.outputs.data):
-                    inner.function_type = func.FunctionType.from_lists(ins, outs)
+        if _has_quantized(op):
+            _legalize(op)
         for inner in [o for o in op.walk() if isinstance(o, hlo.BitcastConvertOp)]:
             if inner.operand.type == inner.result.type:
                 _replace(inner, inner.operand)
+
+
+def _is_quantized(t) -> bool:
+    return isinstance(t, TensorType) and isinstance(t.element_type, UniformQuantizedType)
+
+
+def _has_quantized(module: ModuleOp) -> bool:
+    """Whether a value or function signature has a quantized tensor type: the legalization has nothing to
+    do otherwise (quantize/dequantize ops have one), and most modules have none, so one walk decides."""
+    for inner in module.walk():
+        if any(_is_quantized(r.type) for r in inner.results) or any(
+                _is_quantized(a.type) for r in inner.regions for blk in r.blocks for a in blk.args):
+            return True
+        if isinstance(inner, func.FuncOp) and any(
+                _is_quantized(t) for t in (*inner.function_type.inputs.data, *inner.function_type.outputs.data)):
+            return True
+    return False
+
+
+def _legalize(op: ModuleOp) -> None:
+    """Quantized ops become integer arithmetic on storage types; every quantized type its storage type."""
+    for inner in list(op.walk()):
+        if isinstance(inner, hlo.UniformDequantizeOp):
+            src = inner.operand.type
+            _replace(inner, _dequantize(_Builder(inner), inner.operand, src.element_type, src.get_shape()))
+        elif isinstance(inner, hlo.UniformQuantizeOp):
+            b, x, shape = _Builder(inner), inner.operand, inner.operand.type.get_shape()
+            if isinstance(x.type.element_type, UniformQuantizedType):
+                x = _dequantize(b, x, x.type.element_type, shape)
+            _replace(inner, _quantize(b, x, inner.result.type.element_type, shape))
+        elif isinstance(inner, (UnaryElementwiseOp, BinaryElementwiseOp)) and isinstance(
+                inner.results[0].type.element_type, UniformQuantizedType):
+            _elementwise(inner)
+    for inner in op.walk():
+        for value in [*inner.results, *(a for r in inner.regions for blk in r.blocks for a in blk.args)]:
+            new = storage_view(value.type)
+            if new is not value.type:
+                Rewriter.replace_value_with_new_type(value, new)
+        if isinstance(inner, func.FuncOp):
+            ft = inner.function_type
+            ins, outs = [storage_view(t) for t in ft.inputs.data], [storage_view(t) for t in ft.outputs.data]
+            if ins != list(ft.inputs.data) or outs != list(ft.outputs.data):
+                inner.function_type = func.FunctionType.from_lists(ins, outs)

@@ -1,9 +1,11 @@
 """`convert-hlo-to-linalg`: hlo on tensors -> linalg/tensor/arith/math/scf on
 tensors (the first stage of `hlo-to-cpu`, see docs/cpu-pipeline.md).
 
-One module per op family registers its lowerings in `translate.LOWERINGS`;
-anything without a lowering is reported as a diagnostic naming the op and the
-pass, never a traceback.
+One module per op family registers its lowerings in `translate.LOWERINGS`; the
+driver imports a family when it first meets one of its ops (`translate.FAMILIES`),
+so a compile imports only the families it uses (an elementwise program: not sort,
+fft, rng, ...). Anything without a lowering is reported as a diagnostic naming the
+op and the pass, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,10 +16,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from minixla.passes.hlo_to_linalg import contraction, control, elementwise, fft, indexing, reduction, rng, shape, sort  # noqa: F401  (register lowerings)
-from minixla.passes.hlo_to_linalg import triangular  # noqa: F401,E402  (cholesky, triangular_solve)
-from minixla.passes.hlo_to_linalg import reduce_precision  # noqa: F401,E402  (hlo.reduce_precision)
-from minixla.passes.hlo_to_linalg import fusion  # noqa: F401,E402  (hlo.fusion -> one linalg.generic)
 from minixla.passes.hlo_to_linalg.common import LoweringError
 from minixla.passes.hlo_to_linalg.translate import LOWERINGS, convert_module
 

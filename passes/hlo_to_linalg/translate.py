@@ -16,6 +16,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from minixla.dialects import hlo  # noqa: F401 -- defines the ops (fills RAW_OPS)
 from minixla.dialects.hlo_ops.base import RAW_OPS
 from minixla.passes.locations import hlo_origin, inherit, ops_after
 from minixla.passes.hlo_to_linalg.common import Emitter, empty, signless, unsupported
@@ -40,8 +41,53 @@ def lowering(*op_classes: type[Operation]) -> Callable[[LowerFn], LowerFn]:
     return register
 
 
+#: family module (of this package) -> the mnemonics it lowers; every other mnemonic is elementwise's.
+#: `lowering_for` imports a family when the first op of it is lowered, so a compile imports only the
+#: families its ops need (tests/passes/test_hlo_to_linalg_families.py checks this table)
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "contraction": ("dot_general", "convolution"),
+    "control": ("while", "if", "case"),
+    "fft": ("fft",),
+    "fusion": ("fusion",),
+    "indexing": ("gather", "scatter", "select_and_scatter"),
+    "reduce_precision": ("reduce_precision",),
+    "reduction": ("reduce", "reduce_window", "all_reduce"),
+    "rng": ("rng_bit_generator",),
+    "shape": ("constant", "iota", "broadcast_in_dim", "transpose", "reverse", "reshape", "slice", "concatenate",
+              "dynamic_slice", "dynamic_update_slice", "pad"),
+    "sort": ("sort",),
+    "triangular": ("triangular_solve", "cholesky"),
+}
+_FAMILY_OF = {m: family for family, names in FAMILIES.items() for m in names}
+DEFAULT_FAMILY = "elementwise"
+
+
+_LOADED: set[str] = set()
+
+
+def load_family(family: str) -> None:
+    """Import family module `family`, which registers its lowerings."""
+    if family in _LOADED:
+        return
+    from importlib import import_module
+
+    from minixla.passes.gc_pause import importing
+
+    with importing():
+        import_module(f"{__package__}.{family}")
+    _LOADED.add(family)
+
+
+def load_all_families() -> None:
+    """Import every family (listing all lowerings)."""
+    for family in (*FAMILIES, DEFAULT_FAMILY):
+        load_family(family)
+
+
 def lowering_for(op: Operation) -> LowerFn | None:
-    """The lowering of `op`'s class (found through its base classes)."""
+    """The lowering of `op`'s class (found through its base classes), its family imported first (so a
+    base class's lowering from another family never stands in for the op's own)."""
+    load_family(_FAMILY_OF.get(op.name.partition(".")[2], DEFAULT_FAMILY))
     for klass in type(op).__mro__:
         fn = LOWERINGS.get(klass)
         if fn is not None:

@@ -43,7 +43,6 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 
 from minixla.dialects.numpy_types import numpy_to_dense_attr
 from minixla.passes.rewrite_driver import has_value_of_type
-from minixla.passes.lower_to_llvm.narrow_float_codec import Format, decode_table, encode
 
 
 def is_narrow(t: Attribute) -> bool:
@@ -94,6 +93,8 @@ class EmulateNarrowFloats(RewritePattern):
     def _table(self, t: ReducedPrecisionFloatType) -> str:
         name = f"__minixla_{t.name}_to_f32"
         if name not in self.tables:
+            from minixla.passes.lower_to_llvm.narrow_float_codec import decode_table  # (narrow floats only)
+
             mt = MemRefType(f32, [256])
             glob = memref.GlobalOp.get(StringAttr(name), mt, numpy_to_dense_attr(decode_table(t)),
                                        StringAttr("private"), UnitAttr(), 64)
@@ -114,6 +115,8 @@ class EmulateNarrowFloats(RewritePattern):
 
     def from_f32(self, rewriter: PatternRewriter, x: SSAValue, t: ReducedPrecisionFloatType) -> SSAValue:
         """f32 -> narrow float, rounded as ml_dtypes rounds."""
+        from minixla.passes.lower_to_llvm.narrow_float_codec import Format, encode
+
         o = _ArithOps(rewriter)
         bits = o._e(arith.BitcastOp(x, i32))
         code = encode(o, bits, Format.of(t))

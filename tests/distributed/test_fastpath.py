@@ -189,7 +189,7 @@ def test_a_held_result_is_never_overwritten_and_a_released_slot_is_reused(monkey
     state, entry = _entry_and_state(monkeypatch, x)
     first = try_allreduce(state, x, "SUM")
     np.testing.assert_array_equal(first, 2 * x)
-    kept = [first[1:], Tensor(try_allreduce(state, x + 1, "SUM")), first.reshape(-1)[::2]]  # views, a Tensor
+    kept = [first[1:], Tensor.make(try_allreduce(state, x + 1, "SUM")), first.reshape(-1)[::2]]  # views, a Tensor
     del first
     results = [try_allreduce(state, x + k, "SUM") for k in range(2, 8)]
     np.testing.assert_array_equal(kept[0], 2 * x[1:])

@@ -22,6 +22,7 @@ def general(fn, *args, **kwargs):
 
 
 def same(got, want):
-    """Equal dtype, shape and bits."""
+    """Equal dtype, shape and bits (and each tensor's `_dt`, which the fast paths compare, its array's dtype)."""
     assert got.dtype == want.dtype and got.shape == want.shape
+    assert all(t.__dict__.get("_dt") == t._value.dtype for t in (got, want))
     np.testing.assert_array_equal(*[np.atleast_1d(t._value).view(np.uint8) for t in (got, want)])

@@ -83,6 +83,29 @@ def test_a_tf_function_first_call_imports_no_keras_and_nothing_it_never_needs():
     assert _imported(modules, NEVER + ("minixla.frontend.keras",)) == []
 
 
+#: loaded only by programs that use them (docs/compile-time.md, "Session 10: imports of a first compile"):
+#: hlo -> linalg families other than the fused elementwise path, the collectives' segmenting, the narrow
+#: float codec
+LAZY = tuple(f"minixla.passes.hlo_to_linalg.{family}" for family in (
+    "contraction", "control", "fft", "indexing", "reduce_precision", "rng", "sort", "triangular", "im2col")) + (
+    "minixla.backends.cpu.collectives", "minixla.passes.lower_to_llvm.narrow_float_codec")
+
+RUNNING_EXAMPLE = """
+import numpy as np
+from minixla import tf
+f = tf.function(lambda x, y: tf.reduce_mean(tf.multiply(x ** 2, 3) + y), jit_compile=True)
+x, y = np.linspace(0, 1, 64, dtype=np.float32).reshape(8, 8), np.full((8, 8), 0.5, np.float32)
+RESULT = [float(f(tf.constant(x), tf.constant(y))), float(np.mean(x.astype(np.float64) ** 2 * 3 + y))]
+"""
+
+
+def test_the_running_example_imports_only_the_lowerings_it_uses():
+    (got, want), modules = _run(RUNNING_EXAMPLE)
+    assert abs(got - want) <= 1e-6 * abs(want)
+    assert "minixla.passes.hlo_to_linalg.fusion" in modules  # (the probe sees the lowering ran)
+    assert _imported(modules, NEVER + LAZY) == []
+
+
 def test_the_constant_folder_loads_the_interpreter_when_it_first_folds():
     (before, ops), modules = _run(FOLD)
     assert before is False and "minixla.backends.interpreter" in modules

@@ -173,6 +173,25 @@ def test_transposed_packing_edges(dtype, k):
         set_num_threads(old)
 
 
+@pytest.mark.parametrize("kind", ["avx512", "avx2"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 31, 32, 69, 128, 300])
+def test_row_major_b_packs_by_rows(kind, dtype, n):
+    """B with unit-stride columns (row-major, or column-major transposed) packs its whole
+    micro-panels a source row at a time (prefetching rows ahead) and the partial one after them:
+    no whole panel, exactly one, several plus a partial one; k = 515 leaves a second k block of 3
+    steps (a zero row of padding); B's leading dimension is larger than n (`_check`'s padding)."""
+    gemm = _gemm(kind, dtype)
+    rng = np.random.default_rng(n)
+    old = set_num_threads(2)
+    try:
+        _check(gemm, dtype, ROW_MAJOR, 150, n, 515, NO_TRANS, NO_TRANS, 1.0, 0.0, rng)
+        _check(gemm, dtype, ROW_MAJOR, 150, n, 515, TRANS, NO_TRANS, 0.5, 2.0, rng)
+        _check(gemm, dtype, COL_MAJOR, n, 150, 515, NO_TRANS, TRANS, 1.0, 0.0, rng)  # C^T = B^T A^T
+    finally:
+        set_num_threads(old)
+
+
 #: (m, n) of row-major C: n <= NC (256 here) is one column block, whose tasks pack their own A
 #: micro-panels and prefetch the next one when A's k is unit-stride (op(A) not transposed, row-major;
 #: the other transposes take the packing phase); n = 257 is two blocks, packed by the packing phase
@@ -209,9 +228,10 @@ def test_k_blocks_apply_in_order_whatever_the_threads(slots, dtype):
     """All of a product's jobs come from one counter (gemm_driver._driver): a tile's k blocks still
     add up in order, so 1, 2 and 3 threads give bitwise the same C (and numpy's, within rounding),
     with the packed panels in one slot (the next k block's packing waits for the slot's tasks: 3
-    threads get there) or two; several column blocks (packing phase) and one (tasks pack A: a
-    task of the last, shorter k block beside one of the block before once packed its A over the
-    other's, when micro-panels were placed by their own k block's length)."""
+    threads get there) or two; several column blocks (column block 0's tasks pack A, the others
+    wait for them: without that wait this test fails) and one (tasks pack A: a task of the last,
+    shorter k block beside one of the block before once packed its A over the other's, when
+    micro-panels were placed by their own k block's length)."""
     key = f"slots_{slots}"
     if key not in _ENGINES:
         shapes = kernel_shapes(host_target().features) or kernel_shapes(FEATURES["avx2"])
