@@ -157,9 +157,9 @@ class _Recipe:
         return _ops.OpTraits(lambda: tuple(trait for traits in traits_defs for trait in traits.gen_traits()))
 
     def build(self, shape_only: bool = False) -> _ops.OpDef:
-        """The OpDef (with `shape_only`, its defs lack their constraints: enough for the accessors)."""
+        """The OpDef (with `shape_only`, a `_Shape`: enough for xDSL's accessors)."""
         single, ranged, attr = (_shape, _shape, _shape) if shape_only else (_single, _ranged, _attr_or_prop)
-        op_def = _ops.OpDef(self.name)
+        op_def = _Shape(self.name) if shape_only else _ops.OpDef(self.name)
         for field_name, value in self.steps:
             if field_name == "irdl_options":
                 _add_options(op_def, value)
@@ -187,6 +187,19 @@ class _Recipe:
         op_def.assembly_format = self.assembly_format
         op_def.custom_directives = dict(self.custom_directives)
         return op_def
+
+
+class _Shape:
+    """What `get_accessors_from_op_def` reads of an OpDef, without building one (its seven default
+    factories are `list[...]()` calls through typing)."""
+
+    __slots__ = ("name", "operands", "results", "properties", "attributes", "regions", "successors", "options",
+                 "traits", "accessor_names", "assembly_format", "custom_directives")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.operands, self.results, self.regions, self.successors, self.options = [], [], [], [], []
+        self.properties, self.attributes, self.accessor_names = {}, {}, {}
 
 
 def _constraint(pyrdl_constr):
