@@ -288,7 +288,6 @@ def irdl_op_definition(cls):
         def verify_(self):
             definition().verify(self)
 
-    get_irdl_definition.__func__.build = definition
     new_attrs["get_irdl_definition"] = get_irdl_definition
     new_attrs["verify_"] = verify_
     for k, v in new_attrs.items():
