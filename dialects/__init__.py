@@ -11,9 +11,11 @@ from xdsl.context import Context
 
 from minixla.dialects import abc_checks as _abc_checks
 from minixla.dialects import lazy_formats as _lazy_formats
+from minixla.dialects import op_definitions as _op_definitions
 
 _lazy_formats.install()  # before any of our dialects or xDSL's lowering dialects is built
 _abc_checks.install()  # isinstance(x, Operation / Attribute) without walking every subclass
+_op_definitions.install()  # xDSL's OpDef.from_pyrdl without its per-field overheads
 
 
 def load_all(ctx: Context | None = None) -> Context:

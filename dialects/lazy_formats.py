@@ -25,12 +25,13 @@ DEFERRED: list[type] = []
 
 
 class _LazyProgram:
-    """`FormatProgram.from_str(fmt, op_def)`, built on the first parse or print."""
+    """`FormatProgram.from_str(fmt, op_def)`, built on the first parse or print, with the op class's
+    definition (`cls.get_irdl_definition()`: op_definitions builds it on first use too)."""
 
-    __slots__ = ("fmt", "op_def", "program")
+    __slots__ = ("fmt", "cls", "program")
 
-    def __init__(self, fmt: str, op_def) -> None:
-        self.fmt, self.op_def, self.program = fmt, op_def, None
+    def __init__(self, fmt: str, cls: type) -> None:
+        self.fmt, self.cls, self.program = fmt, cls, None
 
     def get(self):
         if self.program is None:
@@ -38,7 +39,7 @@ class _LazyProgram:
             from xdsl.utils.exceptions import ParseError, PyRDLOpDefinitionError
 
             try:
-                self.program = FormatProgram.from_str(self.fmt, self.op_def)
+                self.program = FormatProgram.from_str(self.fmt, self.cls.get_irdl_definition())
             except ParseError as e:  # as xDSL reports it at class definition
                 raise PyRDLOpDefinitionError("Error during the parsing of the assembly format: ", e.args) from e
         return self.program
@@ -46,7 +47,8 @@ class _LazyProgram:
 
 def _defining_class():
     """The class `irdl_op_definition` (our caller's caller) is defining, or None."""
-    frame = sys._getframe(2)  # noqa: SLF001 -- 0: here, 1: _get_accessors, 2: irdl_op_definition
+    frame = sys._getframe(2)  # noqa: SLF001 -- 0: here, 1: _get_accessors, 2: irdl_op_definition (xDSL's or
+    # op_definitions', which passes the definition's shape: the program is built from the full one)
     return frame.f_locals.get("cls") if frame.f_code.co_name == "irdl_op_definition" else None
 
 
@@ -60,7 +62,7 @@ def _get_accessors(op_def, custom_verify):
         attrs = _original(op_def, custom_verify)
     finally:
         op_def.assembly_format = fmt
-    lazy = _LazyProgram(fmt, op_def)
+    lazy = _LazyProgram(fmt, cls)
 
     @classmethod
     def parse_with_format(cls, parser):  # ... and the same parse/print through the program, once built
