@@ -30,8 +30,20 @@ import llvmlite.binding as llvm
 
 SYMBOL = "minixla_parallel_for"
 
-#: the persistent pool: worker threads started on first need and parked on a futex between loops, so a
-#: parallel loop costs a wake-up instead of thread creation (tens of microseconds per loop). One loop
+#: TSC cycles (2^19: ~0.24 ms at 2.2 GHz) a thread of the pool keeps polling, between `sched_yield`
+#: calls, before it sleeps on the futex: a worker waiting for the next loop (IDLE) and the caller waiting
+#: for the workers' shares (JOIN). Sleeping after a 200-pause spin (~6 us) put the worker to sleep
+#: between every two loops of a training step and often the caller in every join: each wake-up is a
+#: futex call plus the kernel's wake-up latency, and on a VM a halted vCPU's (the MLP step ran 0.47 ms
+#: instead of 0.34 with its threads on both vCPUs, 0.63 instead of 0.56 on one; docs/cpu-pipeline.md,
+#: session 10). Yielding keeps the core free for any other runnable thread, which a plain spin did not
+#: (at load 7 it made the step 8x slower); libgomp spins ~300k iterations by default the same way.
+IDLE_CYCLES = 1 << 19
+JOIN_CYCLES = 1 << 19
+
+#: the persistent pool: worker threads started on first need, polling for the next loop for a while
+#: (IDLE_CYCLES) and then parked on a futex, so a parallel loop costs a store (or a wake-up) instead of
+#: thread creation (tens of microseconds per loop). One loop
 #: runs on the pool at a time (`@pool_busy`); a loop that finds it busy (another thread's, or a loop
 #: nested in a worker's share) starts threads of its own as before (`@minixla_spawn_for`). Every
 #: started worker acknowledges every generation (`@pool_pending`), so the job's fields are never
@@ -51,6 +63,8 @@ PERSISTENT_IR = r"""
 declare i64 @syscall(i64, ...)
 declare i32 @pthread_detach(i64)
 declare void @llvm.x86.sse2.pause()
+declare i64 @llvm.readcyclecounter()
+declare i32 @sched_yield()
 
 define internal void @pool_after_fork() {
   store atomic i32 0, ptr @pool_busy seq_cst, align 4
@@ -86,25 +100,44 @@ define internal void @pool_run_share(i64 %k) {
   ret void
 }
 
-; wait until *%addr != %seen: spin a little (back-to-back loops), then sleep on the futex; returns the new value
-define internal i32 @pool_wait_change(ptr %addr, i32 %seen) {
+; wait until *%addr != %seen; returns the new value. Spin 200 pauses (back-to-back loops), then keep
+; polling between sched_yield calls until %budget TSC cycles have passed, then sleep on the futex
+define internal i32 @pool_wait_change(ptr %addr, i32 %seen, i64 %budget) {
 entry:
   br label %poll
 poll:
-  %i = phi i32 [ 0, %entry ], [ %i1, %pause ], [ 200, %sleep ]
+  %i = phi i32 [ 0, %entry ], [ %i1, %pause ]
   %cur = load atomic i32, ptr %addr seq_cst, align 4
   %changed = icmp ne i32 %cur, %seen
   br i1 %changed, label %done, label %idle
 idle:
   %i1 = add i32 %i, 1
   %spinning = icmp slt i32 %i, 200
-  br i1 %spinning, label %pause, label %sleep
+  br i1 %spinning, label %pause, label %yield_start
 pause:
   call void @llvm.x86.sse2.pause()
   br label %poll
+yield_start:
+  %t0 = call i64 @llvm.readcyclecounter()
+  br label %yield
+yield:
+  %y = call i32 @sched_yield()
+  %cur2 = load atomic i32, ptr %addr seq_cst, align 4
+  %changed2 = icmp ne i32 %cur2, %seen
+  br i1 %changed2, label %done2, label %yield_more
+yield_more:
+  %t = call i64 @llvm.readcyclecounter()
+  %el = sub i64 %t, %t0
+  %more = icmp ult i64 %el, %budget
+  br i1 %more, label %yield, label %sleep
 sleep:
   call void @pool_futex_wait(ptr %addr, i32 %seen)
-  br label %poll
+  %cur3 = load atomic i32, ptr %addr seq_cst, align 4
+  %changed3 = icmp ne i32 %cur3, %seen
+  br i1 %changed3, label %done2, label %sleep
+done2:
+  %r = phi i32 [ %cur2, %yield ], [ %cur3, %sleep ]
+  ret i32 %r
 done:
   ret i32 %cur
 }
@@ -118,7 +151,7 @@ entry:
   br label %wait
 wait:
   %seen = phi i32 [ %seen0, %entry ], [ %g, %acked ]
-  %g = call i32 @pool_wait_change(ptr @pool_gen, i32 %seen)
+  %g = call i32 @pool_wait_change(ptr @pool_gen, i32 %seen, i64 @IDLE_CYCLES@)
   %t = load i64, ptr @pool_t
   %active = icmp slt i64 %k, %t
   br i1 %active, label %run, label %ack
@@ -215,13 +248,13 @@ join:
   %finished = icmp eq i32 %left, 0
   br i1 %finished, label %release, label %waitmore
 waitmore:
-  %now = call i32 @pool_wait_change(ptr @pool_pending, i32 %left)
+  %now = call i32 @pool_wait_change(ptr @pool_pending, i32 %left, i64 @JOIN_CYCLES@)
   br label %join
 release:
   store atomic i32 0, ptr @pool_busy seq_cst, align 4
   ret void
 }
-"""
+""".replace("@IDLE_CYCLES@", str(IDLE_CYCLES)).replace("@JOIN_CYCLES@", str(JOIN_CYCLES))
 
 
 #: the pool itself; it calls `minixla_thread_count()` and `minixla_pool_register_atfork(child)`, which the
