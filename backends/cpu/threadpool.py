@@ -30,20 +30,24 @@ import llvmlite.binding as llvm
 
 SYMBOL = "minixla_parallel_for"
 
-#: TSC cycles (2^19: ~0.24 ms at 2.2 GHz) a thread of the pool keeps polling, between `sched_yield`
-#: calls, before it sleeps on the futex: a worker waiting for the next loop (IDLE) and the caller waiting
-#: for the workers' shares (JOIN). Sleeping after a 200-pause spin (~6 us) put the worker to sleep
-#: between every two loops of a training step and often the caller in every join: each wake-up is a
-#: futex call plus the kernel's wake-up latency, and on a VM a halted vCPU's (the MLP step ran 0.47 ms
-#: instead of 0.34 with its threads on both vCPUs, 0.63 instead of 0.56 on one; docs/cpu-pipeline.md,
-#: session 10). Yielding keeps the core free for any other runnable thread, which a plain spin did not
-#: (at load 7 it made the step 8x slower); libgomp spins ~300k iterations by default the same way.
-IDLE_CYCLES = 1 << 19
+#: How long a thread of the pool keeps polling, between `sched_yield` calls, before it sleeps on the
+#: futex, in TSC cycles (2^19: ~0.24 ms at 2.2 GHz). The caller waiting in the join polls JOIN_CYCLES
+#: while every worker has picked the job up (they are running shares, so they end soon), PICKUP_CYCLES
+#: while one has not (it waits for a CPU: sleeping lets this vCPU go idle and the kernel move it here).
+#: Sleeping after 200 pauses (~6 us), as before, put the caller to sleep in most joins of a training step
+#: whose worker ran on another vCPU, each sleep costing a futex wake-up and the kernel's wake-up latency:
+#: the MLP step 0.538 -> 0.405 ms with the threads pinned apart, 0.64 -> 0.57 on one vCPU (with the
+#: session's other changes; docs/cpu-pipeline.md, session 10). A worker waiting for the next loop does
+#: not poll longer (IDLE_CYCLES = 0: 200 pauses, one yield): it measured no faster, and a thread polling
+#: with sched_yield keeps its vCPU from a thread the scheduler holds ineligible (EEVDF), such as numpy's
+#: OpenBLAS worker spinning after a product. A plain pause spin of the same length made the step 8x
+#: slower at load 7 (a spinning caller kept a worker queued on its vCPU from running).
+IDLE_CYCLES = 0
 JOIN_CYCLES = 1 << 19
+PICKUP_CYCLES = 1 << 15
 
-#: the persistent pool: worker threads started on first need, polling for the next loop for a while
-#: (IDLE_CYCLES) and then parked on a futex, so a parallel loop costs a store (or a wake-up) instead of
-#: thread creation (tens of microseconds per loop). One loop
+#: the persistent pool: worker threads started on first need and parked on a futex between loops, so a
+#: parallel loop costs a wake-up instead of thread creation (tens of microseconds per loop). One loop
 #: runs on the pool at a time (`@pool_busy`); a loop that finds it busy (another thread's, or a loop
 #: nested in a worker's share) starts threads of its own as before (`@minixla_spawn_for`). Every
 #: started worker acknowledges every generation (`@pool_pending`), so the job's fields are never
@@ -52,6 +56,7 @@ PERSISTENT_IR = r"""
 @pool_busy = internal global i32 0
 @pool_gen = internal global i32 0
 @pool_pending = internal global i32 0
+@pool_picked = internal global i32 0
 @pool_started = internal global i64 0
 @pool_atfork = internal global i32 0
 @pool_fn = internal global ptr null
@@ -101,8 +106,9 @@ define internal void @pool_run_share(i64 %k) {
 }
 
 ; wait until *%addr != %seen; returns the new value. Spin 200 pauses (back-to-back loops), then keep
-; polling between sched_yield calls until %budget TSC cycles have passed, then sleep on the futex
-define internal i32 @pool_wait_change(ptr %addr, i32 %seen, i64 %budget) {
+; polling between sched_yield calls for %budget TSC cycles while at least %workers workers have picked
+; the current job up (@pool_picked), for %short cycles while fewer have, then sleep on the futex
+define internal i32 @pool_wait_change(ptr %addr, i32 %seen, i64 %budget, i32 %workers, i64 %short) {
 entry:
   br label %poll
 poll:
@@ -126,9 +132,12 @@ yield:
   %changed2 = icmp ne i32 %cur2, %seen
   br i1 %changed2, label %done2, label %yield_more
 yield_more:
+  %picked = load atomic i32, ptr @pool_picked seq_cst, align 4
+  %running = icmp sge i32 %picked, %workers
+  %limit = select i1 %running, i64 %budget, i64 %short
   %t = call i64 @llvm.readcyclecounter()
   %el = sub i64 %t, %t0
-  %more = icmp ult i64 %el, %budget
+  %more = icmp ult i64 %el, %limit
   br i1 %more, label %yield, label %sleep
 sleep:
   call void @pool_futex_wait(ptr %addr, i32 %seen)
@@ -151,7 +160,8 @@ entry:
   br label %wait
 wait:
   %seen = phi i32 [ %seen0, %entry ], [ %g, %acked ]
-  %g = call i32 @pool_wait_change(ptr @pool_gen, i32 %seen, i64 @IDLE_CYCLES@)
+  %g = call i32 @pool_wait_change(ptr @pool_gen, i32 %seen, i64 @IDLE_CYCLES@, i32 0, i64 0)
+  %p = atomicrmw add ptr @pool_picked, i32 1 seq_cst
   %t = load i64, ptr @pool_t
   %active = icmp slt i64 %k, %t
   br i1 %active, label %run, label %ack
@@ -238,6 +248,7 @@ publish:
   store i64 %t, ptr @pool_t
   %wn32 = trunc i64 %wn to i32
   store atomic i32 %wn32, ptr @pool_pending seq_cst, align 4
+  store atomic i32 0, ptr @pool_picked seq_cst, align 4
   %g1 = add i32 %g, 1
   store atomic i32 %g1, ptr @pool_gen seq_cst, align 4
   call void @pool_futex_wake(ptr @pool_gen)
@@ -248,13 +259,14 @@ join:
   %finished = icmp eq i32 %left, 0
   br i1 %finished, label %release, label %waitmore
 waitmore:
-  %now = call i32 @pool_wait_change(ptr @pool_pending, i32 %left, i64 @JOIN_CYCLES@)
+  %now = call i32 @pool_wait_change(ptr @pool_pending, i32 %left, i64 @JOIN_CYCLES@, i32 %wn32, i64 @PICKUP_CYCLES@)
   br label %join
 release:
   store atomic i32 0, ptr @pool_busy seq_cst, align 4
   ret void
 }
-""".replace("@IDLE_CYCLES@", str(IDLE_CYCLES)).replace("@JOIN_CYCLES@", str(JOIN_CYCLES))
+""".replace("@IDLE_CYCLES@", str(IDLE_CYCLES)).replace("@JOIN_CYCLES@", str(JOIN_CYCLES)).replace(
+    "@PICKUP_CYCLES@", str(PICKUP_CYCLES))
 
 
 #: the pool itself; it calls `minixla_thread_count()` and `minixla_pool_register_atfork(child)`, which the
