@@ -105,9 +105,10 @@ define internal void @pool_run_share(i64 %k) {
   ret void
 }
 
-; wait until *%addr != %seen; returns the new value. Spin 200 pauses (back-to-back loops), then keep
-; polling between sched_yield calls for %budget TSC cycles while at least %workers workers have picked
-; the current job up (@pool_picked), for %short cycles while fewer have, then sleep on the futex
+; wait until *%addr != %seen; returns the new value. While at least %workers workers have picked the
+; current job up (@pool_picked): spin 200 pauses (back-to-back loops), then poll between sched_yield
+; calls for %budget TSC cycles; while fewer have, one may be queued on this vCPU: yield at once, and
+; poll for %short cycles only. Then sleep on the futex
 define internal i32 @pool_wait_change(ptr %addr, i32 %seen, i64 %budget, i32 %workers, i64 %short) {
 entry:
   br label %poll
@@ -118,7 +119,10 @@ poll:
   br i1 %changed, label %done, label %idle
 idle:
   %i1 = add i32 %i, 1
-  %spinning = icmp slt i32 %i, 200
+  %picked0 = load atomic i32, ptr @pool_picked seq_cst, align 4
+  %running0 = icmp sge i32 %picked0, %workers
+  %few = icmp slt i32 %i, 200
+  %spinning = and i1 %few, %running0
   br i1 %spinning, label %pause, label %yield_start
 pause:
   call void @llvm.x86.sse2.pause()
