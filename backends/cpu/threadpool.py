@@ -32,15 +32,16 @@ SYMBOL = "minixla_parallel_for"
 
 #: How long a thread of the pool keeps polling, between `sched_yield` calls, before it sleeps on the
 #: futex, in TSC cycles (2^19: ~0.24 ms at 2.2 GHz). The caller waiting in the join polls JOIN_CYCLES
-#: while every worker has picked the job up (they are running shares, so they end soon), PICKUP_CYCLES
-#: while one has not (it waits for a CPU: sleeping lets this vCPU go idle and the kernel move it here).
-#: Sleeping after 200 pauses (~6 us), as before, put the caller to sleep in most joins of a training step
-#: whose worker ran on another vCPU, each sleep costing a futex wake-up and the kernel's wake-up latency:
-#: the MLP step 0.538 -> 0.405 ms with the threads pinned apart, 0.64 -> 0.57 on one vCPU (with the
-#: session's other changes; docs/cpu-pipeline.md, session 10). A worker waiting for the next loop does
-#: not poll longer (IDLE_CYCLES = 0: 200 pauses, one yield): it measured no faster, and a thread polling
-#: with sched_yield keeps its vCPU from a thread the scheduler holds ineligible (EEVDF), such as numpy's
-#: OpenBLAS worker spinning after a product. A plain pause spin of the same length made the step 8x
+#: while every worker has picked the job up (they are running shares, so they end soon); while one has
+#: not, it yields at once (the worker may be queued on this vCPU) and sleeps after PICKUP_CYCLES (the
+#: vCPU going idle lets the kernel move the worker here). Sleeping after 200 pauses (~6 us), as before,
+#: put the caller to sleep in most joins of a training step whose worker ran on another vCPU, each sleep
+#: costing a futex wake-up and the kernel's wake-up latency: the MLP step 0.49-0.50 -> 0.36-0.38 ms with
+#: the threads pinned apart, 0.63-0.68 -> 0.54-0.56 on one vCPU (with the session's other changes;
+#: docs/cpu-pipeline.md, session 10). A worker waiting for the next loop does not poll longer
+#: (IDLE_CYCLES = 0: 200 pauses, one yield): it measured no faster, and a thread polling with
+#: sched_yield keeps its vCPU from a thread the scheduler holds ineligible (EEVDF), such as numpy's
+#: OpenBLAS worker spinning after a product. A plain pause spin instead of yielding made the step 8x
 #: slower at load 7 (a spinning caller kept a worker queued on its vCPU from running).
 IDLE_CYCLES = 0
 JOIN_CYCLES = 1 << 19
