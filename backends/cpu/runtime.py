@@ -213,13 +213,27 @@ def _builtin_function(name: str, address: int):
     return new(ctypes.byref(table), None, None), table
 
 
-def _aligned_empty(spec: ArgSpec) -> np.ndarray:
-    nbytes = spec.dtype.itemsize * int(np.prod(spec.shape, dtype=np.int64))
+def canonical_dtype(spec: ArgSpec) -> np.dtype:
+    """numpy's registered dtype object for the spec's type: an array made with an equal copy (a
+    signature unpickled from the disk cache holds copies) keeps that copy, so passing it back in
+    failed the call path's identity test and went through `_coerce` (~1-3 us per argument: a
+    training step's 13 variable arrays, every call)."""
+    return np.dtype(spec.dtype.type)
+
+
+def allocator(spec: ArgSpec):
+    """A no-argument function returning a new array for this output: plain `np.empty` below
+    `ALIGN_MIN_BYTES`, else 64-byte aligned. Sizes are worked out once, not per call."""
+    dtype, shape = canonical_dtype(spec), spec.shape
+    nbytes = dtype.itemsize * int(np.prod(shape, dtype=np.int64))
     if nbytes < ALIGN_MIN_BYTES:
-        return np.empty(spec.shape, spec.dtype)
-    raw = np.empty(nbytes + ALIGN, np.uint8)
-    start = -raw.ctypes.data % ALIGN
-    return raw[start:start + nbytes].view(spec.dtype).reshape(spec.shape)
+        return functools.partial(np.empty, shape, dtype)
+
+    def aligned_empty() -> np.ndarray:
+        raw = np.empty(nbytes + ALIGN, np.uint8)
+        start = -raw.__array_interface__["data"][0] % ALIGN
+        return raw[start:start + nbytes].view(dtype).reshape(shape)
+    return aligned_empty
 
 
 class OutputRecycler:
@@ -234,12 +248,13 @@ class OutputRecycler:
     (directly, through a view or a tensor) has a higher count and is never
     reused, so results already handed out never change."""
 
-    __slots__ = ("spec", "pool", "reused")
+    __slots__ = ("spec", "pool", "reused", "alloc")
 
     def __init__(self, spec: ArgSpec):
         self.spec = spec
         self.pool: list[np.ndarray] = []
         self.reused = 0
+        self.alloc = allocator(spec)
 
     def take(self) -> np.ndarray:
         pool = self.pool
@@ -253,7 +268,7 @@ class OutputRecycler:
                 pool.append(old)
                 self.reused += 1
                 return old
-        fresh = _aligned_empty(self.spec)
+        fresh = self.alloc()
         pool.append(fresh)
         if len(pool) > RECYCLE_DEPTH:
             del pool[0]
@@ -290,7 +305,7 @@ class CompiledFunction:
     def _generate(self, by_object: bool):
         sig = self.signature
         env: dict = {"ndarray": np.ndarray, "entry": self._entry, "coerce": self._coerce,
-                     "alloc": _aligned_empty, "empty": np.empty, "slots_of": self._slot_values,
+                     "slots_of": self._slot_values,
                      "ArgumentError": ArgumentError, "ctypes": ctypes}
         ins = [f"a{i}" for i in range(len(sig.inputs))]
         outs = [f"o{j}" for j in range(len(sig.outputs))]
@@ -298,26 +313,21 @@ class CompiledFunction:
                  f"    if extra: raise ArgumentError('@{self.name} takes {len(ins)} arguments, got ' "
                  f"+ str({len(ins)} + len(extra)))"]
         for i, spec in enumerate(sig.inputs):
-            # the registered dtype object: the identity test below fails for an equal copy (a signature
-            # unpickled from the disk cache holds copies), sending every call through coerce (~0.8 us)
-            env[f"dt{i}"], env[f"sh{i}"], env[f"st{i}"] = np.dtype(spec.dtype.type), spec.shape, spec.strides
+            # the registered dtype object (outputs are made with it too, so they pass when fed back in)
+            env[f"dt{i}"], env[f"sh{i}"], env[f"st{i}"] = canonical_dtype(spec), spec.shape, spec.strides
             lines.append(f"    if a{i}.__class__ is not ndarray or a{i}.dtype is not dt{i} or "
                          f"a{i}.shape != sh{i} or a{i}.strides != st{i}: a{i} = coerce({i}, a{i})")
         for j, spec in enumerate(sig.outputs):
             if not spec.dense:
                 raise ArgumentError(f"output '{spec.name}' of @{self.name} has a non-identity layout")
-            env[f"os{j}"] = spec
-            env[f"osh{j}"], env[f"odt{j}"] = spec.shape, spec.dtype
             nbytes = spec.dtype.itemsize * int(np.prod(spec.shape, dtype=np.int64))
             if nbytes >= RECYCLE_MIN_BYTES:
                 recycler = OutputRecycler(spec)
                 self.recyclers.append(recycler)
                 env[f"take{j}"] = recycler.take
-                lines.append(f"    o{j} = take{j}()")
-            elif nbytes >= ALIGN_MIN_BYTES:
-                lines.append(f"    o{j} = alloc(os{j})")
             else:
-                lines.append(f"    o{j} = empty(osh{j}, odt{j})")
+                env[f"take{j}"] = allocator(spec)
+            lines.append(f"    o{j} = take{j}()")
         everything = ins + outs
         if by_object:
             lines.append(f"    entry({', '.join(everything)})")

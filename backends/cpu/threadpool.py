@@ -30,6 +30,23 @@ import llvmlite.binding as llvm
 
 SYMBOL = "minixla_parallel_for"
 
+#: How long a thread of the pool keeps polling, between `sched_yield` calls, before it sleeps on the
+#: futex, in TSC cycles (2^19: ~0.24 ms at 2.2 GHz). The caller waiting in the join polls JOIN_CYCLES
+#: while every worker has picked the job up (they are running shares, so they end soon); while one has
+#: not, it yields at once (the worker may be queued on this vCPU) and sleeps after PICKUP_CYCLES (the
+#: vCPU going idle lets the kernel move the worker here). Sleeping after 200 pauses (~6 us), as before,
+#: put the caller to sleep in most joins of a training step whose worker ran on another vCPU, each sleep
+#: costing a futex wake-up and the kernel's wake-up latency: the MLP step 0.49-0.50 -> 0.36-0.38 ms with
+#: the threads pinned apart, 0.63-0.68 -> 0.54-0.56 on one vCPU (with the session's other changes;
+#: docs/cpu-pipeline.md, session 10). A worker waiting for the next loop does not poll longer
+#: (IDLE_CYCLES = 0: 200 pauses, one yield): it measured no faster, and a thread polling with
+#: sched_yield keeps its vCPU from a thread the scheduler holds ineligible (EEVDF), such as numpy's
+#: OpenBLAS worker spinning after a product. A plain pause spin instead of yielding made the step 8x
+#: slower at load 7 (a spinning caller kept a worker queued on its vCPU from running).
+IDLE_CYCLES = 0
+JOIN_CYCLES = 1 << 19
+PICKUP_CYCLES = 1 << 15
+
 #: the persistent pool: worker threads started on first need and parked on a futex between loops, so a
 #: parallel loop costs a wake-up instead of thread creation (tens of microseconds per loop). One loop
 #: runs on the pool at a time (`@pool_busy`); a loop that finds it busy (another thread's, or a loop
@@ -40,6 +57,7 @@ PERSISTENT_IR = r"""
 @pool_busy = internal global i32 0
 @pool_gen = internal global i32 0
 @pool_pending = internal global i32 0
+@pool_picked = internal global i32 0
 @pool_started = internal global i64 0
 @pool_atfork = internal global i32 0
 @pool_fn = internal global ptr null
@@ -51,6 +69,8 @@ PERSISTENT_IR = r"""
 declare i64 @syscall(i64, ...)
 declare i32 @pthread_detach(i64)
 declare void @llvm.x86.sse2.pause()
+declare i64 @llvm.readcyclecounter()
+declare i32 @sched_yield()
 
 define internal void @pool_after_fork() {
   store atomic i32 0, ptr @pool_busy seq_cst, align 4
@@ -86,25 +106,52 @@ define internal void @pool_run_share(i64 %k) {
   ret void
 }
 
-; wait until *%addr != %seen: spin a little (back-to-back loops), then sleep on the futex; returns the new value
-define internal i32 @pool_wait_change(ptr %addr, i32 %seen) {
+; wait until *%addr != %seen; returns the new value. While at least %workers workers have picked the
+; current job up (@pool_picked): spin 200 pauses (back-to-back loops), then poll between sched_yield
+; calls for %budget TSC cycles; while fewer have, one may be queued on this vCPU: yield at once, and
+; poll for %short cycles only. Then sleep on the futex
+define internal i32 @pool_wait_change(ptr %addr, i32 %seen, i64 %budget, i32 %workers, i64 %short) {
 entry:
   br label %poll
 poll:
-  %i = phi i32 [ 0, %entry ], [ %i1, %pause ], [ 200, %sleep ]
+  %i = phi i32 [ 0, %entry ], [ %i1, %pause ]
   %cur = load atomic i32, ptr %addr seq_cst, align 4
   %changed = icmp ne i32 %cur, %seen
   br i1 %changed, label %done, label %idle
 idle:
   %i1 = add i32 %i, 1
-  %spinning = icmp slt i32 %i, 200
-  br i1 %spinning, label %pause, label %sleep
+  %picked0 = load atomic i32, ptr @pool_picked seq_cst, align 4
+  %running0 = icmp sge i32 %picked0, %workers
+  %few = icmp slt i32 %i, 200
+  %spinning = and i1 %few, %running0
+  br i1 %spinning, label %pause, label %yield_start
 pause:
   call void @llvm.x86.sse2.pause()
   br label %poll
+yield_start:
+  %t0 = call i64 @llvm.readcyclecounter()
+  br label %yield
+yield:
+  %y = call i32 @sched_yield()
+  %cur2 = load atomic i32, ptr %addr seq_cst, align 4
+  %changed2 = icmp ne i32 %cur2, %seen
+  br i1 %changed2, label %done2, label %yield_more
+yield_more:
+  %picked = load atomic i32, ptr @pool_picked seq_cst, align 4
+  %running = icmp sge i32 %picked, %workers
+  %limit = select i1 %running, i64 %budget, i64 %short
+  %t = call i64 @llvm.readcyclecounter()
+  %el = sub i64 %t, %t0
+  %more = icmp ult i64 %el, %limit
+  br i1 %more, label %yield, label %sleep
 sleep:
   call void @pool_futex_wait(ptr %addr, i32 %seen)
-  br label %poll
+  %cur3 = load atomic i32, ptr %addr seq_cst, align 4
+  %changed3 = icmp ne i32 %cur3, %seen
+  br i1 %changed3, label %done2, label %sleep
+done2:
+  %r = phi i32 [ %cur2, %yield ], [ %cur3, %sleep ]
+  ret i32 %r
 done:
   ret i32 %cur
 }
@@ -118,7 +165,8 @@ entry:
   br label %wait
 wait:
   %seen = phi i32 [ %seen0, %entry ], [ %g, %acked ]
-  %g = call i32 @pool_wait_change(ptr @pool_gen, i32 %seen)
+  %g = call i32 @pool_wait_change(ptr @pool_gen, i32 %seen, i64 @IDLE_CYCLES@, i32 0, i64 0)
+  %p = atomicrmw add ptr @pool_picked, i32 1 seq_cst
   %t = load i64, ptr @pool_t
   %active = icmp slt i64 %k, %t
   br i1 %active, label %run, label %ack
@@ -205,6 +253,7 @@ publish:
   store i64 %t, ptr @pool_t
   %wn32 = trunc i64 %wn to i32
   store atomic i32 %wn32, ptr @pool_pending seq_cst, align 4
+  store atomic i32 0, ptr @pool_picked seq_cst, align 4
   %g1 = add i32 %g, 1
   store atomic i32 %g1, ptr @pool_gen seq_cst, align 4
   call void @pool_futex_wake(ptr @pool_gen)
@@ -215,13 +264,14 @@ join:
   %finished = icmp eq i32 %left, 0
   br i1 %finished, label %release, label %waitmore
 waitmore:
-  %now = call i32 @pool_wait_change(ptr @pool_pending, i32 %left)
+  %now = call i32 @pool_wait_change(ptr @pool_pending, i32 %left, i64 @JOIN_CYCLES@, i32 %wn32, i64 @PICKUP_CYCLES@)
   br label %join
 release:
   store atomic i32 0, ptr @pool_busy seq_cst, align 4
   ret void
 }
-"""
+""".replace("@IDLE_CYCLES@", str(IDLE_CYCLES)).replace("@JOIN_CYCLES@", str(JOIN_CYCLES)).replace(
+    "@PICKUP_CYCLES@", str(PICKUP_CYCLES))
 
 
 #: the pool itself; it calls `minixla_thread_count()` and `minixla_pool_register_atfork(child)`, which the

@@ -10,17 +10,22 @@ applies them, and so does `hlo-algebraic-simplifier` (passes/hlo_opt/simplify.py
 - `x / c -> x * (1/c)` only where exact: float c = +-2^k with 1/c a normal number
 - `negate(negate(x))`, identity `convert`/`reshape`/`transpose`/`broadcast_in_dim`/`slice` -> x
 - `reshape(reshape(x))`, `transpose(transpose(x))`, `broadcast_in_dim(broadcast_in_dim(x))` -> one op
+- `transpose(dot_general(a, b))` that swaps the two free blocks -> `dot_general(b, a)`, when the
+  transpose is the product's only use: the same products and sums (the gemm's summation order is
+  its own either way), and a fused elementwise consumer then reads the product in its own layout
+  (the MLP's weight gradient `x^T dY` read transposed by Adam's update took a strided gather)
 """
 
 from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type
+from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, Float16Type, Float32Type, Float64Type
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from minixla.dialects.hlo_ops.base import CANONICALIZATION_PATTERNS, ints, is_float, is_integer
+from minixla.dialects.hlo_ops.base import CANONICALIZATION_PATTERNS, ints, is_float, is_integer, shape
+from minixla.dialects.hlo_ops.contraction import DotGeneralOp
 from minixla.dialects.hlo_ops.elementwise import (AddOp, ConvertOp, DivideOp, MultiplyOp, NegateOp, PowerOp,
                                                   SubtractOp)
 from minixla.dialects.hlo_ops.shape import BroadcastInDimOp, ReshapeOp, SliceOp, TransposeOp
@@ -161,6 +166,30 @@ class TransposeChain(RewritePattern):
                                                         properties={"permutation": i64_array(composed)}))
 
 
+class TransposeOfDot(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
+        dot = op.operand.owner
+        if not isinstance(dot, DotGeneralOp) or dot.algorithm is not None or not dot.result.has_one_use():
+            return
+        dn = dot.dot_dimension_numbers
+        nb = len(dn.lhs_batching_dimensions)
+        nl = len(shape(dot.lhs.type)) - nb - len(dn.lhs_contracting_dimensions)
+        nr = len(shape(dot.rhs.type)) - nb - len(dn.rhs_contracting_dimensions)
+        swapped = [*range(nb), *range(nb + nl, nb + nl + nr), *range(nb, nb + nl)]
+        if not nl or not nr or list(ints(op.permutation)) != swapped:
+            return
+        numbers = type(dn).get(lhs_batching_dimensions=dn.rhs_batching_dimensions,
+                               rhs_batching_dimensions=dn.lhs_batching_dimensions,
+                               lhs_contracting_dimensions=dn.rhs_contracting_dimensions,
+                               rhs_contracting_dimensions=dn.lhs_contracting_dimensions)
+        props = {"dot_dimension_numbers": numbers}
+        if dot.precision_config is not None:
+            props["precision_config"] = ArrayAttr(tuple(reversed(dot.precision_config.data)))
+        rewriter.replace(op, type(dot).create(operands=[dot.rhs, dot.lhs], result_types=[op.result.type],
+                                              properties=props))
+
+
 class BroadcastChain(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BroadcastInDimOp, rewriter: PatternRewriter) -> None:
@@ -189,7 +218,7 @@ class IdentitySlice(RewritePattern):
 PATTERNS: dict[type, tuple[RewritePattern, ...]] = {
     PowerOp: (PowerByTwoOrOne(),), MultiplyOp: (MultiplyByOne(),), AddOp: (AddZero(),),
     SubtractOp: (SubtractZero(),), DivideOp: (DivideByPowerOfTwo(),), NegateOp: (DoubleNegation(),),
-    ConvertOp: (IdentityConvert(),), ReshapeOp: (ReshapeChain(),), TransposeOp: (TransposeChain(),),
+    ConvertOp: (IdentityConvert(),), ReshapeOp: (ReshapeChain(),), TransposeOp: (TransposeChain(), TransposeOfDot()),
     BroadcastInDimOp: (BroadcastChain(),), SliceOp: (IdentitySlice(),),
 }
 CANONICALIZATION_PATTERNS.update(PATTERNS)

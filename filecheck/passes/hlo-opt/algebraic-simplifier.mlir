@@ -84,3 +84,28 @@ func.func @double_negate(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c = hlo.convert %b : (tensor<4xf32>) -> tensor<4xf32>
   func.return %c : tensor<4xf32>
 }
+
+// -----
+
+// transpose(dot(a, b)) swapping the free blocks -> dot(b, a) (precision entries swapped too), also with
+// batch dims; not when the product has another use or the permutation moves a batch dim
+// CHECK-LABEL: func.func @transpose_of_dot
+// CHECK-NEXT:    %[[D:.*]] = hlo.dot_general %b, %a, contracting_dims = [0] x [0], precision = [HIGHEST, DEFAULT] : (tensor<5x3xf32>, tensor<5x2xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[B:.*]] = hlo.dot_general %y, %x, batching_dims = [0] x [0], contracting_dims = [1] x [2] : (tensor<4x6x7xf32>, tensor<4x2x6xf32>) -> tensor<4x7x2xf32>
+// CHECK-NEXT:    %[[K:.*]] = hlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<5x2xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[KT:.*]] = hlo.transpose %[[K]], dims = [1, 0]
+// CHECK-NEXT:    %[[M:.*]] = hlo.dot_general %x, %y, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x2x6xf32>, tensor<4x6x7xf32>) -> tensor<4x2x7xf32>
+// CHECK-NEXT:    %[[MT:.*]] = hlo.transpose %[[M]], dims = [1, 0, 2]
+// CHECK-NEXT:    func.return %[[D]], %[[B]], %[[KT]], %[[K]], %[[MT]]
+func.func @transpose_of_dot(%a: tensor<5x2xf32>, %b: tensor<5x3xf32>, %x: tensor<4x2x6xf32>, %y: tensor<4x6x7xf32>)
+    -> (tensor<3x2xf32>, tensor<4x7x2xf32>, tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x4x7xf32>) {
+  %d = hlo.dot_general %a, %b, contracting_dims = [0] x [0], precision = [DEFAULT, HIGHEST] : (tensor<5x2xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %dt = hlo.transpose %d, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %bd = hlo.dot_general %x, %y, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x2x6xf32>, tensor<4x6x7xf32>) -> tensor<4x2x7xf32>
+  %bt = hlo.transpose %bd, dims = [0, 2, 1] : (tensor<4x2x7xf32>) -> tensor<4x7x2xf32>
+  %k = hlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<5x2xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
+  %kt = hlo.transpose %k, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %m = hlo.dot_general %x, %y, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x2x6xf32>, tensor<4x6x7xf32>) -> tensor<4x2x7xf32>
+  %mt = hlo.transpose %m, dims = [1, 0, 2] : (tensor<4x2x7xf32>) -> tensor<2x4x7xf32>
+  func.return %dt, %bt, %kt, %k, %mt : tensor<3x2xf32>, tensor<4x7x2xf32>, tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x4x7xf32>
+}

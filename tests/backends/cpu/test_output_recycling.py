@@ -6,6 +6,7 @@ overwritten."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from xdsl.parser import Parser
 
 from minixla.backends.cpu import compile_module
@@ -89,14 +90,16 @@ def test_variable_updated_by_a_compiled_step_double_buffers():
     assert len(set(addresses[1:])) == 2, addresses
 
 
-def test_signature_from_the_disk_cache_takes_the_unchecked_call(monkeypatch):
+@pytest.mark.parametrize("n", [N, 1024, 16])  # recycled, aligned, plain np.empty outputs
+def test_signature_from_the_disk_cache_takes_the_unchecked_call(monkeypatch, n):
     """A signature unpickled from the disk cache holds copies of its dtypes; the generated call's
-    identity test must still match a plain float32 array (else every call goes through coerce)."""
+    identity test must still match a plain float32 array, and the outputs it returns when they are
+    fed back in (a training step's variables), else every call goes through coerce."""
     import pickle
 
     from minixla.backends.cpu.runtime import CompiledFunction
 
-    f = negate()
+    f = compile_module(Parser(load_all(), NEGATE.replace(str(N), str(n))).parse_module())["negate"]
     sig = pickle.loads(pickle.dumps(f.signature))
     assert sig.inputs[0].dtype is not np.dtype(np.float32)
     coerced = []
@@ -104,6 +107,9 @@ def test_signature_from_the_disk_cache_takes_the_unchecked_call(monkeypatch):
     g = CompiledFunction.__new__(CompiledFunction)  # the same native entry under the unpickled signature
     g.owner, g.signature, g.name, g._entry, g.recyclers = f.owner, sig, f.name, f._entry, []
     g._call = g._generate(by_object=hasattr(f, "_method_table"))
-    out = g(inputs(2))[0]
-    np.testing.assert_array_equal(out, -inputs(2))
+    x = np.arange(n, dtype=np.float32) * 3
+    out = g(x)[0]
+    np.testing.assert_array_equal(out, -x)
+    again = g(out)[0]
+    np.testing.assert_array_equal(again, x)
     assert coerced == []

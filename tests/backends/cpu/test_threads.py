@@ -155,3 +155,67 @@ def test_persistent_pool_under_stress():
     out = subprocess.run([sys.executable, "-c", POOL_STRESS], cwd=REPO_ROOT, capture_output=True, text=True,
                          timeout=240, env=dict(os.environ, PYTHONPATH=str(REPO_ROOT)))
     assert out.returncode == 0 and "pool ok" in out.stdout, out.stderr[-3000:]
+
+
+UNEVEN_IR = """
+declare i64 @llvm.readcyclecounter()
+define void @uneven(i64 %lo, i64 %hi, ptr %ctx) {
+entry:
+  %first = icmp eq i64 %lo, 0
+  br i1 %first, label %done, label %start
+start:
+  %t0 = call i64 @llvm.readcyclecounter()
+  br label %spin
+spin:
+  %t = call i64 @llvm.readcyclecounter()
+  %el = sub i64 %t, %t0
+  %more = icmp ult i64 %el, 65536
+  br i1 %more, label %spin, label %done
+done:
+  ret void
+}
+"""
+
+POOL_JOIN_POLLS = r"""
+import ctypes, os, sys
+import llvmlite.binding as llvm
+from minixla.backends.cpu import threadpool
+from minixla.backends.cpu.compile_cache import runtime_kernel_engine
+
+def voluntary(tid):
+    with open(f"/proc/self/task/{tid}/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("voluntary_ctxt_switches"))
+
+threadpool.ensure_registered()
+threadpool.set_num_threads(2)
+engine = runtime_kernel_engine(sys.argv[1])  # share 0 returns at once, share 1 busy-waits ~30 us
+uneven = engine.get_function_address("uneven")
+run = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)(
+    llvm.address_of_symbol("minixla_parallel_for"))
+run(uneven, None, 0, 2)  # starts the worker
+caller = os.getpid()
+start = voluntary(caller)
+loops = 300
+for _ in range(loops):
+    run(uneven, None, 0, 2)
+slept = voluntary(caller) - start
+print("caller slept", slept)
+assert slept < loops // 3, slept
+print("join ok")
+"""
+
+
+def test_join_polls_while_the_workers_run_their_shares():
+    """The caller waiting in the join keeps polling (between sched_yield calls) while every worker has
+    picked the loop up, for JOIN_CYCLES: 300 loops whose worker share takes 2^16 TSC cycles (~30 us) must
+    not put the caller to sleep each time (it did after a 200-pause spin, ~6 us here; each sleep then
+    cost a futex wake-up and the kernel's wake-up latency: the MLP step's joins)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.paths import REPO_ROOT
+
+    out = subprocess.run([sys.executable, "-c", POOL_JOIN_POLLS, UNEVEN_IR], cwd=REPO_ROOT, capture_output=True,
+                         text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO_ROOT)))
+    assert out.returncode == 0 and "join ok" in out.stdout, out.stdout[-2000:] + out.stderr[-3000:]
