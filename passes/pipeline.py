@@ -69,9 +69,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """xDSL's upstream passes plus ours (ours win on a name clash); each imports its module inside
     `importing()`, as ours do."""
-    from xdsl.transforms import get_all_passes as upstream
+    with importing():
+        from xdsl.transforms import get_all_passes as upstream
 
-    return {**{name: _importing_factory(factory) for name, factory in upstream().items()}, **get_all_passes()}
+        ours = get_all_passes()  # (the plugin scan imports its reader the first time)
+    return {**{name: _importing_factory(factory) for name, factory in upstream().items()}, **ours}
 
 
 def _importing_factory(factory: Callable[[], type[ModulePass]]) -> Callable[[], type[ModulePass]]:

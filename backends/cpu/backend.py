@@ -94,7 +94,8 @@ class CpuBackend:
             from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
             from minixla.backends.cpu.collective_ops import has_collectives
-            from minixla.backends.cpu.compiler import compile_lowered, direct_llvm, lower, prefix_symbols
+            from minixla.backends.cpu.compiler import (compile_lowered, direct_llvm, import_compile_modules, lower,
+                                                       prefix_symbols)
 
         module = module.clone()
         name = _entry_name(module, entry)
@@ -126,9 +127,10 @@ class CpuBackend:
         # the gemm kernel and the thread pool build while the passes run, once a pass has decided that the
         # module calls them (compiler.prefetch_runtime): an up-front guess built a gemm for most programs
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
+        direct = direct_llvm()  # stop at the loop level: compile_lowered emits LLVM IR from there
+        import_compile_modules(direct)
         prefix_symbols(module)
         signatures: dict = {}
-        direct = direct_llvm()  # stop at the loop level: compile_lowered emits LLVM IR from there
         if high_level:
             lower(module, _hlo_to_cpu_pipeline(), num_outputs, signatures, direct=direct)
         if any(isinstance(op, func.FuncOp) for op in module.ops) and not (direct and high_level):

@@ -10,14 +10,13 @@ code calls, loop metadata, and the cut of a big function into head and tail for 
 
 from __future__ import annotations
 
-import os
-
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 from minixla.backends.cpu.emit_llvm import TASK_SUFFIX, THREADED_SUFFIX, FunctionEmitter
 from minixla.backends.cpu.emit_llvm_memref import global_definition
 from minixla.backends.cpu.emit_llvm_ops import Unsupported, llvm_type, result_type
+from minixla.backends.cpu.hooks import direct_llvm_enabled
 from minixla.backends.cpu.outline import cut_blocks
 from minixla.backends.cpu.target import host_target
 
@@ -31,7 +30,7 @@ STATS: dict[str, object] = {"direct": 0, "fallback": 0, "reason": None}
 def enabled() -> bool:
     """Whether the JIT emits LLVM IR directly from the loop level (default) or runs the llvm-dialect
     lowering (`MINIXLA_DIRECT_LLVM=0`)."""
-    return os.environ.get("MINIXLA_DIRECT_LLVM", "1").strip().lower() not in ("0", "off", "false", "no")
+    return direct_llvm_enabled()
 
 
 def _fn_type(fn: func.FuncOp) -> tuple[str, list[str]]:
