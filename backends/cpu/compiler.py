@@ -46,8 +46,9 @@ def build_pipeline(spec: str, callback=None) -> PassPipeline:
     """`spec` over the global registry, which loads each pass's module when the pipeline first uses it
     (passes/__init__.py registers ours, winning over same-named upstream ones)."""
     from minixla.passes import available_passes
+    from minixla.passes.pipeline import parse_spec
 
-    return PassPipeline.parse_spec(dict(available_passes()), spec, callback)
+    return parse_spec(available_passes(), spec, callback)
 
 
 #: passes after which the module's calls into native helpers (gemm, thread pool) are known
