@@ -140,3 +140,17 @@ def test_minixla_opt_imports_the_frontend_only_for_tf_input():
     (hlo_out, hlo_frontend), (tf_out, tf_frontend) = results
     assert "hlo.add" in hlo_out and not hlo_frontend
     assert "hlo.add" in tf_out and "tf.AddV2" not in tf_out and tf_frontend
+
+
+def test_a_backend_compile_from_the_disk_cache_imports_no_emitter(tmp_path):
+    """The cache key says whether the direct emitter is on (hooks.direct_llvm_enabled) without importing
+    it: a compile served from the disk cache emits nothing."""
+    code = ("import json, sys\n" + BACKEND_COMPILE + "\nprint(json.dumps([RESULT, sorted(sys.modules)]))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MINIXLA_CACHE_DIR=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                           check=True) for _ in range(2)]
+    (first, first_modules), (second, second_modules) = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)
+    assert first[0] == first[1] and second[0] == second[1]
+    emitter = ("minixla.backends.cpu.emit_llvm_module", "minixla.backends.cpu.emit_llvm")
+    assert _imported(set(first_modules), emitter) == list(emitter)  # (the probe sees a real compile)
+    assert _imported(set(second_modules), emitter) == []
