@@ -17,7 +17,7 @@ pass's module, the CPU pipeline's modules), made cheaper in two ways that change
   `__pycache__/dataclass_code.<tag>.bin` beside this file (marshal, keyed by the exact text, so a
   changed class only adds entries), read on the first miss and rewritten at exit when a process
   compiled new texts (not under `PYTHONDONTWRITEBYTECODE`). The ~670 unique texts of importing the
-  frontend took ~36 ms to compile, ~5 ms more in a first compile; reading them back takes ~2 ms.
+  frontend took ~36 ms to compile, ~5 ms more in a first compile; reading them back takes 2-3 ms.
 
 This module sits at the import root, not in a layer, so that the frontend can enter it before its first
 heavy import (importing `minixla.passes` first would build xDSL's core outside it).
@@ -87,6 +87,8 @@ def _save_stored() -> None:
     if not _new or sys.dont_write_bytecode or len(_codes) > MAX_STORED:
         return
     table = {**_load_stored(), **{text: code for text, code in _codes.items() if type(text) is str}}
+    if len(table) > MAX_STORED:
+        return
     path = _store_path()
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
