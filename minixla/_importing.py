@@ -51,7 +51,11 @@ def _store_path() -> str:
     import os
 
     tag = f"{sys.implementation.cache_tag}-O{sys.flags.optimize}"  # compile() follows the -O level
-    return os.path.join(os.path.dirname(__file__), "__pycache__", f"dataclass_code.{tag}.bin")
+    here = os.path.dirname(os.path.abspath(__file__))
+    # where this module's own bytecode goes (PYTHONPYCACHEPREFIX mirrors the source tree)
+    folder = os.path.join(sys.pycache_prefix, here.lstrip(os.sep)) if sys.pycache_prefix else \
+        os.path.join(here, "__pycache__")
+    return os.path.join(folder, f"dataclass_code.{tag}.bin")
 
 
 def _header() -> bytes:

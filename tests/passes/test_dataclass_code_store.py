@@ -93,3 +93,14 @@ def test_nothing_is_written_without_bytecode_writing(store, monkeypatch):
     _behaves(_make(field), field)
     _importing._save_stored()
     assert not store.exists()
+
+
+def test_the_store_lies_where_this_module_keeps_its_bytecode(monkeypatch, tmp_path):
+    import importlib.util
+
+    own_pyc = importlib.util.cache_from_source(_importing.__file__)
+    assert _importing._store_path().startswith(own_pyc.rpartition("_importing.")[0])
+    monkeypatch.setattr(_importing.sys, "pycache_prefix", str(tmp_path))
+    own_pyc = importlib.util.cache_from_source(_importing.__file__)
+    assert own_pyc.startswith(str(tmp_path))
+    assert _importing._store_path().startswith(own_pyc.rpartition("_importing.")[0])
