@@ -13,6 +13,12 @@ reduction starts its accumulators from the value instead of loading them (`fill_
 MLIR's fill-into-reduction fusion). Every reduction of a training step is such a pair (9 of the MLP
 step's 55 nests): one loop nest less each for the passes after this one and for LLVM.
 
+A reduction's finalizer (the all-parallel op right after it over its parallel loops, reading its
+outputs at the element just reduced: the rounding of an f64 accumulator and the epilogue's
+elementwise ops of a fused reduction) runs in the reduction's nest on the final accumulators
+(`reduction_epilogue`): an accumulator buffer nothing else reads goes, and so does a nest per
+reduction (7 of the MLP step's, session 10).
+
 Index constants are emitted once per scope: a nest reuses one that an earlier nest of the same
 or an enclosing block emitted (the `cse` after this pass would erase the duplicate anyway, so its
 output is unchanged; it and `canonicalize` just have ~250 fewer ops to look at in the MLP step).
@@ -225,16 +231,20 @@ def _root(v: SSAValue) -> SSAValue:
 
 
 def fill_into_reduction(fill: Operation) -> tuple[Operation, int, SSAValue | Operation] | None:
-    """(reduction, output index, value) when `fill` (a fill, `_fill_value`) directly precedes a linalg op
-    that accumulates into the filled buffer (an output it does not read as an input, indexed by distinct
+    """(reduction, output index, value) when `fill` (a fill, `_fill_value`) precedes a linalg op (with only
+    fills of other buffers, their allocations and constants between) that accumulates into the filled buffer (an output it does not read as an input, indexed by distinct
     parallel loops only: a carried reduction) over the whole buffer: that op may start from the value."""
     value = _fill_value(fill)
     if value is None:
         return None
+    buf = fill.outputs[0]  # type: ignore[attr-defined]
     red = fill.next_op
+    # other fills (their buffers, constants) may come between: a reduction with several outputs has one each
+    while isinstance(red, arith.ConstantOp | memref.AllocOp) or red is not None and _fill_value(red) is not None \
+            and _root(red.outputs[0]) is not _root(buf):  # type: ignore[attr-defined]
+        red = red.next_op
     if not isinstance(red, GenericOp):
         return None
-    buf = fill.outputs[0]  # type: ignore[attr-defined]
     outs = list(red.outputs)
     if buf not in outs or outs.count(buf) != 1:
         return None
@@ -437,11 +447,11 @@ def _identity(m, dims: Sequence[int]) -> bool:
 
 def reduction_epilogue(red: Operation) -> Epilogue | None:
     """The op `red`'s lowering may finish with (`Epilogue`): the next op but for allocations and
-    deallocations (of buffers it does not use), a
-    `linalg.generic` whose loops are all parallel and exactly `red`'s parallel loops (in order), that
-    reads outputs of `red` only through the identity map and writes no buffer `red` touches. Each
-    reduction of a fusion (passes/hlo_to_linalg/fusion.py) is followed by its finalizer (the rounding of
-    an f64 accumulator, the epilogue's elementwise ops): that loop nest goes."""
+    deallocations (of buffers it does not use), a `linalg.generic` whose loops are all parallel and
+    exactly `red`'s parallel loops (in order), that reads outputs of `red` only through the identity map
+    and writes no buffer `red` touches. Each reduction of a fusion (passes/hlo_to_linalg/fusion.py) is
+    followed by its finalizer (the rounding of an f64 accumulator, the epilogue's elementwise ops): that
+    loop nest goes."""
     if not isinstance(red, GenericOp):
         return None
     iters = [it.data.value for it in red.iterator_types]
@@ -463,7 +473,9 @@ def reduction_epilogue(red: Operation) -> Epilogue | None:
         return None  # a buffer it reads is freed before it
     touched = {_root(v) for v in (*red.inputs, *outs)}
     if any(_root(v) in touched for v in nxt.outputs):
-        return None
+        return None  # it would write, before the reduction ends, a buffer the reduction reads. (A result
+        # buffer the caller passed is taken not to overlap an argument, as everywhere in this lowering:
+        # any nest reading one at other elements than it writes the other relies on that.)
     ep_maps = [m.data for m in nxt.indexing_maps]
     reads: dict[int, int] = {}
     for k, v in enumerate(nxt.inputs):
