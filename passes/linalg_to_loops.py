@@ -13,6 +13,12 @@ reduction starts its accumulators from the value instead of loading them (`fill_
 MLIR's fill-into-reduction fusion). Every reduction of a training step is such a pair (9 of the MLP
 step's 55 nests): one loop nest less each for the passes after this one and for LLVM.
 
+A reduction's finalizer (the all-parallel op right after it over its parallel loops, reading its
+outputs at the element just reduced: the rounding of an f64 accumulator and the epilogue's
+elementwise ops of a fused reduction) runs in the reduction's nest on the final accumulators
+(`reduction_epilogue`): an accumulator buffer nothing else reads goes, and so does a nest per
+reduction (7 of the MLP step's, session 10).
+
 Index constants are emitted once per scope: a nest reuses one that an earlier nest of the same
 or an enclosing block emitted (the `cse` after this pass would erase the duplicate anyway, so its
 output is unchanged; it and `canonicalize` just have ~250 fewer ops to look at in the MLP step).
@@ -225,16 +231,20 @@ def _root(v: SSAValue) -> SSAValue:
 
 
 def fill_into_reduction(fill: Operation) -> tuple[Operation, int, SSAValue | Operation] | None:
-    """(reduction, output index, value) when `fill` (a fill, `_fill_value`) directly precedes a linalg op
-    that accumulates into the filled buffer (an output it does not read as an input, indexed by distinct
+    """(reduction, output index, value) when `fill` (a fill, `_fill_value`) precedes a linalg op (with only
+    fills of other buffers, their allocations and constants between) that accumulates into the filled buffer (an output it does not read as an input, indexed by distinct
     parallel loops only: a carried reduction) over the whole buffer: that op may start from the value."""
     value = _fill_value(fill)
     if value is None:
         return None
+    buf = fill.outputs[0]  # type: ignore[attr-defined]
     red = fill.next_op
+    # other fills (their buffers, constants) may come between: a reduction with several outputs has one each
+    while isinstance(red, arith.ConstantOp | memref.AllocOp) or red is not None and _fill_value(red) is not None \
+            and _root(red.outputs[0]) is not _root(buf):  # type: ignore[attr-defined]
+        red = red.next_op
     if not isinstance(red, GenericOp):
         return None
-    buf = fill.outputs[0]  # type: ignore[attr-defined]
     outs = list(red.outputs)
     if buf not in outs or outs.count(buf) != 1:
         return None
@@ -260,7 +270,7 @@ def fill_into_reduction(fill: Operation) -> tuple[Operation, int, SSAValue | Ope
 
 
 def lower_structured(op: Operation, scopes: Scopes | None = None, collapse: bool = False,
-                     inits: dict[int, SSAValue | Operation] | None = None) -> None:
+                     inits: dict[int, SSAValue | Operation] | None = None, epilogue: Epilogue | None = None) -> None:
     """`op` as loops in place; `inits`: output index -> the value its accumulators start from instead
     of the buffer's (a fill folded in, `fill_into_reduction`; a detached `arith.constant` is emitted)."""
     maps = [m.data for m in op.get_indexing_maps()]  # type: ignore[attr-defined]
@@ -295,8 +305,9 @@ def lower_structured(op: Operation, scopes: Scopes | None = None, collapse: bool
         inner = e.nested(body)
     # reductions innermost, in their original order
     if carried:
-        _reduction_nest(op, inner, maps, ivs, red, bounds, ins, outs, inits or {})
+        _reduction_nest(op, inner, maps, ivs, red, bounds, ins, outs, inits or {}, epilogue)
     else:
+        assert epilogue is None
         _plain_nest(op, inner, maps, ivs, red, bounds, ins, outs)
     if par:
         inner(like(("scf.reduce", 0), scf.ReduceOp, ()))
@@ -308,12 +319,16 @@ def lower_structured(op: Operation, scopes: Scopes | None = None, collapse: bool
     op.erase()
 
 
-def inline_body(op: Operation, e: Emit, maps, ivs, ins, out_values: Sequence[SSAValue | None]) -> list[SSAValue]:
-    """Clone the body with loads for the inputs; returns the yielded values."""
+def inline_body(op: Operation, e: Emit, maps, ivs, ins, out_values: Sequence[SSAValue | None],
+                given: dict[int, SSAValue] | None = None) -> list[SSAValue]:
+    """Clone the body with loads for the inputs (input k is `given[k]` instead when there); returns the
+    yielded values."""
     block = op.regions[0].block
     mapper: dict[SSAValue, SSAValue] = {}
     for k, (x, arg) in enumerate(zip(ins, block.args)):
-        if arg.uses:
+        if given and k in given:
+            mapper[arg] = given[k]
+        elif arg.uses:
             idx = [_affine(e, r, ivs) for r in maps[k].results]
             mapper[arg] = e(_load(x, idx))
     for arg, v in zip(block.args[len(ins):], out_values):
@@ -364,8 +379,9 @@ def _plain_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs) -> None:
         e(_store(v, o, _out_index(e, maps[len(ins) + j], ivs)))
 
 
-def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs, inits) -> None:
-    """Accumulators loaded once (or started from `inits`), carried through scf.for iter_args, stored once."""
+def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs, inits, epilogue: Epilogue | None = None) -> None:
+    """Accumulators loaded once (or started from `inits`), carried through scf.for iter_args, stored once
+    (not at all for an output only `epilogue` reads: its body runs here on the final values)."""
     n_in = len(ins)
     block = op.regions[0].block
     out_idx = [_out_index(e, maps[n_in + j], ivs) for j in range(len(outs))]
@@ -394,8 +410,97 @@ def _reduction_nest(op, e: Emit, maps, ivs, loops, bounds, ins, outs, inits) -> 
     for loop in reversed(fors[:-1]):
         loop.body.block.add_op(scf.YieldOp(*fors[fors.index(loop) + 1].results))
     final = fors[0].results
-    for o, idx, v in zip(outs, out_idx, final):
-        top(_store(v, o, idx))
+    for j, (o, idx, v) in enumerate(zip(outs, out_idx, final)):
+        if epilogue is None or j not in epilogue.dead:
+            top(_store(v, o, idx))
+    if epilogue is not None:
+        par = [k for k in range(len(ivs)) if k not in loops]
+        _epilogue(epilogue, top, [ivs[k] for k in par], final)
+
+
+@dataclass
+class Epilogue:
+    """An all-parallel op right after a carried reduction, over the reduction's parallel loops, reading
+    some of its outputs at the element just reduced (`reads`: its input index -> the reduction's output
+    index); `dead`: those outputs no other op reads (their buffers go)."""
+
+    op: Operation
+    reads: dict[int, int]
+    dead: set[int]
+    allocs: list[Operation]
+
+
+def _epilogue(ep: Epilogue, e: Emit, ivs: list[SSAValue], final: Sequence[SSAValue]) -> None:
+    op = ep.op
+    maps = [m.data for m in op.get_indexing_maps()]  # type: ignore[attr-defined]
+    ins, outs = list(op.inputs), list(op.outputs)  # type: ignore[attr-defined]
+    cur = _load_outs(op, e, maps, ivs, ins, outs)
+    vals = inline_body(op, e, maps, ivs, ins, cur, {k: final[j] for k, j in ep.reads.items()})
+    for j, (o, v) in enumerate(zip(outs, vals)):
+        e(_store(v, o, _out_index(e, maps[len(ins) + j], ivs)))
+
+
+def _identity(m, dims: Sequence[int]) -> bool:
+    return not m.num_symbols and len(m.results) == len(dims) and all(
+        isinstance(r, AffineDimExpr) and r.position == d for r, d in zip(m.results, dims))
+
+
+def reduction_epilogue(red: Operation) -> Epilogue | None:
+    """The op `red`'s lowering may finish with (`Epilogue`): the next op but for allocations and
+    deallocations (of buffers it does not use), a `linalg.generic` whose loops are all parallel and
+    exactly `red`'s parallel loops (in order), that reads outputs of `red` only through the identity map
+    and writes no buffer `red` touches. Each reduction of a fusion (passes/hlo_to_linalg/fusion.py) is
+    followed by its finalizer (the rounding of an f64 accumulator, the epilogue's elementwise ops): that
+    loop nest goes."""
+    if not isinstance(red, GenericOp):
+        return None
+    iters = [it.data.value for it in red.iterator_types]
+    par = [k for k, it in enumerate(iters) if it == "parallel"]
+    red_dims = set(range(len(iters))) - set(par)
+    maps = [m.data for m in red.indexing_maps]
+    outs = list(red.outputs)
+    n_in = len(red.inputs)
+    if not red_dims or any(not _identity(maps[n_in + j], par) for j in range(len(outs))):
+        return None
+    allocs, freed, nxt = [], [], red.next_op
+    while isinstance(nxt, memref.AllocOp) and not nxt.operands or isinstance(nxt, memref.DeallocOp):
+        (allocs if isinstance(nxt, memref.AllocOp) else freed).append(nxt)
+        nxt = nxt.next_op
+    if not isinstance(nxt, GenericOp) or any(it.data.value != "parallel" for it in nxt.iterator_types) \
+            or len(nxt.iterator_types) != len(par):
+        return None
+    if {_root(d.operands[0]) for d in freed} & {_root(v) for v in nxt.operands}:
+        return None  # a buffer it reads is freed before it
+    touched = {_root(v) for v in (*red.inputs, *outs)}
+    if any(_root(v) in touched for v in nxt.outputs):
+        return None  # it would write, before the reduction ends, a buffer the reduction reads. (A result
+        # buffer the caller passed is taken not to overlap an argument, as everywhere in this lowering:
+        # any nest reading one at other elements than it writes the other relies on that.)
+    ep_maps = [m.data for m in nxt.indexing_maps]
+    reads: dict[int, int] = {}
+    for k, v in enumerate(nxt.inputs):
+        if v in outs:
+            if not _identity(ep_maps[k], range(len(par))):
+                return None
+            reads[k] = outs.index(v)
+        elif _root(v) in {_root(o) for o in outs}:
+            return None  # another view of an output: read at other elements
+    if not reads:
+        return None
+    try:
+        ep_bounds = loop_bounds(nxt, ep_maps, [*nxt.inputs, *nxt.outputs], len(par))
+        bounds = loop_bounds(red, maps, [*red.inputs, *outs], len(iters))
+    except DiagnosticException:
+        return None
+    if ep_bounds != [bounds[k] for k in par]:
+        return None
+    dead = set()
+    for j in set(reads.values()):
+        o = outs[j]
+        if isinstance(o, OpResult) and isinstance(o.owner, memref.AllocOp) and all(
+                u.operation in (red, nxt) or isinstance(u.operation, memref.DeallocOp) for u in o.uses):
+            dead.add(j)
+    return Epilogue(nxt, reads, dead, allocs)
 
 
 @dataclass(frozen=True)
@@ -414,7 +519,10 @@ class ConvertLinalgToLoops(ModulePass):
 def lower_ops(ops: Sequence[Operation], scopes: Scopes | None = None, collapse: bool = False) -> None:
     """`lower_structured` on each of `ops` (in order), a fill folded into the reduction after it."""
     inits: dict[Operation, dict[int, SSAValue | Operation]] = {}
+    done: set[Operation] = set()
     for o in ops:
+        if o in done:
+            continue
         folded = fill_into_reduction(o)
         if folded is not None:
             red, j, value = folded
@@ -422,4 +530,21 @@ def lower_ops(ops: Sequence[Operation], scopes: Scopes | None = None, collapse: 
             o.detach()
             o.erase()
             continue
-        lower_structured(o, scopes, collapse, inits.pop(o, None))
+        ep = reduction_epilogue(o)
+        dead: list[SSAValue] = []
+        if ep is not None:
+            for a in ep.allocs:  # the epilogue's own buffers, allocated before the nest that now writes them
+                a.detach()
+                o.parent_block().insert_op_before(a, o)  # type: ignore[union-attr]
+            dead = [v for j, v in enumerate(o.outputs) if j in ep.dead]  # type: ignore[attr-defined]
+        lower_structured(o, scopes, collapse, inits.pop(o, None), ep)
+        if ep is not None:
+            done.add(ep.op)
+            ep.op.detach()
+            ep.op.erase()
+            for buf in dead:  # written and read by nothing now: only its deallocation is left
+                for u in list(buf.uses):
+                    u.operation.detach()
+                    u.operation.erase()
+                buf.owner.detach()
+                buf.owner.erase()

@@ -47,8 +47,9 @@ class JitError(Exception):
 #: instructions (roughly: indented lines of the IR text) above which loops are not unrolled: the
 #: modules the JIT compiles in two processes (parallel_jit.MIN_INSTRUCTIONS). Was 1500; with small
 #: nests marked "do not unroll" only big nests would unroll there, ~7% of the MLP step's LLVM time
-#: (1,328 instructions) for no measurable speed per step
-UNROLL_LIMIT = 1000
+#: (1,328 instructions) for no measurable speed per step. Was 1000 until the MLP step shrank to ~790
+#: instructions (session 10): kept equal to parallel_jit.MIN_INSTRUCTIONS
+UNROLL_LIMIT = 600
 
 
 def instruction_count(llvm_ir: str) -> int:

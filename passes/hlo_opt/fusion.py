@@ -87,6 +87,15 @@ def fusible(op: Operation) -> bool:
     return m in ELEMENTWISE or m in MOVEMENT
 
 
+def _constant_like(op: Operation) -> bool:
+    """A splat constant, or a movement op (broadcast, iota) of splat constants only: free to recompute
+    wherever it is read, never worth a buffer."""
+    if _is_splat_constant(op):
+        return True
+    return hlo_name(op) in MOVEMENT and all(isinstance(v.owner, Operation) and _is_splat_constant(v.owner)
+                                            for v in op.operands)
+
+
 def _reduce_sig(r: Operation) -> tuple:
     return tuple(r.inputs[0].type.get_shape()), frozenset(ints(r.dimensions))
 
@@ -212,7 +221,7 @@ class _Fuser:
         for g in groups:
             anchor = self.order[max(g.roots, key=self.order.get)]
             for o in sorted(g.ops - set(g.roots), key=self.order.get):
-                if (o in self.owner or hlo_name(o) == "constant" or g.phase.get(o) != "post"
+                if (o in self.owner or hlo_name(o) == "constant" or self._recomputed(o) or g.phase.get(o) != "post"
                         or len(g.roots) >= MAX_MULTI_OUTPUT or tuple(o.results[0].type.get_shape()) != g.shape
                         or len(o.results) != 1):
                     continue
@@ -223,6 +232,12 @@ class _Fuser:
                     self.owner[o] = g
                     if g.kind == "loop":
                         g.kind = "multi_output"
+
+    @staticmethod
+    def _recomputed(o: Operation) -> bool:
+        """A broadcast of constants read only by fusible ops: each reader computes it again (the fusion
+        groups or `absorb` duplicate it), so a buffer of it would only be stored and loaded back."""
+        return _constant_like(o) and all(fusible(u.operation) for r in o.results for u in r.uses)
 
     def _dying(self, g: Group, roots: list[Operation]) -> set[Operation]:
         """Members that `build` would erase with these roots: used only by
@@ -298,7 +313,72 @@ class _Fuser:
         self.promote_duplicates(groups)
         for g in groups:
             self.build(g)
+        self.absorb()
         return len(groups)
+
+    # -- step 5: cheap producers left between fusions ---------------------------------
+    def absorb(self) -> None:
+        """Move every unfused producer read only by fusions into all of them (XLA duplicates broadcasts,
+        iotas and cheap elementwise ops into each consumer): a producer the grouping left behind (shared by
+        several groups, or claimed by a group that then read another group's result instead) is otherwise
+        a loop nest of its own writing a buffer its readers load back. An expensive one moves only into a
+        single fusion that reads it elementwise (each element still computed once). Consumers first, so
+        whole chains move."""
+        for op in reversed(list(self.block.ops)):
+            m = hlo_name(op)
+            if m in (None, "reduce", "constant") or not fusible(op):
+                continue
+            users = list(dict.fromkeys(u.operation for r in op.results for u in r.uses))
+            if not users or not all(isinstance(u, FusionOp) and u.parent is self.block for u in users):
+                continue
+            if m in EXPENSIVE and not (len(users) == 1 and self._read_elementwise(op, users[0])):
+                continue
+            for f in users:
+                _inline_into(op, f)
+            consts = [v.owner for v in op.operands if isinstance(v.owner, Operation) and _is_splat_constant(v.owner)]
+            op.detach()
+            op.erase()
+            for c in consts:  # now cloned into the fusions that read them
+                if c.parent is self.block and not c.results[0].uses:
+                    c.detach()
+                    c.erase()
+
+    @staticmethod
+    def _read_elementwise(op: Operation, f: FusionOp) -> bool:
+        args = [a for a, v in zip(f.body.block.args, f.operands) if v in op.results]
+        return all(hlo_name(u.operation) in ELEMENTWISE or hlo_name(u.operation) == "reduce"
+                   for a in args for u in a.uses)
+
+
+def _inline_into(op: Operation, f: FusionOp) -> None:
+    """Compute `op` inside fusion `f` instead of reading its result: its operands become inputs of `f`
+    (splat constants are cloned in), and the parameters bound to its results go."""
+    block = f.body.block
+    operands = list(f.operands)
+    arg_of = dict(zip(operands, block.args))
+    mapper: dict[SSAValue, SSAValue] = {}
+    new_ops: list[Operation] = []
+    for v in op.operands:
+        if v in mapper:
+            continue
+        if v in arg_of:
+            mapper[v] = arg_of[v]
+        elif isinstance(v.owner, Operation) and _is_splat_constant(v.owner):
+            c = v.owner.clone()
+            new_ops.append(c)
+            mapper[v] = c.results[0]
+        else:
+            mapper[v] = block.insert_arg(v.type, len(block.args))
+            operands.append(v)
+    clone = op.clone(value_mapper=mapper)
+    new_ops.append(clone)
+    block.insert_ops_before(new_ops, block.first_op)
+    dead = [i for i, v in enumerate(operands) if v in op.results]
+    for i in dead:
+        block.args[i].replace_all_uses_with(clone.results[op.results.index(operands[i])])
+    for i in reversed(dead):
+        block.erase_arg(block.args[i])
+    f.operands = [v for i, v in enumerate(operands) if i not in dead]
 
 
 def fuse_block(block: Block) -> int:

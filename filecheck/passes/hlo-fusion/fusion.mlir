@@ -19,10 +19,12 @@ func.func @loop(%x: tensor<4x8xf32>, %v: tensor<8xf32>) -> tensor<4x8xf32> {
 // -----
 
 // Cost rule: an expensive producer with two consumers is never duplicated;
-// the consumers, siblings reading it, become one multi-output fusion.
+// the consumers, siblings reading it, become one multi-output fusion, into
+// which the producer then moves (absorb: its only reader, computing it once
+// per element).
 // CHECK-LABEL: func.func @no_duplication
-// CHECK-NEXT:    %[[E:.*]] = hlo.exponential %x : tensor<16xf32>
-// CHECK-NEXT:    %[[A:.*]], %[[M:.*]] = hlo.fusion kind = multi_output (%{{.*}} = %[[E]]) : (tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+// CHECK-NEXT:    %[[A:.*]], %[[M:.*]] = hlo.fusion kind = multi_output (%[[X:.*]] = %x) : (tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+// CHECK-NEXT:      hlo.exponential %[[X]]
 // CHECK-NOT:       hlo.exponential
 // CHECK:           hlo.return
 // CHECK-NEXT:    }

@@ -107,3 +107,33 @@ func.func @kept_view() -> memref<8xf32> {
   }
   func.return %buf : memref<8xf32>
 }
+
+// -----
+
+// A reduction with two outputs has a fill (and an allocation) for each before it: both fold.
+// CHECK-LABEL: func.func @two_outputs
+// CHECK-NOT:   memref.store
+// CHECK:       "scf.parallel"
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[Z:.*]], %{{.*}} = %[[Z]]) -> (f32, f32) {
+// CHECK-NOT:   "scf.parallel"
+func.func @two_outputs(%x: memref<4x8xf32>) -> (memref<4xf32>, memref<4xf32>) {
+  %z = arith.constant 0.000000e+00 : f32
+  %s = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%s : memref<4xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %z : f32
+  }
+  %q = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%q : memref<4xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %z : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8xf32>) outs(%s, %q : memref<4xf32>, memref<4xf32>) {
+  ^bb0(%a: f32, %as: f32, %aq: f32):
+    %n = arith.addf %as, %a : f32
+    %a2 = arith.mulf %a, %a : f32
+    %m = arith.addf %aq, %a2 : f32
+    linalg.yield %n, %m : f32, f32
+  }
+  func.return %s, %q : memref<4xf32>, memref<4xf32>
+}
