@@ -16,10 +16,10 @@ from minixla.backends.cpu.gemm_edges import buffer_ir, edge_paths_ir
 # ---- driver ---------------------------------------------------------------------------------
 #: context of the parallel work (field numbers used below)
 _CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "T", "T",
-        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64",
+        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64",
         "ptr", "ptr", "i1")
 (_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _K, _ALPHA, _BETA,
- _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NTILES, _PPT, _ASTRIDE, _BSTRIDE, _NSLOT, _NKB, _NPER,
+ _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NTILES, _ASTRIDE, _BSTRIDE, _NSLOT, _NKB, _NPER,
  _PDONE, _FLAGS, _LATE) = range(len(_CTX))
 
 
@@ -136,7 +136,7 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int, two_slots_
                                      nslot=_NSLOT))
     work_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, k=_K, alpha=_ALPHA, beta0=_BETA,
                                      apack0=_APACK, bpack0=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
-                                     nrc=_NRC, ntiles=_NTILES, ppt=_PPT, a=_A, ars=_ARS, acs=_ACS,
+                                     nrc=_NRC, ntiles=_NTILES, a=_A, ars=_ARS, acs=_ACS,
                                      astride=_ASTRIDE, bstride=_BSTRIDE, nslot=_NSLOT, nkb=_NKB,
                                      nper=_NPER, pdone=_PDONE, flags=_FLAGS, late=_LATE))
 
@@ -150,7 +150,7 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int, two_slots_
                       store(_N, "i64", "%n"), store(_K, "i64", "%k"), store(_ALPHA, t, "%alpha"),
                       store(_BETA, t, "%beta"), store(_APACK, "ptr", "%apack"), store(_BPACK, "ptr", "%bpack"),
                       store(_COUNTER, "ptr", "%counter"), store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"),
-                      store(_NRC, "i64", "%nrc"), store(_NTILES, "i64", "%ntiles"), store(_PPT, "i64", "%ppt"),
+                      store(_NRC, "i64", "%nrc"), store(_NTILES, "i64", "%ntiles"),
                       store(_ASTRIDE, "i64", "%astride"),
                       store(_BSTRIDE, "i64", "%bstride"), store(_NPER, "i64", "%nper"),
                       store(_PDONE, "ptr", "%pdone"), store(_FLAGS, "ptr", "%flags"), store(_LATE, "i1", "%late"),
@@ -174,8 +174,11 @@ entry:
   %nall = mul i64 %nkb, %per
   %poff = select i1 %late, i64 %npa, i64 0
   %npack = add i64 %npa, %npb
+  %ntilesc = udiv i64 %ntiles, %nrc
+  %blocks = icmp ugt i64 %ntilesc, 1
   br label %next
 next:
+  %blk = phi i64 [ 0, %entry ], [ %blk, %packit ], [ %blk.t, %tdone ]
   %job = atomicrmw add ptr %counter, i64 1 monotonic
   %left = icmp ult i64 %job, %nall
   br i1 %left, label %which, label %done
@@ -244,9 +247,13 @@ tile:
   %kpf = udiv i64 %kcp, {u}
   %bc = udiv i64 %tl, %nrc
   %rc = urem i64 %tl, %nrc
-  %ip0 = mul i64 %rc, %ppt
-  %ip1.0 = add i64 %ip0, %ppt
-  %ip1 = call i64 @llvm.umin.i64(i64 %ip1.0, i64 %npa)
+  ; row chunks as even as whole micro-panels allow: a short last chunk would walk the whole B block
+  ; for a few panels
+  %ip0.0 = mul i64 %rc, %npa
+  %ip0 = udiv i64 %ip0.0, %nrc
+  %rc1 = add i64 %rc, 1
+  %ip1.0 = mul i64 %rc1, %npa
+  %ip1 = udiv i64 %ip1.0, %nrc
   %jp0 = mul i64 %bc, {bpanels_per_block}
   %jp1.0 = add i64 %jp0, {bpanels_per_block}
   %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
@@ -258,9 +265,31 @@ tile:
   %needa = and i1 %late, %nbc0
   %a0p = getelementptr i64, ptr %flags, i64 %rc
   %kb1w = add i64 %kb, 1
+  ; with several column blocks, this thread's first task on a packed B block (k block, column block)
+  ; reads the whole block once before its kernel calls: a load a line, many in flight, instead of the
+  ; first A micro-panel's calls streaming it in from L3 at the FMAs' pace (and with two threads partly
+  ; from the other core's L2). One column block was packed just before: still in the packers' L2.
+  %blk.0 = mul i64 %kb, %ntiles
+  %blk.1 = add i64 %blk.0, %tl
+  %blk.2 = sub i64 %blk.1, %rc
+  %blk.t = add i64 %blk.2, 1
+  %newblk.0 = icmp ne i64 %blk.t, %blk
+  %newblk = and i1 %newblk.0, %blocks
+  br i1 %newblk, label %touch, label %touched
+touch:
+  %tbo = mul i64 %jp0, {nr}
+  %tboff = mul i64 %tbo, %kcp
+  %tbp = getelementptr {t}, ptr %bpack, i64 %tboff
+  %tnp = sub i64 %jp1, %jp0
+  %tbytes.0 = mul i64 %tnp, {nr * s.size}
+  %tbytes = mul i64 %tbytes.0, %kcp
+  %tlines = lshr i64 %tbytes, 6
+  call void @{g}_touch(ptr %tbp, i64 %tlines)
+  br label %touched
+touched:
   br i1 %needa, label %wapanel, label %tile_go
 wapanel:
-  %sp3 = phi i32 [ 0, %tile ], [ %sp3.next, %spin3 ]
+  %sp3 = phi i32 [ 0, %touched ], [ %sp3.next, %spin3 ]
   %a0v = load atomic i64, ptr %a0p acquire, align 8
   %a0ok = icmp uge i64 %a0v, %kb1w
   br i1 %a0ok, label %tile_go, label %spin3
@@ -274,6 +303,23 @@ tdone:
   store atomic i64 %kb1, ptr %flp release, align 8
   %tdold = atomicrmw add ptr %tdp, i64 1 release
   br label %next
+done:
+  ret void
+}}
+
+; read %n cache lines from %p into this core's caches (independent loads: the core keeps many in flight)
+define internal void @{g}_touch(ptr %p, i64 %n) {{
+entry:
+  %none = icmp eq i64 %n, 0
+  br i1 %none, label %done, label %line
+line:
+  %i = phi i64 [ 0, %entry ], [ %i1, %line ]
+  %o = shl i64 %i, 6
+  %q = getelementptr i8, ptr %p, i64 %o
+  %v = load volatile i8, ptr %q, align 1
+  %i1 = add i64 %i, 1
+  %more = icmp ult i64 %i1, %n
+  br i1 %more, label %line, label %done
 done:
   ret void
 }}
@@ -411,7 +457,8 @@ setup:
   %npa = udiv i64 %npa.0, {mr}
   %npb.0 = add i64 %n, {nr - 1}
   %npb = udiv i64 %npb.0, {nr}
-  ; row chunks of ppt A micro-panels: at least {_MIN_CHUNKS} (the last task then holds up little), at most {panels_per_task}
+  ; row chunks as many as chunks of ppt A micro-panels need: at least {_MIN_CHUNKS} (the last task then
+  ; holds up little), at most {panels_per_task}; as even as whole micro-panels allow (`%ip0`, `%ip1`)
   %ppt.0 = udiv i64 %npa, {_MIN_CHUNKS}
   %ppt.1 = call i64 @llvm.umax.i64(i64 %ppt.0, i64 1)
   %ppt = call i64 @llvm.umin.i64(i64 %ppt.1, i64 {panels_per_task})
