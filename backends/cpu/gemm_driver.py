@@ -86,7 +86,14 @@ irow:
   %pflpr.1 = add i64 %pflpr.0, {unit - 1}
   %pflpr = udiv i64 %pflpr.1, {unit}
   %pfn.0 = mul i64 %pflpr, %nmr
-  %pflines = select i1 %haspf, i64 %pfn.0, i64 0
+  %pflines.a = select i1 %haspf, i64 %pfn.0, i64 0
+  ; or the next column block's packed B (`%pfb`): one row of lines over the task's kernel calls
+  %pfx = select i1 %pfb, ptr %bnx, ptr %pfa
+  %pfxrs = select i1 %pfb, i64 %bnbytes, i64 %pfrs
+  %pfxlpr = select i1 %pfb, i64 %bnlines, i64 %pflpr
+  %pflines = select i1 %pfb, i64 %bnlines, i64 %pflines.a
+  %ipd = sub i64 %ip, %ip0
+  %rowcalls = mul i64 %ipd, %njp
   br i1 %packa, label %apanel, label %jcol
 apanel:                                ; this task is the panel's only user: packed here, used from L1
   call void @{g}_pack_a(ptr %ap, ptr %a, i64 %ars, i64 %acs, i64 %i0, i64 %mrv, i64 %p0, i64 %kc, i64 %kcp)
@@ -94,7 +101,9 @@ apanel:                                ; this task is the panel's only user: pac
 jcol:
   %jp = phi i64 [ %jp0, %irow ], [ %jp0, %apanel ], [ %jp.next, %jcol ]
   %pfcall = sub i64 %jp, %jp0
-  %pfline = mul i64 %pfcall, %kpf
+  %pfcallb = add i64 %pfcall, %rowcalls
+  %pfcallx = select i1 %pfb, i64 %pfcallb, i64 %pfcall
+  %pfline = mul i64 %pfcallx, %kpf
   %j0 = mul i64 %jp, {nr}
   %nleft = sub i64 %n, %j0
   %nrv = call i64 @llvm.umin.i64(i64 %nleft, i64 {nr})
@@ -103,7 +112,7 @@ jcol:
   %coff = add i64 %crow, %j0
   %cp = getelementptr {t}, ptr %c, i64 %coff
   call void @{g}_ukernel(i64 %kcp, ptr %ap, ptr %bp, ptr %cp, i64 %ldc, {t} %alpha, {t} %beta, i64 %mrv, i64 %nrv,
-                         ptr %pfa, i64 %pfrs, i64 %pflpr, i64 %pflines, i64 %pfline)
+                         ptr %pfx, i64 %pfxrs, i64 %pfxlpr, i64 %pflines, i64 %pfline)
   %jp.next = add i64 %jp, 1
   %jmore = icmp ult i64 %jp.next, %jp1
   br i1 %jmore, label %jcol, label %irow_end
@@ -174,11 +183,17 @@ entry:
   %nall = mul i64 %nkb, %per
   %poff = select i1 %late, i64 %npa, i64 0
   %npack = add i64 %npa, %npb
-  %ntilesc = udiv i64 %ntiles, %nrc
-  %blocks = icmp ugt i64 %ntilesc, 1
+  %nbc = udiv i64 %ntiles, %nrc
+  ; this thread's estimate of the threads: the parallel_for split the %shares jobs evenly
+  %shares.0 = mul i64 %nkb, %ntiles
+  %shares = add i64 %shares.0, 1
+  %mine = sub i64 %hi0, %lo0
+  %half = lshr i64 %mine, 1
+  %nthr.0 = add i64 %shares, %half
+  %nthr = udiv i64 %nthr.0, %mine
   br label %next
 next:
-  %blk = phi i64 [ 0, %entry ], [ %blk, %packit ], [ %blk.t, %tdone ]
+  %pfid = phi i64 [ 0, %entry ], [ %pfid, %packit ], [ %pfid.new, %tdone ]
   %job = atomicrmw add ptr %counter, i64 1 monotonic
   %left = icmp ult i64 %job, %nall
   br i1 %left, label %which, label %done
@@ -265,31 +280,35 @@ tile:
   %needa = and i1 %late, %nbc0
   %a0p = getelementptr i64, ptr %flags, i64 %rc
   %kb1w = add i64 %kb, 1
-  ; with several column blocks, this thread's first task on a packed B block (k block, column block)
-  ; reads the whole block once before its kernel calls: a load a line, many in flight, instead of the
-  ; first A micro-panel's calls streaming it in from L3 at the FMAs' pace (and with two threads partly
-  ; from the other core's L2). One column block was packed just before: still in the packers' L2.
-  %blk.0 = mul i64 %kb, %ntiles
-  %blk.1 = add i64 %blk.0, %tl
-  %blk.2 = sub i64 %blk.1, %rc
-  %blk.t = add i64 %blk.2, 1
-  %newblk.0 = icmp ne i64 %blk.t, %blk
-  %newblk = and i1 %newblk.0, %blocks
-  br i1 %newblk, label %touch, label %touched
-touch:
-  %tbo = mul i64 %jp0, {nr}
-  %tboff = mul i64 %tbo, %kcp
-  %tbp = getelementptr {t}, ptr %bpack, i64 %tboff
-  %tnp = sub i64 %jp1, %jp0
-  %tbytes.0 = mul i64 %tnp, {nr * s.size}
-  %tbytes = mul i64 %tbytes.0, %kcp
-  %tlines = lshr i64 %tbytes, 6
-  call void @{g}_touch(ptr %tbp, i64 %tlines)
-  br label %touched
-touched:
+  ; a task among its column block's last %nthr is likely this thread's last on its B block: its kernel
+  ; calls prefetch the next column block's packed B into L2 (once per thread and block), instead of
+  ; the next task streaming it in from L3 at its FMAs' pace (with two threads partly from the other
+  ; core's L2, where it was packed)
+  %bc1 = add i64 %bc, 1
+  %hasnb = icmp ult i64 %bc1, %nbc
+  %rcn = add i64 %rc, %nthr
+  %near = icmp uge i64 %rcn, %nrc
+  %pfid.b = mul i64 %kb, %nbc
+  %pfid.c = add i64 %pfid.b, %bc1
+  %pfnew = icmp ne i64 %pfid.c, %pfid
+  %pfb.0 = and i1 %hasnb, %near
+  %pfb.1 = and i1 %pfb.0, %pfnew
+  %nopacka = xor i1 %packa, true
+  %pfb = and i1 %pfb.1, %nopacka
+  %pfid.new = select i1 %pfb, i64 %pfid.c, i64 %pfid
+  %njp = sub i64 %jp1, %jp0
+  %bnxo = mul i64 %jp1, {nr}
+  %bnxoff = mul i64 %bnxo, %kcp
+  %bnx = getelementptr {t}, ptr %bpack, i64 %bnxoff
+  %jp2.0 = add i64 %jp1, {bpanels_per_block}
+  %jp2 = call i64 @llvm.umin.i64(i64 %jp2.0, i64 %npb)
+  %bnp = sub i64 %jp2, %jp1
+  %bnbytes.0 = mul i64 %bnp, {nr * s.size}
+  %bnbytes = mul i64 %bnbytes.0, %kcp
+  %bnlines = lshr i64 %bnbytes, 6
   br i1 %needa, label %wapanel, label %tile_go
 wapanel:
-  %sp3 = phi i32 [ 0, %touched ], [ %sp3.next, %spin3 ]
+  %sp3 = phi i32 [ 0, %tile ], [ %sp3.next, %spin3 ]
   %a0v = load atomic i64, ptr %a0p acquire, align 8
   %a0ok = icmp uge i64 %a0v, %kb1w
   br i1 %a0ok, label %tile_go, label %spin3
@@ -303,23 +322,6 @@ tdone:
   store atomic i64 %kb1, ptr %flp release, align 8
   %tdold = atomicrmw add ptr %tdp, i64 1 release
   br label %next
-done:
-  ret void
-}}
-
-; read %n cache lines from %p into this core's caches (independent loads: the core keeps many in flight)
-define internal void @{g}_touch(ptr %p, i64 %n) {{
-entry:
-  %none = icmp eq i64 %n, 0
-  br i1 %none, label %done, label %line
-line:
-  %i = phi i64 [ 0, %entry ], [ %i1, %line ]
-  %o = shl i64 %i, 6
-  %q = getelementptr i8, ptr %p, i64 %o
-  %v = load volatile i8, ptr %q, align 1
-  %i1 = add i64 %i, 1
-  %more = icmp ult i64 %i1, %n
-  br i1 %more, label %line, label %done
 done:
   ret void
 }}
@@ -538,7 +540,7 @@ go:
   store i64 0, ptr %counter
   br i1 %serial, label %one_thread, label %threads
 one_thread:
-  call void @{g}_work(i64 0, i64 1, ptr %ctx)
+  call void @{g}_work(i64 0, i64 %shares, ptr %ctx)
   br label %release
 threads:
   call void @minixla_parallel_for(ptr @{g}_work, ptr %ctx, i64 0, i64 %shares)
