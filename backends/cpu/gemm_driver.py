@@ -187,7 +187,8 @@ entry:
   ; this thread's estimate of the threads: the parallel_for split the %shares jobs evenly
   %shares.0 = mul i64 %nkb, %ntiles
   %shares = add i64 %shares.0, 1
-  %mine = sub i64 %hi0, %lo0
+  %mine.0 = sub i64 %hi0, %lo0
+  %mine = call i64 @llvm.umax.i64(i64 %mine.0, i64 1)
   %half = lshr i64 %mine, 1
   %nthr.0 = add i64 %shares, %half
   %nthr = udiv i64 %nthr.0, %mine
