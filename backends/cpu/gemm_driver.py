@@ -16,10 +16,10 @@ from minixla.backends.cpu.gemm_edges import buffer_ir, edge_paths_ir
 # ---- driver ---------------------------------------------------------------------------------
 #: context of the parallel work (field numbers used below)
 _CTX = ("ptr", "i64", "i64", "ptr", "i64", "i64", "ptr", "i64", "i64", "i64", "i64", "T", "T",
-        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64",
+        "ptr", "ptr", "ptr", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64", "i64",
         "ptr", "ptr", "i1")
 (_A, _ARS, _ACS, _B, _BRS, _BCS, _C, _LDC, _M, _N, _K, _ALPHA, _BETA,
- _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NTILES, _PPT, _ASTRIDE, _BSTRIDE, _NSLOT, _NKB, _NPER,
+ _APACK, _BPACK, _COUNTER, _NPA, _NPB, _NRC, _NTILES, _ASTRIDE, _BSTRIDE, _NSLOT, _NKB, _NPER,
  _PDONE, _FLAGS, _LATE) = range(len(_CTX))
 
 
@@ -86,7 +86,14 @@ irow:
   %pflpr.1 = add i64 %pflpr.0, {unit - 1}
   %pflpr = udiv i64 %pflpr.1, {unit}
   %pfn.0 = mul i64 %pflpr, %nmr
-  %pflines = select i1 %haspf, i64 %pfn.0, i64 0
+  %pflines.a = select i1 %haspf, i64 %pfn.0, i64 0
+  ; or the next column block's packed B (`%pfb`): one row of lines over the task's kernel calls
+  %pfx = select i1 %pfb, ptr %bnx, ptr %pfa
+  %pfxrs = select i1 %pfb, i64 %bnbytes, i64 %pfrs
+  %pfxlpr = select i1 %pfb, i64 %bnlines, i64 %pflpr
+  %pflines = select i1 %pfb, i64 %bnlines, i64 %pflines.a
+  %ipd = sub i64 %ip, %ip0
+  %rowcalls = mul i64 %ipd, %njp
   br i1 %packa, label %apanel, label %jcol
 apanel:                                ; this task is the panel's only user: packed here, used from L1
   call void @{g}_pack_a(ptr %ap, ptr %a, i64 %ars, i64 %acs, i64 %i0, i64 %mrv, i64 %p0, i64 %kc, i64 %kcp)
@@ -94,7 +101,9 @@ apanel:                                ; this task is the panel's only user: pac
 jcol:
   %jp = phi i64 [ %jp0, %irow ], [ %jp0, %apanel ], [ %jp.next, %jcol ]
   %pfcall = sub i64 %jp, %jp0
-  %pfline = mul i64 %pfcall, %kpf
+  %pfcallb = add i64 %pfcall, %rowcalls
+  %pfcallx = select i1 %pfb, i64 %pfcallb, i64 %pfcall
+  %pfline = mul i64 %pfcallx, %kpf
   %j0 = mul i64 %jp, {nr}
   %nleft = sub i64 %n, %j0
   %nrv = call i64 @llvm.umin.i64(i64 %nleft, i64 {nr})
@@ -103,7 +112,7 @@ jcol:
   %coff = add i64 %crow, %j0
   %cp = getelementptr {t}, ptr %c, i64 %coff
   call void @{g}_ukernel(i64 %kcp, ptr %ap, ptr %bp, ptr %cp, i64 %ldc, {t} %alpha, {t} %beta, i64 %mrv, i64 %nrv,
-                         ptr %pfa, i64 %pfrs, i64 %pflpr, i64 %pflines, i64 %pfline)
+                         ptr %pfx, i64 %pfxrs, i64 %pfxlpr, i64 %pflines, i64 %pfline)
   %jp.next = add i64 %jp, 1
   %jmore = icmp ult i64 %jp.next, %jp1
   br i1 %jmore, label %jcol, label %irow_end
@@ -136,7 +145,7 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int, two_slots_
                                      nslot=_NSLOT))
     work_fields = _fields(g, t, dict(c=_C, ldc=_LDC, m=_M, n=_N, k=_K, alpha=_ALPHA, beta0=_BETA,
                                      apack0=_APACK, bpack0=_BPACK, counter=_COUNTER, npa=_NPA, npb=_NPB,
-                                     nrc=_NRC, ntiles=_NTILES, ppt=_PPT, a=_A, ars=_ARS, acs=_ACS,
+                                     nrc=_NRC, ntiles=_NTILES, a=_A, ars=_ARS, acs=_ACS,
                                      astride=_ASTRIDE, bstride=_BSTRIDE, nslot=_NSLOT, nkb=_NKB,
                                      nper=_NPER, pdone=_PDONE, flags=_FLAGS, late=_LATE))
 
@@ -150,7 +159,7 @@ def _driver(g: str, s: KernelShape, serial_work: int, max_block: int, two_slots_
                       store(_N, "i64", "%n"), store(_K, "i64", "%k"), store(_ALPHA, t, "%alpha"),
                       store(_BETA, t, "%beta"), store(_APACK, "ptr", "%apack"), store(_BPACK, "ptr", "%bpack"),
                       store(_COUNTER, "ptr", "%counter"), store(_NPA, "i64", "%npa"), store(_NPB, "i64", "%npb"),
-                      store(_NRC, "i64", "%nrc"), store(_NTILES, "i64", "%ntiles"), store(_PPT, "i64", "%ppt"),
+                      store(_NRC, "i64", "%nrc"), store(_NTILES, "i64", "%ntiles"),
                       store(_ASTRIDE, "i64", "%astride"),
                       store(_BSTRIDE, "i64", "%bstride"), store(_NPER, "i64", "%nper"),
                       store(_PDONE, "ptr", "%pdone"), store(_FLAGS, "ptr", "%flags"), store(_LATE, "i1", "%late"),
@@ -174,8 +183,18 @@ entry:
   %nall = mul i64 %nkb, %per
   %poff = select i1 %late, i64 %npa, i64 0
   %npack = add i64 %npa, %npb
+  %nbc = udiv i64 %ntiles, %nrc
+  ; this thread's estimate of the threads: the parallel_for split the %shares jobs evenly
+  %shares.0 = mul i64 %nkb, %ntiles
+  %shares = add i64 %shares.0, 1
+  %mine.0 = sub i64 %hi0, %lo0
+  %mine = call i64 @llvm.umax.i64(i64 %mine.0, i64 1)
+  %half = lshr i64 %mine, 1
+  %nthr.0 = add i64 %shares, %half
+  %nthr = udiv i64 %nthr.0, %mine
   br label %next
 next:
+  %pfid = phi i64 [ 0, %entry ], [ %pfid, %packit ], [ %pfid.new, %tdone ]
   %job = atomicrmw add ptr %counter, i64 1 monotonic
   %left = icmp ult i64 %job, %nall
   br i1 %left, label %which, label %done
@@ -244,9 +263,13 @@ tile:
   %kpf = udiv i64 %kcp, {u}
   %bc = udiv i64 %tl, %nrc
   %rc = urem i64 %tl, %nrc
-  %ip0 = mul i64 %rc, %ppt
-  %ip1.0 = add i64 %ip0, %ppt
-  %ip1 = call i64 @llvm.umin.i64(i64 %ip1.0, i64 %npa)
+  ; row chunks as even as whole micro-panels allow: a short last chunk would walk the whole B block
+  ; for a few panels
+  %ip0.0 = mul i64 %rc, %npa
+  %ip0 = udiv i64 %ip0.0, %nrc
+  %rc1 = add i64 %rc, 1
+  %ip1.0 = mul i64 %rc1, %npa
+  %ip1 = udiv i64 %ip1.0, %nrc
   %jp0 = mul i64 %bc, {bpanels_per_block}
   %jp1.0 = add i64 %jp0, {bpanels_per_block}
   %jp1 = call i64 @llvm.umin.i64(i64 %jp1.0, i64 %npb)
@@ -258,6 +281,32 @@ tile:
   %needa = and i1 %late, %nbc0
   %a0p = getelementptr i64, ptr %flags, i64 %rc
   %kb1w = add i64 %kb, 1
+  ; a task among its column block's last %nthr is likely this thread's last on its B block: its kernel
+  ; calls prefetch the next column block's packed B into L2 (once per thread and block), instead of
+  ; the next task streaming it in from L3 at its FMAs' pace (with two threads partly from the other
+  ; core's L2, where it was packed)
+  %bc1 = add i64 %bc, 1
+  %hasnb = icmp ult i64 %bc1, %nbc
+  %rcn = add i64 %rc, %nthr
+  %near = icmp uge i64 %rcn, %nrc
+  %pfid.b = mul i64 %kb, %nbc
+  %pfid.c = add i64 %pfid.b, %bc1
+  %pfnew = icmp ne i64 %pfid.c, %pfid
+  %pfb.0 = and i1 %hasnb, %near
+  %pfb.1 = and i1 %pfb.0, %pfnew
+  %nopacka = xor i1 %packa, true
+  %pfb = and i1 %pfb.1, %nopacka
+  %pfid.new = select i1 %pfb, i64 %pfid.c, i64 %pfid
+  %njp = sub i64 %jp1, %jp0
+  %bnxo = mul i64 %jp1, {nr}
+  %bnxoff = mul i64 %bnxo, %kcp
+  %bnx = getelementptr {t}, ptr %bpack, i64 %bnxoff
+  %jp2.0 = add i64 %jp1, {bpanels_per_block}
+  %jp2 = call i64 @llvm.umin.i64(i64 %jp2.0, i64 %npb)
+  %bnp = sub i64 %jp2, %jp1
+  %bnbytes.0 = mul i64 %bnp, {nr * s.size}
+  %bnbytes = mul i64 %bnbytes.0, %kcp
+  %bnlines = lshr i64 %bnbytes, 6
   br i1 %needa, label %wapanel, label %tile_go
 wapanel:
   %sp3 = phi i32 [ 0, %tile ], [ %sp3.next, %spin3 ]
@@ -411,7 +460,8 @@ setup:
   %npa = udiv i64 %npa.0, {mr}
   %npb.0 = add i64 %n, {nr - 1}
   %npb = udiv i64 %npb.0, {nr}
-  ; row chunks of ppt A micro-panels: at least {_MIN_CHUNKS} (the last task then holds up little), at most {panels_per_task}
+  ; row chunks as many as chunks of ppt A micro-panels need: at least {_MIN_CHUNKS} (the last task then
+  ; holds up little), at most {panels_per_task}; as even as whole micro-panels allow (`%ip0`, `%ip1`)
   %ppt.0 = udiv i64 %npa, {_MIN_CHUNKS}
   %ppt.1 = call i64 @llvm.umax.i64(i64 %ppt.0, i64 1)
   %ppt = call i64 @llvm.umin.i64(i64 %ppt.1, i64 {panels_per_task})
@@ -491,7 +541,7 @@ go:
   store i64 0, ptr %counter
   br i1 %serial, label %one_thread, label %threads
 one_thread:
-  call void @{g}_work(i64 0, i64 1, ptr %ctx)
+  call void @{g}_work(i64 0, i64 %shares, ptr %ctx)
   br label %release
 threads:
   call void @minixla_parallel_for(ptr @{g}_work, ptr %ctx, i64 0, i64 %shares)
