@@ -25,7 +25,7 @@ Where A's k is unit-stride (row-major A, a convolution's patches), the task of
 column block 0 packs its A micro-panels itself right before their kernel calls
 (into L1, not through memory; the row chunk's tasks of other column blocks
 wait for it), and those calls prefetch the next micro-panel's rows of A into
-L2 (`gemm_driver._tile_loops`).
+L2 (`gemm_tiles.tile_loops`).
 The micro-kernel keeps an MR x NR tile of C in registers (NR = NV vectors of
 VL lanes; AVX-512 f32: 12 x 32 in 24 zmm) and per k does NV vector loads of
 B, MR broadcasts of A and MR*NV FMAs; it prefetches C's tile one line per
@@ -121,7 +121,7 @@ def kernel_ir(g: str, s: KernelShape) -> str:
     C tile = alpha*Ap*Bp + beta*C (C not read where beta == 0) over kc (a multiple of the unroll)
     packed steps. It also prefetches into L2 `pf_unit` bytes per unrolled step of a region the caller
     packs next (`pflines` units from unit `pfline` on, rows of `pflpr` units `pfrs` bytes apart
-    from `pf`; pflines == 0: none): the driver's late A packing (gemm_driver._tile_loops)."""
+    from `pf`; pflines == 0: none): the driver's late A packing (gemm_tiles.tile_loops)."""
     t, vt, vl, mr, nv, u = s.ty, s.vt, s.vl, s.mr, s.nv, s.unroll
     fma = f"@llvm.fma.{s.suffix}"
     acc = [[f"%acc{i}_{v}" for v in range(nv)] for i in range(mr)]
