@@ -150,8 +150,11 @@ def _from_spec(cls: type[ModulePass], spec) -> ModulePass:
     pipeline (~50 us a pass, on every compile)."""
     from xdsl.utils.arg_spec import ArgSpecConvertible, _get_default
 
-    if spec.parameters or getattr(cls.from_spec, "__func__", None) is not ArgSpecConvertible.from_spec.__func__ \
-            or getattr(cls.from_pass_spec, "__func__", None) is not ModulePass.from_pass_spec.__func__:
+    def unbound(method):  # the function behind a classmethod (attribute access that mypy cannot type)
+        return getattr(method, "__func__", None)
+
+    if spec.parameters or unbound(cls.from_spec) is not unbound(ArgSpecConvertible.from_spec) \
+            or unbound(cls.from_pass_spec) is not unbound(ModulePass.from_pass_spec):
         return cls.from_pass_spec(spec)
     if spec.name != cls.name:
         raise ValueError(f"Spec name mismatch: got '{spec.name}', expected '{cls.name}'.")
