@@ -23,6 +23,7 @@ from minixla.backends.cpu import loop_hints
 from minixla.backends.cpu.emit_llvm_memref import MEMREF
 from minixla.backends.cpu.emit_llvm_ops import ARITH, MATH, Unsupported, int_constant, llvm_type, result_type
 
+#: op class -> `handler(emitter, op)`: the arith/math/memref ops here, the structured ops below the emitter
 HANDLERS = {**ARITH, **MATH, **MEMREF}
 
 THREADED_SUFFIX = "__threaded"
@@ -174,23 +175,7 @@ class FunctionEmitter:
             handler = HANDLERS.get(type(op))
             if handler is not None:
                 handler(self, op)
-                continue
-            kind = type(op)
-            if kind is scf.ForOp:
-                self.for_op(op)
-            elif kind is scf.ParallelOp:
-                self.parallel(op)
-            elif kind is scf.IfOp:
-                self.if_op(op)
-            elif kind is scf.WhileOp:
-                self.while_op(op)
-            elif kind is scf.IndexSwitchOp:
-                self.switch(op)
-            elif kind is func.CallOp:
-                self.call(op)
-            elif kind is func.ReturnOp:
-                self.ret(op)
-            elif kind in (scf.YieldOp, scf.ConditionOp, scf.ReduceOp, scf.ReduceReturnOp):
+            elif type(op) in REGION_TERMINATORS:
                 return op
             else:
                 raise Unsupported(f"'{op.name}'")
@@ -471,3 +456,15 @@ class FunctionEmitter:
     def successors(self) -> list[list[int]]:
         return [[s.index for s in b.succs] for b in self.blocks]
 
+
+HANDLERS.update({
+    scf.ForOp: FunctionEmitter.for_op,
+    scf.ParallelOp: FunctionEmitter.parallel,
+    scf.IfOp: FunctionEmitter.if_op,
+    scf.WhileOp: FunctionEmitter.while_op,
+    scf.IndexSwitchOp: FunctionEmitter.switch,
+    func.CallOp: FunctionEmitter.call,
+    func.ReturnOp: FunctionEmitter.ret,
+})
+#: terminators `FunctionEmitter.ops` hands back to the caller that emits the region
+REGION_TERMINATORS = frozenset({scf.YieldOp, scf.ConditionOp, scf.ReduceOp, scf.ReduceReturnOp})
