@@ -51,6 +51,19 @@ def _kb_params(kc: int, u: int) -> str:
   %kcp = mul i64 %kcp.1, {u}"""
 
 
+def _spin_until(g: str, n: int, block: str, entry: str, ptr: str, need: str, value: str, ok: str, then: str) -> str:
+    """Blocks `block` (entered from `entry`) and `spin<n>`: wait, with `@<g>_backoff`, until the counter
+    at `%ptr` (acquire) is at least `%need`, then branch to `then`."""
+    return f"""{block}:
+  %sp{n} = phi i32 [ 0, %{entry} ], [ %sp{n}.next, %spin{n} ]
+  %{value} = load atomic i64, ptr %{ptr} acquire, align 8
+  %{ok} = icmp uge i64 %{value}, %{need}
+  br i1 %{ok}, label %{then}, label %spin{n}
+spin{n}:
+  %sp{n}.next = call i32 @{g}_backoff(i32 %sp{n})
+  br label %{block}"""
+
+
 #: row chunks a k block's tiles are split into at least (tasks = chunks x column blocks; the column
 #: block is the outer index, so consecutive tasks share the packed B block in L2): with 2-8 threads
 #: taking tasks from the counter, the last one waits for at most a sixteenth of the work
@@ -147,14 +160,7 @@ pack:
   %phi = call i64 @llvm.umin.i64(i64 %phi.0, i64 %npack)
   %tneed = mul i64 %round, %ntiles
   br label %wfree
-wfree:
-  %sp0 = phi i32 [ 0, %pack ], [ %sp0.next, %spin0 ]
-  %tdv = load atomic i64, ptr %tdp acquire, align 8
-  %free = icmp uge i64 %tdv, %tneed
-  br i1 %free, label %packit, label %spin0
-spin0:
-  %sp0.next = call i32 @{g}_backoff(i32 %sp0)
-  br label %wfree
+{_spin_until(g, 0, "wfree", "pack", "tdp", "tneed", "tdv", "free", "packit")}
 packit:
   call void @{g}_pack_units(i64 %plo, i64 %phi, ptr %ctx, i64 %kb)
   %pdold = atomicrmw add ptr %pdp, i64 1 release
@@ -165,22 +171,8 @@ task:
   %pneed = mul i64 %round1, %npg
   %flp = getelementptr i64, ptr %flags, i64 %tl
   br label %wpack
-wpack:
-  %sp1 = phi i32 [ 0, %task ], [ %sp1.next, %spin1 ]
-  %pdv = load atomic i64, ptr %pdp acquire, align 8
-  %pok = icmp uge i64 %pdv, %pneed
-  br i1 %pok, label %wtile, label %spin1
-spin1:
-  %sp1.next = call i32 @{g}_backoff(i32 %sp1)
-  br label %wpack
-wtile:
-  %sp2 = phi i32 [ 0, %wpack ], [ %sp2.next, %spin2 ]
-  %flv = load atomic i64, ptr %flp acquire, align 8
-  %fok = icmp uge i64 %flv, %kb
-  br i1 %fok, label %tile, label %spin2
-spin2:
-  %sp2.next = call i32 @{g}_backoff(i32 %sp2)
-  br label %wtile
+{_spin_until(g, 1, "wpack", "task", "pdp", "pneed", "pdv", "pok", "wtile")}
+{_spin_until(g, 2, "wtile", "wpack", "flp", "kb", "flv", "fok", "tile")}
 tile:
 {_kb_params(kc, u)}
   %first = icmp eq i64 %kb, 0
@@ -237,14 +229,7 @@ tile:
   %bnbytes = mul i64 %bnbytes.0, %kcp
   %bnlines = lshr i64 %bnbytes, 6
   br i1 %needa, label %wapanel, label %tile_go
-wapanel:
-  %sp3 = phi i32 [ 0, %tile ], [ %sp3.next, %spin3 ]
-  %a0v = load atomic i64, ptr %a0p acquire, align 8
-  %a0ok = icmp uge i64 %a0v, %kb1w
-  br i1 %a0ok, label %tile_go, label %spin3
-spin3:
-  %sp3.next = call i32 @{g}_backoff(i32 %sp3)
-  br label %wapanel
+{_spin_until(g, 3, "wapanel", "tile", "a0p", "kb1w", "a0v", "a0ok", "tile_go")}
 tile_go:
 {tile_loops(g, t, mr, nr, s.size, s.pf_unit).replace("label %next", "label %tdone")}
 tdone:
