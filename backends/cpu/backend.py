@@ -94,8 +94,8 @@ class CpuBackend:
             from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
 
             from minixla.backends.cpu.collective_ops import has_collectives
-            from minixla.backends.cpu.compiler import (compile_lowered, direct_llvm, import_compile_modules, lower,
-                                                       prefix_symbols)
+            from minixla.backends.cpu.compiler import (compile_lowered, direct_llvm, import_compile_modules,
+                                                       likely_helpers, lower, prefetch_runtime, prefix_symbols)
 
         module = module.clone()
         name = _entry_name(module, entry)
@@ -124,8 +124,11 @@ class CpuBackend:
                 if reuse_key is not None:
                     store_lowered_parts(disk, reuse_key, stored)
                 return _from_stored(stored, name, hlo_type, self.opt_level, high_level)
-        # the gemm kernel and the thread pool build while the passes run, once a pass has decided that the
-        # module calls them (compiler.prefetch_runtime): an up-front guess built a gemm for most programs
+        # the gemm kernel and the thread pool build while the passes run: from here when the hlo module makes
+        # them likely (the pool's thread needs ~20 ms of wall time beside the passes' Python, for ~5 ms of
+        # work), else once a pass has decided that the module calls them (compiler.prefetch_runtime)
+        if high_level:
+            prefetch_runtime(module, *likely_helpers(module))
         num_outputs = {SYMBOL_PREFIX + name: len(fn.function_type.outputs.data)} if high_level else {}
         direct = direct_llvm()  # stop at the loop level: compile_lowered emits LLVM IR from there
         import_compile_modules(direct)

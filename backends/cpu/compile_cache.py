@@ -189,7 +189,7 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()
 
 
-def object_key(llvm_ir: str, opt_level: int) -> str:
+def object_key(llvm_ir: str, opt_level: int | str) -> str:
     h = hashlib.sha256(compiler_fingerprint().encode())
     h.update(f"\0O{opt_level}\0".encode())
     h.update(llvm_ir.encode())
@@ -365,14 +365,19 @@ def load_lowered(disk: DiskCache, key: str):
     return llvm_ir, signatures, by_object
 
 
-def cache_object_code(engine, text: str) -> None:
+def kernel_key(text: str, codegen_level: int = 3) -> str:
+    """The cache key of runtime kernel `text` (no IR optimizer) compiled at `codegen_level`."""
+    return object_key(text, 0 if codegen_level == 3 else f"0-codegen{codegen_level}")
+
+
+def cache_object_code(engine, text: str, codegen_level: int = 3) -> None:
     """The object code of a runtime kernel compiled from fixed IR `text` (the gemm, the thread pool) comes
     from (or goes to) the persistent compile cache, as a JIT-compiled module's does: the gemm's code
     generation is ~0.1 s of every new process's first gemm-using compile."""
     disk = active_cache()
     if disk is None:
         return
-    key = object_key(text, 0)
+    key = kernel_key(text, codegen_level)
     cached = disk.get(key)
     engine.set_object_cache(None if cached is not None else (lambda _m, data: disk.put(key, bytes(data))),
                             lambda _m: cached)
@@ -493,12 +498,15 @@ def _from_background(text: str) -> bytes | None:
     return data
 
 
-def runtime_kernel_engine(text: str):
-    """A finalized MCJIT engine for a runtime kernel's fixed IR `text` (the gemm, its wrappers): the
-    object code from the disk cache when stored (no parsing nor code generation), or from the child
-    `prefetch_runtime_kernel` started, else compiled for the host and stored."""
-    stored = cached_object(text)
-    if stored is None:
+def runtime_kernel_engine(text: str, codegen_level: int = 3):
+    """A finalized MCJIT engine for a runtime kernel's fixed IR `text` (the gemm, its wrappers, the thread
+    pool): the object code from the disk cache when stored (no parsing nor code generation), or from the
+    child `prefetch_runtime_kernel` started, else compiled for the host and stored. `codegen_level` 0
+    (LLVM's fast instruction selection and register allocation) is for glue whose speed is the calls it
+    makes, not its own instructions: the thread pool's 206 instructions take ~5 ms there, ~20 ms at 3."""
+    disk = active_cache()
+    stored = None if disk is None else disk.get(kernel_key(text, codegen_level))
+    if stored is None and codegen_level == 3:
         stored = _from_background(text)
     if stored is not None:
         return engine_for_object(stored)
@@ -510,7 +518,7 @@ def runtime_kernel_engine(text: str):
     module = llvm.parse_assembly(text)
     module.triple = host.triple
     module.verify()
-    engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features))
-    cache_object_code(engine, text)
+    engine = llvm.create_mcjit_compiler(module, create_machine(host.triple, host.cpu, host.features, opt=codegen_level))
+    cache_object_code(engine, text, codegen_level)
     engine.finalize_object()
     return engine

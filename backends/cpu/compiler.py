@@ -63,7 +63,7 @@ _CONTRACTIONS = frozenset({"hlo.dot_general", "hlo.dot", "hlo.convolution"})
 _THREADED_ELEMENTS = 1 << 15
 
 
-def _likely_helpers(module: ModuleOp) -> tuple[bool, bool]:
+def likely_helpers(module: ModuleOp) -> tuple[bool, bool]:
     """(gemm, pool): whether the hlo module has a float contraction big enough for the generated gemm
     (convert-linalg-to-blas leaves smaller ones to the library), and a result big enough that its
     loop will be threaded; read before any pass runs."""
@@ -221,7 +221,7 @@ def lower(module: ModuleOp, spec: str = LOWER_TO_LLVM_PIPELINE,
         if after is not None and prev is not None:
             after(prev.name, mod)
         if prefetch and prev is None:
-            prefetch_runtime(mod, *_likely_helpers(mod))
+            prefetch_runtime(mod, *likely_helpers(mod))
         elif prefetch and prev is not None and prev.name in _RUNTIME_DECIDED:
             prefetch_runtime(mod)
         if nxt is not None and nxt.name == "convert-func-to-llvm":

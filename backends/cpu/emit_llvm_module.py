@@ -21,6 +21,11 @@ from minixla.backends.cpu.outline import cut_blocks
 from minixla.backends.cpu.target import host_target
 
 CIFACE_PREFIX = "_mlir_ciface_"
+#: attributes of the entry wrappers (C and Python entries): a few loads and one call, run once per call,
+#: so LLVM leaves them unoptimized and generates their code with its fast path. Optimized, each cost
+#: about as much LLVM time as a loop nest (~3 ms of the running example's ~20), and the entry function
+#: was inlined into them, its code generated twice
+GLUE = "optnone noinline"
 RUNTIME = "minixla_parallel_for"
 
 #: direct-path outcomes of this process: {"direct": n, "fallback": n} and the last fallback's reason
@@ -157,7 +162,10 @@ class ModuleEmitter:
             ret, args = _fn_type(fn)
             linkage = "internal " if name in self.internal else ""
             params = ", ".join(f"{t} %a{i}" for i, t in enumerate(args))
-            out.append(f'define {linkage}{ret} @"{name}"({params}) nounwind {{')
+            # a parallel body goes into its task before LLVM's function passes see it: optimized once, not
+            # on its own and again inside the task (~2 ms of the running example's -O3)
+            inline = " alwaysinline" if name + TASK_SUFFIX in self.tasks else ""
+            out.append(f'define {linkage}{ret} @"{name}"({params}) nounwind{inline} {{')
             parts = cut_blocks(emitter, cut[1], ret, self.fresh(name + "__tail")) \
                 if cut is not None and cut[0] == name else None
             if parts is not None:
@@ -186,7 +194,7 @@ class ModuleEmitter:
 
     def ciface(self, name: str, fn: func.FuncOp, ret: str, args: list[str]) -> list[str]:
         """`void _mlir_ciface_<name>(ptr %args)`: one pointer per parameter, then per result."""
-        lines = [f'define void @"{CIFACE_PREFIX}{name}"(ptr %args) nounwind {{', "bb0:"]
+        lines = [f'define void @"{CIFACE_PREFIX}{name}"(ptr %args) nounwind {GLUE} {{', "bb0:"]
         n = 0
 
         def slot(i: int) -> str:
@@ -224,7 +232,7 @@ class ModuleEmitter:
         if offset is None:
             return None
         n = len(sig.slots)
-        lines = [f'define ptr @"{PY_PREFIX}{sig.name}"(ptr %self, ptr %args, i64 %nargs) {{', "entry:"]
+        lines = [f'define ptr @"{PY_PREFIX}{sig.name}"(ptr %self, ptr %args, i64 %nargs) {GLUE} {{', "entry:"]
         data = []
         for i, spec in enumerate(sig.slots):
             lines += [f"  %o{i} = getelementptr inbounds ptr, ptr %args, i32 {i}", f"  %p{i} = load ptr, ptr %o{i}",

@@ -487,7 +487,9 @@ def ensure_registered() -> None:
             return
         from minixla.backends.cpu.compile_cache import runtime_kernel_engine
 
-        engine = runtime_kernel_engine(POOL_TEXT)  # ~30 ms of code generation per new process, else cached
+        # LLVM's fast code generation: ~5 ms per new process (~20 ms at -O3; its speed is the futex and
+        # atomic calls it makes, the same either way), else cached
+        engine = runtime_kernel_engine(POOL_TEXT, codegen_level=0)
         llvm.add_symbol(SYMBOL, engine.get_function_address(SYMBOL))
         count = ctypes.c_int64.from_address(engine.get_global_value_address("minixla_num_threads"))
         count.value = default_num_threads()
@@ -509,16 +511,13 @@ def get_num_threads() -> int:
 
 def prefetch() -> None:
     """Start `ensure_registered` on a background thread (the compile calls this once it knows the
-    module will call the pool): building the helper is ~30-90 ms of LLVM code generation per new
-    process when the disk cache is off or cold, which then overlaps the remaining Python passes
-    (llvmlite serializes LLVM calls, so this only helps while the main thread is in Python). Where a
-    core is idle the code generation runs in a forked child instead (compile_cache.prefetch_runtime_kernel)
-    and the thread only loads its object."""
+    module will call the pool): building the helper (~5 ms of LLVM code generation per new process
+    when the disk cache is off or cold) then overlaps the remaining Python passes, since LLVM releases
+    the GIL (llvmlite serializes LLVM calls, so this only helps while the main thread is in Python).
+    Until session 11 it ran at -O3 (~20 ms) in a forked child: the fork and the copy-on-write faults it
+    left cost the main thread more than this thread's whole build."""
     if _STATE or _PREFETCH:
         return
-    from minixla.backends.cpu.compile_cache import prefetch_runtime_kernel
-
-    prefetch_runtime_kernel(POOL_TEXT)
     thread = threading.Thread(target=_register_quietly, name="minixla-pool-build", daemon=True)
     _PREFETCH.append(thread)
     thread.start()

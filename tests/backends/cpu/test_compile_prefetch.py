@@ -1,4 +1,4 @@
-"""Which native helpers a compile starts building before its passes (`compiler._likely_helpers`),
+"""Which native helpers a compile starts building before its passes (`compiler.likely_helpers`),
 and that the JIT then uses them: a float contraction of at least linalg_to_blas.MIN_WORK
 multiply-adds -> the generated gemm kernel (smaller ones call the library), a result with 2^15+
 elements -> the thread pool; an elementwise program builds no gemm (llvmlite serializes LLVM calls,
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from minixla.backends import get_backend
-from minixla.backends.cpu.compiler import _likely_helpers
+from minixla.backends.cpu.compiler import likely_helpers
 from minixla.dialects import load_all
 from minixla.dialects.diagnostics import parse_and_verify
 
@@ -34,15 +34,15 @@ func.func @main(%a: tensor<{n}x512xf32>) -> tensor<{n}x512xf32> {{
 
 def test_big_float_contraction_means_gemm():
     big = dict(m=1024, k=256, n=1024)  # 2^28 multiply-adds: the generated gemm's (its 2^20-element result threads)
-    assert _likely_helpers(_module(DOT.format(t="f32", **big))) == (True, True)
-    assert _likely_helpers(_module(DOT.format(t="f32", m=1024, k=255, n=1024))) == (False, True)  # the library's
-    assert _likely_helpers(_module(DOT.format(t="f32", m=8, k=16, n=4))) == (False, False)
-    assert _likely_helpers(_module(DOT.format(t="i32", **big))) == (False, True)  # no integer gemm
+    assert likely_helpers(_module(DOT.format(t="f32", **big))) == (True, True)
+    assert likely_helpers(_module(DOT.format(t="f32", m=1024, k=255, n=1024))) == (False, True)  # the library's
+    assert likely_helpers(_module(DOT.format(t="f32", m=8, k=16, n=4))) == (False, False)
+    assert likely_helpers(_module(DOT.format(t="i32", **big))) == (False, True)  # no integer gemm
 
 
 def test_big_result_means_thread_pool():
-    assert _likely_helpers(_module(ADD.format(n=64))) == (False, True)  # 2^15 elements
-    assert _likely_helpers(_module(ADD.format(n=63))) == (False, False)
+    assert likely_helpers(_module(ADD.format(n=64))) == (False, True)  # 2^15 elements
+    assert likely_helpers(_module(ADD.format(n=63))) == (False, False)
 
 
 def test_prefetched_pool_runs_the_threaded_loop():

@@ -214,7 +214,7 @@ LOOPS_CHECKS = [
     r"^  %t\d+ = getelementptr inbounds float, ptr %a2, i64 %t\d+$", r"^  store float %t13, ptr %t\d+$",
     r"^  %t\d+ = add nuw nsw i64 %t1, 1$", r"^  %t\d+ = icmp slt i64 %t\d+, 4$",
     r"^  br i1 %t\d+, label %bb1, label %bb\d+, !llvm.loop !3$", r"^  ret void$", r"^}$",
-    r'^define ptr @"_minixla_py_f"\(ptr %self, ptr %args, i64 %nargs\) \{$',  # calls @f itself: no C entry
+    r'^define ptr @"_minixla_py_f"\(ptr %self, ptr %args, i64 %nargs\) optnone noinline \{$',  # calls @f itself: no C entry; glue: not optimized
     r"^  %d2 = load ptr, ptr %f2$", r'^  call void @"f"\(ptr %d0, ptr %d1, ptr %d2\)$',
     r'^!0 = !\{!"llvm.loop.vectorize.enable", i1 0\}$', r'^!1 = !\{!"llvm.loop.unroll.disable"\}$',
     r"^!2 = distinct !\{!2, !0, !1\}$",  # a nest of 32 iterations: neither vectorized nor unrolled
@@ -269,7 +269,7 @@ def test_c_entry_when_there_is_no_python_entry(monkeypatch):
     module = _loops_module()
     text, by_object = emit_module(module, {"f": Signature.of(next(iter(module.ops)), 1)})
     assert not by_object and "_minixla_py_f" not in text
-    check_lines(text, [r'^define void @"_mlir_ciface_f"\(ptr %args\) nounwind \{$', r"^  %s2 = load ptr, ptr %s1$",
+    check_lines(text, [r'^define void @"_mlir_ciface_f"\(ptr %args\) nounwind optnone noinline \{$', r"^  %s2 = load ptr, ptr %s1$",
                        r'^  call void @"f"\(ptr %s2, ptr %s4, ptr %s6\)$', r"^  ret void$"])
 
 
