@@ -106,7 +106,11 @@ def _builtin(target: str) -> BackendFactory:
     def factory() -> Backend:
         from importlib import import_module
 
-        return getattr(import_module(module), cls)()
+        from minixla._importing import importing
+
+        with importing():  # (the CPU backend's module imports llvmlite)
+            backend_class = getattr(import_module(module), cls)
+        return backend_class()
 
     return factory
 

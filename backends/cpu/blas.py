@@ -154,7 +154,10 @@ def gemm_kind() -> str | None:
 
 def generated_shapes() -> dict | None:
     """The generated gemm's kernel shapes for this CPU (gemm_codegen.kernel_shapes), or None."""
-    from minixla.backends.cpu.gemm_codegen import kernel_shapes
+    from minixla.passes.gc_pause import importing
+
+    with importing():  # (every CPU compile asks, from its pipeline's spec)
+        from minixla.backends.cpu.gemm_codegen import kernel_shapes
     from minixla.backends.cpu.target import host_target
 
     return kernel_shapes(host_target().features)

@@ -177,7 +177,10 @@ def compiler_fingerprint() -> str:
     import numpy
 
     from minixla import __version__
-    from minixla.backends.cpu.target import host_target
+    from minixla._importing import importing
+
+    with importing():  # (llvmlite, on a first compile with the cache on)
+        from minixla.backends.cpu.target import host_target
 
     h = hashlib.sha256()
     host = host_target()

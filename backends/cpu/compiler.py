@@ -67,7 +67,8 @@ def likely_helpers(module: ModuleOp) -> tuple[bool, bool]:
     """(gemm, pool): whether the hlo module has a float contraction big enough for the generated gemm
     (convert-linalg-to-blas leaves smaller ones to the library), and a result big enough that its
     loop will be threaded; read before any pass runs."""
-    from minixla.passes.linalg_to_blas import MIN_WORK
+    with importing():  # (the pass's module, which its pipeline then finds imported)
+        from minixla.passes.linalg_to_blas import MIN_WORK
 
     gemm = pool = False
     for op in module.walk():
