@@ -23,6 +23,9 @@ annotation or a name that xDSL rejects, a malformed field (any exception). The w
 classification of a base class's names (what does not depend on the subclass) while the class's
 namespace is unchanged. tests/dialects/test_op_definitions.py compares every op definition of the
 dialects minixla loads with xDSL's unpatched ones (built in a subprocess without this module).
+
+`install()` also memoizes `AnyOf.get` (`_any_of_get`): the same constraint unions are built over and
+over while those dialects' classes are defined.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import xdsl.irdl
 from xdsl.ir import Operation
 from xdsl.irdl import operations as _ops
 from xdsl.irdl.attributes import irdl_list_to_attr_constraint, irdl_to_attr_constraint
-from xdsl.irdl.constraints import RangeConstraint, RangeOf
+from xdsl.irdl.constraints import AnyOf, RangeConstraint, RangeOf
 from xdsl.utils.classvar import is_const_classvar
 from xdsl.utils.exceptions import PyRDLOpDefinitionError
 from xdsl.utils.hints import PropertyType
@@ -303,8 +306,29 @@ def build_all() -> int:
     return len(DEFERRED)
 
 
+#: `AnyOf.get`'s results by its arguments (`_any_of_get`)
+_ANY_OF_MEMO: dict = {}
+_ORIGINAL_ANY_OF_GET = AnyOf.__dict__["get"].__func__
+
+
+def _any_of_get(*attr_constrs):
+    """xDSL's `AnyOf.get`, once per distinct argument tuple. Its merge of the alternatives is quadratic
+    (`container_of(AnyFloat)` alone compares ~20 float types pairwise, ~0.4 ms), and the dialects a
+    compile imports ask for the same unions again and again (48 calls, 20 distinct: ~1.5 ms of a first
+    compile). The arguments are frozen constraints (or types) compared by value, and the result, built
+    from them alone, is frozen too, so equal arguments may share it; unhashable ones go to xDSL."""
+    try:
+        return _ANY_OF_MEMO[attr_constrs]
+    except TypeError:
+        return _ORIGINAL_ANY_OF_GET(*attr_constrs)
+    except KeyError:
+        result = _ANY_OF_MEMO[attr_constrs] = _ORIGINAL_ANY_OF_GET(*attr_constrs)
+        return result
+
+
 def install() -> None:
     """Use the above for op classes defined from now on (idempotent)."""
+    AnyOf.get = staticmethod(_any_of_get)
     _ops.OpDef.from_pyrdl = staticmethod(from_pyrdl)
     _ops.irdl_op_definition = irdl_op_definition
     xdsl.irdl.irdl_op_definition = irdl_op_definition
