@@ -50,3 +50,36 @@ def test_prefetched_pool_runs_the_threaded_loop():
     a = np.random.default_rng(0).standard_normal((256, 512)).astype(np.float32)
     (out,) = fn(a)
     np.testing.assert_array_equal(out, a + a)
+
+
+POOL_IN_A_NEW_PROCESS = """
+import os, threading
+from minixla.backends.cpu import compile_cache, parallel_jit, threadpool
+
+forks = []
+parallel_jit.compile_in_background = lambda text: forks.append(text)  # a child would be recorded here
+threadpool.prefetch()
+threads = [t for t in threading.enumerate() if t.name == "minixla-pool-build"]
+for t in threads:
+    t.join(60)
+disk = compile_cache.active_cache()
+print(len(threads), len(forks), threadpool.get_num_threads() >= 1,
+      disk.get(compile_cache.kernel_key(threadpool.POOL_TEXT, 0)) is not None,
+      disk.get(compile_cache.kernel_key(threadpool.POOL_TEXT)) is None)
+"""
+
+
+def test_pool_builds_on_a_thread_at_fast_code_generation(tmp_path):
+    """A new process builds the pool on one background thread, without a forked child, at LLVM's fast
+    code generation (codegen level 0): its object is stored under that level's key, not under the
+    -O3 key of the other runtime kernels."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    env = dict(os.environ, PYTHONPATH=str(root), MINIXLA_CACHE_DIR=str(tmp_path), MINIXLA_PARALLEL_JIT="1")
+    out = subprocess.run([sys.executable, "-c", POOL_IN_A_NEW_PROCESS], cwd=root, env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["1", "0", "True", "True", "True"]

@@ -149,6 +149,8 @@ def test_direct_path_matches_old_path_and_numpy(name, monkeypatch, no_disk_cache
         np.testing.assert_array_equal(hinted, new)
     if name == "threaded":
         assert "minixla_parallel_for" in new_jit.llvm_ir and "__task" in new_jit.llvm_ir
+        # the parallel body goes into its task before LLVM's function passes (optimized once)
+        assert re.search(r'^define internal void @"\S+_par0"\(.*\) nounwind alwaysinline \{$', new_jit.llvm_ir, re.M)
 
 
 def test_mlp_step_takes_the_direct_path(monkeypatch, no_disk_cache):
