@@ -40,7 +40,7 @@ def np_dtype(t) -> np.dtype:
 
 
 def _wrap(v: int, w: int) -> int:
-    v &= (1 << w) - 1
+    v = int(v) & ((1 << w) - 1)  # (a numpy integer, e.g. a simulated thread's index, would overflow the mask)
     return v - (1 << w) if w > 1 and v >= 1 << (w - 1) else (v if w > 1 else -v)
 
 

@@ -20,14 +20,15 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, func, memref, scf, tensor
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr, FunctionType, MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import (DYNAMIC_INDEX, ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr, FunctionType,
+                                   MemRefType, ModuleOp, TensorType)
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 
 from minixla.passes.fast_build import like
 from minixla.passes.locations import inherit, ops_after
-from minixla.passes.bufferize.memory import (Globals, alloc, copy, identity_memref, insert_deallocs, is_identity,
-                                             memref_type, subview)
+from minixla.passes.bufferize.memory import (Globals, alloc, copy, copy_to_offsets, identity_memref, insert_deallocs,
+                                             is_identity, memref_type, subview)
 
 PASS_NAME = "bufferize"
 
@@ -249,13 +250,20 @@ class Bufferizer:
         self.bind(op.result, view, self.root.get(src, src))
 
     def op_tensor_insert_slice(self, op: tensor.InsertSliceOp) -> None:
-        if op.offsets or op.sizes or op.strides:
-            raise _fail(op, "dynamic slices are not supported")
+        """Into the destination's buffer when it may be overwritten (else a copy of it first). Offsets
+        known only at run time (hlo.dynamic_update_slice) write the window element by element."""
+        if op.sizes or op.strides:
+            raise _fail(op, "dynamic sizes or strides are not supported")
         assert self.state is not None
         dest = self.writable_copy(op.dest, needs_contents=True)
-        view = subview(self.state.new, dest, op.static_offsets.get_values(), op.static_sizes.get_values(),
-                       op.static_strides.get_values())
-        copy(self.state.new, self.m(op.source), view)
+        if op.offsets:
+            dynamic = iter(op.offsets)
+            offsets = [self.m(next(dynamic)) if o == DYNAMIC_INDEX else o for o in op.static_offsets.get_values()]
+            copy_to_offsets(self.state.new, self.m(op.source), dest, offsets, op.static_strides.get_values())
+        else:
+            view = subview(self.state.new, dest, op.static_offsets.get_values(), op.static_sizes.get_values(),
+                           op.static_strides.get_values())
+            copy(self.state.new, self.m(op.source), view)
         self.bind(op.result, dest)
 
     def writable_copy(self, old: SSAValue, needs_contents: bool) -> SSAValue:
@@ -421,7 +429,8 @@ class Bufferizer:
         self.state = st
         for a, b in zip(op.after_region.block.args, bufs):
             self.bind(a, b)
-        self._run_yielding(op.after_region.block, after, bufs, writable=bufs)
+        # the body may write the carried buffers in place, as a for loop's (`loop`: only aliases inside count)
+        self._run_yielding(op.after_region.block, after, bufs, writable=bufs, loop=True)
         st.new.add_op(scf.WhileOp([], [], Region(before), Region(after)))
         for r, b in zip(op.results, bufs):
             self.bind(r, b)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, MemRefType, ModuleOp, NoneAttr,
-                                   StridedLayoutAttr, StringAttr, TensorType, UnitAttr)
+from xdsl.dialects.builtin import (AffineMapAttr, DenseIntOrFPElementsAttr, IndexType, IntegerAttr, MemRefType,
+                                   ModuleOp, NoneAttr, StridedLayoutAttr, StringAttr, TensorType, UnitAttr)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
@@ -87,6 +87,37 @@ def copy(block: Block, src: SSAValue, dst: SSAValue) -> None:
     ident = AffineMapAttr(AffineMap.identity(rank))
     block.add_op(GenericOp([src], [dst], Region(body), [ident, ident],
                                   [IteratorTypeAttr.parallel()] * rank))
+
+
+def copy_to_offsets(block: Block, src: SSAValue, dst: SSAValue, offsets: Sequence[SSAValue | int],
+                    steps: Sequence[int]) -> None:
+    """dst[offsets + steps * i] = src[i] for every index i of `src`, at offsets known only at run time:
+    an `scf.parallel` over `src` (a strided view's offset is static in our memref types, so the
+    window cannot be a `memref.subview`). Only the window is written, so the cost is the update's
+    size whatever the size of `dst`; a big window is threaded like any parallel loop."""
+    shape = src.type.get_shape()  # type: ignore[attr-defined]
+    offsets = [_index(block, o) if isinstance(o, int) else o for o in offsets]
+    body = Block(arg_types=[IndexType()] * len(shape))
+    zero, one = _index(block, 0), _index(block, 1)
+    block.add_op(scf.ParallelOp([zero] * len(shape), [_index(block, n) for n in shape], [one] * len(shape),
+                                Region(body)))
+    at = []
+    for iv, off, step in zip(body.args, offsets, steps):
+        if step != 1:
+            iv = _add(body, arith.MuliOp(iv, _index(body, step)))
+        at.append(_add(body, arith.AddiOp(off, iv)))
+    value = _add(body, memref.LoadOp.get(src, list(body.args)))
+    body.add_op(memref.StoreOp.get(value, dst, at))
+    body.add_op(scf.ReduceOp())
+
+
+def _add(block: Block, op: Operation) -> SSAValue:
+    block.add_op(op)
+    return op.results[0]
+
+
+def _index(block: Block, value: int) -> SSAValue:
+    return _add(block, arith.ConstantOp(IntegerAttr(value, IndexType())))
 
 
 def alloc(block: Block, t: MemRefType) -> SSAValue:

@@ -76,3 +76,20 @@ func.func @dyn_slice(%x: tensor<5xf32>, %i: tensor<i32>) -> tensor<2xf32> {
   %r = hlo.dynamic_slice %x, %i, sizes = [2] : (tensor<5xf32>, tensor<i32>) -> tensor<2xf32>
   return %r : tensor<2xf32>
 }
+
+// -----
+
+// dynamic_update_slice: the update inserted at the clamped starts (bufferization writes only its
+// elements, into the operand's buffer when the operand is dead).
+// CHECK-LABEL: func.func @dyn_update
+// CHECK:       %[[I:.*]] = arith.index_cast
+// CHECK:       %[[HI:.*]] = arith.constant 11 : index
+// CHECK:       %[[LO:.*]] = arith.minsi %[[I]], %[[HI]] : index
+// CHECK:       %[[S0:.*]] = arith.maxsi %[[LO]], %{{.*}} : index
+// CHECK:       %[[S1:.*]] = arith.maxsi
+// CHECK:       tensor.insert_slice %{{.*}} into %{{.*}}[%[[S0]], %[[S1]]] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<12x4xf32>
+// CHECK-NOT:   linalg.generic
+func.func @dyn_update(%x: tensor<12x4xf32>, %u: tensor<1x4xf32>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<12x4xf32> {
+  %r = hlo.dynamic_update_slice %x, %u, %i, %j : (tensor<12x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<12x4xf32>
+  return %r : tensor<12x4xf32>
+}
