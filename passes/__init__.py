@@ -47,6 +47,7 @@ register("hlo-constant-fold", ".hlo_opt.constant_fold:HloConstantFold")
 register("hlo-fusion", ".hlo_opt.fusion:HloFusion")
 register("hlo-legalize-structural", ".hlo_opt.legalize_structural:HloLegalizeStructural")
 register("hlo-legalize-quant", ".hlo_opt.legalize_quant:HloLegalizeQuant")
+register("hlo-reads-before-updates", ".hlo_opt.reads_before_updates:HloReadsBeforeUpdates")
 
 # named pipelines, usable wherever a pass name is (`-p hlo-to-cpu`)
 register_pipeline("hlo-to-cpu", ".pipelines:hlo_to_cpu")

@@ -35,8 +35,8 @@ def __getattr__(name: str):
 #: (tuples, map, composite, dynamic and quantized ops first become ops the lowering knows; complex values
 #: then become pairs of float tensors)
 HLO_LEGALIZE = "hlo-legalize-structural,hlo-legalize-quant"
-HLO_TO_LOOPS = ",".join([HLO_LEGALIZE, "inline", "hlo-complex-to-real", "convert-hlo-to-linalg", "bufferize",
-                         "lower-linalg-to-loops", "loop-cleanup"])
+HLO_TO_LOOPS = ",".join([HLO_LEGALIZE, "inline", "hlo-complex-to-real", "hlo-reads-before-updates",
+                         "convert-hlo-to-linalg", "bufferize", "lower-linalg-to-loops", "loop-cleanup"])
 
 
 #: XLA-style hlo optimizations (docs/fusion.md): exact simplifications, folding,

@@ -304,7 +304,7 @@ def test_named_pipeline_expands():
 
     spec = expand_spec("stablehlo-legalize-to-hlo,hlo-to-cpu")
     assert spec.startswith("stablehlo-legalize-to-hlo,hlo-legalize-structural,hlo-legalize-quant,inline,"
-                           "hlo-complex-to-real,convert-hlo-to-linalg,")
+                           "hlo-complex-to-real,hlo-reads-before-updates,convert-hlo-to-linalg,")
     assert expand_spec("a{x=1,2},b") == "a{x=1,2},b"
 
 
