@@ -161,11 +161,10 @@ class _Fuser:
         return True
 
     def _prune(self, g: Group) -> None:
-        """Drop non-root members used outside the group that may not be
+        """Drop non-root members needed outside the group that may not be
         duplicated (expensive ones), and what is only reachable through them."""
         while True:
-            bad = [p for p in g.ops if p not in g.roots and hlo_name(p) in EXPENSIVE
-                   and any(u.operation not in g.ops for r in p.results for u in r.uses)]
+            bad = [p for p in self._needed_outside(g) if hlo_name(p) in EXPENSIVE]
             if not bad:
                 break
             g.ops -= set(bad)
@@ -180,6 +179,19 @@ class _Fuser:
             g.ops = reach
         if not any(hlo_name(o) == "reduce" for o in g.ops):
             g.sig, g.kind = None, "loop"
+
+    def _needed_outside(self, g: Group) -> set[Operation]:
+        """Non-root members whose results are still read outside the group once it is built: by an op
+        outside it, or by a member that is itself needed outside (that one stays, duplicated, and
+        keeps reading them). Without the second part a cheap op duplicated into a group (an LSTM
+        cell's new state, also carried to the next step) dragged its expensive producers (tanh,
+        logistic) in with it: each then ran twice, inside the fusion and outside."""
+        roots = set(g.roots)
+        needed: set[Operation] = set()
+        for p in sorted(g.ops - roots, key=lambda o: self.order.get(o, -1), reverse=True):  # users first
+            if any(u.operation not in g.ops or u.operation in needed for r in p.results for u in r.uses):
+                needed.add(p)
+        return needed
 
     # -- step 4: siblings --------------------------------------------------------
     def _inputs(self, g: Group) -> set[SSAValue]:
@@ -267,6 +279,8 @@ class _Fuser:
 
     def build(self, g: Group) -> None:
         members = self._live_members(g)
+        if len(members) == 1 and g.kind == "loop":  # the rest went to other groups: one op needs no fusion
+            return
         anchor = max(g.roots, key=self.order.get)
         inside = {r for o in members for r in o.results}
         externals: list[SSAValue] = []
