@@ -182,15 +182,20 @@ class _Fuser:
 
     def _needed_outside(self, g: Group) -> set[Operation]:
         """Non-root members whose results are still read outside the group once it is built: by an op
-        outside it, or by a member that is itself needed outside (that one stays, duplicated, and
-        keeps reading them). Without the second part a cheap op duplicated into a group (an LSTM
-        cell's new state, also carried to the next step) dragged its expensive producers (tanh,
-        logistic) in with it: each then ran twice, inside the fusion and outside."""
+        outside it, or by a member that stays outside as a duplicate and keeps reading them (needed
+        outside itself, and not of the group's shape, so no extra root of a multi-output fusion:
+        `promote_duplicates`). Without the second part a cheap op duplicated into a group (an LSTM
+        cell's new state h, also carried to the next step, duplicated into the fusion of the
+        reshape that stacks it) dragged its expensive producers (tanh, logistic) in with it: each
+        then ran twice, inside the fusion and outside."""
         roots = set(g.roots)
         needed: set[Operation] = set()
+        duplicated: set[Operation] = set()  # needed outside, and not to become a root (`promote_duplicates`)
         for p in sorted(g.ops - roots, key=lambda o: self.order.get(o, -1), reverse=True):  # users first
-            if any(u.operation not in g.ops or u.operation in needed for r in p.results for u in r.uses):
+            if any(u.operation not in g.ops or u.operation in duplicated for r in p.results for u in r.uses):
                 needed.add(p)
+                if len(p.results) != 1 or tuple(p.results[0].type.get_shape()) != g.shape or g.phase.get(p) != "post":
+                    duplicated.add(p)
         return needed
 
     # -- step 4: siblings --------------------------------------------------------
