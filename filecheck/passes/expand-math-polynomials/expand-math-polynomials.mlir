@@ -1,0 +1,103 @@
+// RUN: minixla-opt %s --split-input-file -p expand-math-polynomials | filecheck %s
+
+// f32 exp: clamped to [-104, 88.8] with maxnum/minnum (NaN set aside by the last select), k from the
+// 1.5*2^23 rounding trick, a polynomial in r = x - k*ln2, 2^k as two exponent-field floats.
+// CHECK-LABEL: func.func @exp
+// CHECK-NOT:   math.exp
+// CHECK:       %[[LO:.*]] = arith.constant -1.040000e+02 : f32
+// CHECK-NEXT:  %[[A:.*]] = arith.maxnumf %[[X:.*]], %[[LO]] : f32
+// CHECK-NEXT:  %[[HI:.*]] = arith.constant 8.880000e+01 : f32
+// CHECK-NEXT:  %[[C:.*]] = arith.minnumf %[[A]], %[[HI]] : f32
+// CHECK-NEXT:  %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK:       arith.constant 0x4B400000 : f32
+// CHECK:       arith.constant -0.693359375 : f32
+// CHECK:       arith.bitcast %{{.*}} : f32 to i32
+// CHECK:       arith.shrsi
+// CHECK:       arith.shli
+// CHECK:       arith.bitcast %{{.*}} : i32 to f32
+// CHECK:       arith.shli
+// CHECK:       arith.bitcast %{{.*}} : i32 to f32
+// CHECK:       %[[R:.*]] = arith.select %[[NAN]], %[[X]], %{{.*}} : f32
+// CHECK-NEXT:  func.return %[[R]] : f32
+func.func @exp(%x: f32) -> f32 {
+  %e = math.exp %x : f32
+  func.return %e : f32
+}
+
+// -----
+
+// f32 tanh: a polynomial below |x| = 0.9 (or NaN: `ult`), 1 - 2/(exp(2|x|)+1) above, the sign of x
+// put back by copysign (so tanh(-0) = -0).
+// CHECK-LABEL: func.func @tanh
+// CHECK-NOT:   math.tanh
+// CHECK:       %[[A:.*]] = math.absf %[[X:.*]] : f32
+// CHECK:       arith.constant 1.000000e+01 : f32
+// CHECK:       arith.divf
+// CHECK:       %[[CUT:.*]] = arith.constant 9.000000e-01 : f32
+// CHECK-NEXT:  %[[SMALL:.*]] = arith.cmpf ult, %[[A]], %[[CUT]] : f32
+// CHECK-NEXT:  %[[S:.*]] = arith.select %[[SMALL]], %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:  %[[R:.*]] = math.copysign %[[S]], %[[X]] : f32
+// CHECK-NEXT:  func.return %[[R]] : f32
+func.func @tanh(%x: f32) -> f32 {
+  %t = math.tanh %x : f32
+  func.return %t : f32
+}
+
+// -----
+
+// f32 log: subnormals scaled by 2^23, exponent and mantissa split with integer ops, then
+// +inf -> +inf, 0 -> -inf, x < 0 or NaN -> NaN.
+// CHECK-LABEL: func.func @log
+// CHECK-NOT:   math.log
+// CHECK:       %[[MIN:.*]] = arith.constant 1.17549435e-38 : f32
+// CHECK-NEXT:  %[[TINY:.*]] = arith.cmpf olt, %[[X:.*]], %[[MIN]] : f32
+// CHECK-NEXT:  arith.constant 0x4B000000 : f32
+// CHECK:       arith.andi
+// CHECK:       arith.ori
+// CHECK:       %[[PINF:.*]] = arith.constant 0x7f800000 : f32
+// CHECK-NEXT:  %[[INF:.*]] = arith.cmpf oeq, %[[X]], %[[PINF]] : f32
+// CHECK-NEXT:  arith.select %[[INF]], %[[X]], %{{.*}} : f32
+// CHECK-NEXT:  %[[ZERO:.*]] = arith.cmpf oeq, %[[X]], %{{.*}} : f32
+// CHECK-NEXT:  %[[NINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK-NEXT:  arith.select %[[ZERO]], %[[NINF]], %{{.*}} : f32
+// CHECK-NEXT:  %[[NEG:.*]] = arith.cmpf ult, %[[X]], %{{.*}} : f32
+// CHECK-NEXT:  %[[QNAN:.*]] = arith.constant 0x7fc00000 : f32
+// CHECK-NEXT:  %[[R:.*]] = arith.select %[[NEG]], %[[QNAN]], %{{.*}} : f32
+// CHECK-NEXT:  func.return %[[R]] : f32
+func.func @log(%x: f32) -> f32 {
+  %l = math.log %x : f32
+  func.return %l : f32
+}
+
+// -----
+
+// Vectors of f32 expand the same way, with splat constants and i32 vectors.
+// CHECK-LABEL: func.func @vector
+// CHECK-NOT:   math.tanh
+// CHECK:       math.absf %{{.*}} : vector<4xf32>
+// CHECK:       arith.constant dense<1262485504> : vector<4xi32>
+// CHECK:       arith.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
+// CHECK:       arith.cmpf ult, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:       math.copysign %{{.*}}, %{{.*}} : vector<4xf32>
+func.func @vector(%x: vector<4xf32>) -> vector<4xf32> {
+  %t = math.tanh %x : vector<4xf32>
+  func.return %t : vector<4xf32>
+}
+
+// -----
+
+// Other types and other math ops stay as they are (libm keeps them).
+// CHECK-LABEL: func.func @kept
+// CHECK-NEXT:  math.exp %{{.*}} : f64
+// CHECK-NEXT:  math.tanh %{{.*}} : f16
+// CHECK-NEXT:  math.log %{{.*}} : f64
+// CHECK-NEXT:  math.sin %{{.*}} : f32
+// CHECK-NEXT:  math.expm1 %{{.*}} : f32
+func.func @kept(%d: f64, %h: f16, %x: f32) -> (f64, f16, f64, f32, f32) {
+  %e = math.exp %d : f64
+  %t = math.tanh %h : f16
+  %l = math.log %d : f64
+  %s = math.sin %x : f32
+  %m = math.expm1 %x : f32
+  func.return %e, %t, %l, %s, %m : f64, f16, f64, f32, f32
+}

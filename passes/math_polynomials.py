@@ -1,0 +1,199 @@
+"""`expand-math-polynomials`: f32 `math.exp`, `math.tanh` and `math.log` as arith ops.
+
+Why: lowered to libm (`expf`, `tanhf`, `logf`), each element is an opaque call and LLVM cannot
+vectorize the loop around it; the LSTM example's training step spent ~30% of its time in scalar
+libm. XLA's CPU backend and MLIR's `math-polynomial-approximation` expand these ops instead; this
+pass does the same with its own range reductions and coefficients (near-minimax fits in float64 by
+Lawson's iteration, rounded to f32), branch-free so the loop vectorizer sees only arith ops. f32
+scalars and vectors only; f64 and narrow floats (computed in f32 by their lowering) keep libm.
+
+- exp: x clamped to [-104, 88.8] (NaN kept aside), k = roundeven(x*log2(e)), r = x - k*ln2
+  (Cody-Waite, two constants), exp(r) = 1 + r + r^2*P(r) (degree 6 in all), times 2^k built as
+  two exponent-field floats 2^(k>>1) * 2^(k-(k>>1)), so subnormal results round once and
+  x >= 88.73 overflows to +inf by itself.
+- tanh: |x| < 0.9 (or NaN): x + x^3*Q(x^2) (degree 15); otherwise copysign(1 - 2/(exp(2|x|)+1), x)
+  with |x| clamped at 10 (tanh rounds to 1 from ~9.01 on); -0 stays -0.
+- log: subnormals scaled by 2^23, x = 2^e * m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact),
+  log(1+f) = f - f^2/2 + f^3*P(f) (P degree 7), plus e*ln2 in two parts; log(0) = -inf,
+  log(+inf) = +inf, log(x<0) = NaN.
+
+Accuracy (tests/passes/test_math_polynomials.py, compiled through the CPU backend, every f32 in the
+swept ranges, against numpy float64 rounded to f32): at most 1 ulp for exp (normal results;
+subnormal results within 1 subnormal step), 2 ulp for tanh, 1 ulp for log; special values (+-0,
++-inf, NaN, overflow and underflow thresholds, tanh saturation) exact. The figures are measured in
+docs/cpu-pipeline.md "Session 11: f32 math polynomials".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
+                                   ModuleOp, VectorType, i32)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from minixla.passes.fast_build import like
+from minixla.passes.rewrite_driver import nested_ops
+
+# exp(r) = 1 + r + r^2 * P(r) on |r| <= ln(2)/2
+_EXP_P = (0.4999999403953552, 0.1666652113199234, 0.04166838899254799, 0.008368715643882751,
+          0.0013814599951729178)
+_LOG2E = 1.4426950408889634
+_LN2_HI = 0.693359375  # 9 significant bits: k*_LN2_HI is exact for |k| <= 2^15
+_LN2_LO = -2.1219444005469057e-4
+_EXP_LO, _EXP_HI = -104.0, 88.8  # exp(-104) < 2^-150 rounds to 0; exp(88.8) > FLT_MAX
+# tanh(x) = x + x^3 * Q(x^2) on |x| < 0.9
+_TANH_Q = (-0.33333322405815125, 0.13332977890968323, -0.05392930284142494, 0.021663542836904526,
+           -0.008264546282589436, 0.002582669723778963, -0.00045546062756329775)
+_TANH_SMALL = 0.9
+_TANH_CLAMP = 10.0  # tanh(x) rounds to 1 from x ~ 9.01 on
+# log(1 + f) = f - f^2/2 + f^3 * P(f) on sqrt(1/2)-1 <= f < sqrt(2)-1
+_LOG_P = (0.3333333134651184, -0.250008225440979, 0.20001226663589478, -0.16623356938362122,
+          0.14201761782169342, -0.131601944565773, 0.12761549651622772, -0.07634429633617401)
+_SQRT_HALF = 0.7071067811865476
+_FLT_MIN = 1.1754943508222875e-38
+# 1.5 * 2^23: v + _MAGIC rounds v (|v| < 2^22) to an integer n, the float's low bits holding n
+# (bits - _MAGIC_BITS == n); the same trick turns an i32 back into a float without sitofp/fptosi
+_MAGIC = 12582912.0
+_MAGIC_BITS = 0x4B400000
+
+
+class _Builder:
+    """Builds the replacement of one op before it: f32 (or vector of f32) values, i32 twins."""
+
+    def __init__(self, at: Operation, t: Attribute) -> None:
+        self.at, self.t = at, t
+        shape = t.get_shape() if isinstance(t, VectorType) else None
+        self.it = VectorType(i32, shape) if shape is not None else i32
+        self.consts: dict[tuple[str, float], SSAValue] = {}
+
+    def __call__(self, op: Operation) -> SSAValue:
+        self.at.parent_block().insert_op_before(op, self.at)  # type: ignore[union-attr]
+        return op.results[0]
+
+    def op(self, cls: type[Operation], *args: SSAValue, **kw) -> SSAValue:
+        """`cls(*args, **kw)`, built from a remembered shape after the first (passes/fast_build.py)."""
+        key = (cls, *(a.type for a in args), *sorted(kw.items()))
+        return self(like(key, lambda: cls(*args, **kw), args))
+
+    def const(self, value: float, integer: bool = False) -> SSAValue:
+        key = ("i" if integer else "f", value)
+        if key not in self.consts:
+            t = self.it if integer else self.t
+            elem = i32 if integer else Float32Type()
+            scalar = IntegerAttr(int(value), elem) if integer else FloatAttr(float(value), elem)
+            attr = DenseIntOrFPElementsAttr.from_list(t, [scalar.value.data]) \
+                if isinstance(t, VectorType) else scalar
+            self.consts[key] = self(arith.ConstantOp(attr, t))
+        return self.consts[key]
+
+    # float helpers
+    def add(self, a, b): return self.op(arith.AddfOp, a, b)
+    def sub(self, a, b): return self.op(arith.SubfOp, a, b)
+    def mul(self, a, b): return self.op(arith.MulfOp, a, b)
+    def div(self, a, b): return self.op(arith.DivfOp, a, b)
+    def cmp(self, a, b, pred: str): return self.op(arith.CmpfOp, a, b, arg=pred)
+    def select(self, c, a, b): return self.op(arith.SelectOp, c, a, b)
+
+    def horner(self, x: SSAValue, coeffs: tuple[float, ...]) -> SSAValue:
+        acc = self.const(coeffs[-1])
+        for c in reversed(coeffs[:-1]):
+            acc = self.add(self.mul(acc, x), self.const(c))
+        return acc
+
+    def scale(self, k: SSAValue) -> SSAValue:
+        """2^k for an i32 k in [-254, 254] as two exponent-field floats' product's factors."""
+        half = self.op(arith.ShRSIOp, k, self.const(1, True))
+        rest = self.op(arith.SubiOp, k, half)
+        bias, shift = self.const(127, True), self.const(23, True)
+        return tuple(self.op(arith.BitcastOp, self.op(arith.ShLIOp, self.op(arith.AddiOp, n, bias), shift),
+                             target_type=self.t) for n in (half, rest))
+
+
+def _exp_clamped(b: _Builder, x: SSAValue) -> SSAValue:
+    """exp(x) for x already in [_EXP_LO, _EXP_HI] (not NaN)."""
+    shifted = b.add(b.mul(x, b.const(_LOG2E)), b.const(_MAGIC))  # rounds x*log2(e) to an integer k
+    k = b.sub(shifted, b.const(_MAGIC))
+    r = b.add(b.add(x, b.mul(k, b.const(-_LN2_HI))), b.mul(k, b.const(-_LN2_LO)))  # x - k*ln2, exact first step
+    p = b.add(b.add(b.mul(b.mul(r, r), b.horner(r, _EXP_P)), r), b.const(1.0))
+    k_int = b.op(arith.SubiOp, b.op(arith.BitcastOp, shifted, target_type=b.it), b.const(_MAGIC_BITS, True))
+    s1, s2 = b.scale(k_int)
+    return b.mul(b.mul(p, s1), s2)
+
+
+def _exp(b: _Builder, x: SSAValue) -> SSAValue:
+    clamped = b.op(arith.MinnumfOp, b.op(arith.MaxnumfOp, x, b.const(_EXP_LO)), b.const(_EXP_HI))
+    return b.select(b.cmp(x, x, "uno"), x, _exp_clamped(b, clamped))
+
+
+def _tanh(b: _Builder, x: SSAValue) -> SSAValue:
+    a = b.op(math.AbsFOp, x)  # computed on |x|, the sign put back last (so tanh(-0) = -0)
+    a2 = b.mul(a, a)
+    small = b.add(b.mul(b.mul(a, a2), b.horner(a2, _TANH_Q)), a)
+    e = _exp_clamped(b, b.mul(b.op(arith.MinnumfOp, a, b.const(_TANH_CLAMP)), b.const(2.0)))
+    one = b.const(1.0)
+    large = b.sub(one, b.div(b.const(2.0), b.add(e, one)))
+    return b.op(math.CopySignOp, b.select(b.cmp(a, b.const(_TANH_SMALL), "ult"), small, large), x)
+
+
+def _log(b: _Builder, x: SSAValue) -> SSAValue:
+    tiny = b.cmp(x, b.const(_FLT_MIN), "olt")
+    xs = b.select(tiny, b.mul(x, b.const(8388608.0)), x)
+    bits = b.op(arith.BitcastOp, xs, target_type=b.it)
+    mant = b.op(arith.OrIOp, b.op(arith.AndIOp, bits, b.const(0x007FFFFF, True)), b.const(0x3F000000, True))
+    m = b.op(arith.BitcastOp, mant, target_type=b.t)  # in [0.5, 1)
+    biased = b.op(arith.ShRSIOp, bits, b.const(23, True))
+    e_int = b.op(arith.SubiOp, biased, b.op(arith.SelectOp, tiny, b.const(149, True), b.const(126, True)))
+    low = b.cmp(m, b.const(_SQRT_HALF), "olt")
+    one = b.const(1.0)
+    e_float = b.sub(b.op(arith.BitcastOp, b.op(arith.AddiOp, e_int, b.const(_MAGIC_BITS, True)), target_type=b.t),
+                    b.const(_MAGIC))  # exact: |e_int| < 2^22
+    e = b.sub(e_float, b.select(low, one, b.const(0.0)))
+    f = b.sub(b.select(low, b.add(m, m), m), one)
+    z = b.mul(f, f)
+    y = b.mul(b.mul(f, z), b.horner(f, _LOG_P))
+    y = b.add(y, b.mul(e, b.const(_LN2_LO)))
+    y = b.sub(y, b.mul(z, b.const(0.5)))
+    r = b.add(b.add(f, y), b.mul(e, b.const(_LN2_HI)))
+    zero = b.const(0.0)
+    r = b.select(b.cmp(x, b.const(float("inf")), "oeq"), x, r)
+    r = b.select(b.cmp(x, zero, "oeq"), b.const(float("-inf")), r)
+    return b.select(b.cmp(x, zero, "ult"), b.const(float("nan")), r)
+
+
+EXPANSIONS = {math.ExpOp: _exp, math.TanhOp: _tanh, math.LogOp: _log}
+
+
+def _is_f32(t: Attribute) -> bool:
+    return isinstance(t, Float32Type) or isinstance(t, VectorType) and isinstance(t.element_type, Float32Type) \
+        and not any(s <= 0 for s in t.get_shape())
+
+
+def expand(module: ModuleOp) -> int:
+    """Replace every f32 math op of `EXPANSIONS` in `module`; returns how many."""
+    count = 0
+    for op in nested_ops(module):
+        expansion = EXPANSIONS.get(type(op))
+        if expansion is None or not _is_f32(op.results[0].type):
+            continue
+        result = expansion(_Builder(op, op.results[0].type), op.operands[0])
+        op.results[0].replace_all_uses_with(result)
+        op.parent_block().erase_op(op)  # type: ignore[union-attr]
+        count += 1
+    return count
+
+
+@dataclass(frozen=True)
+class ExpandMathPolynomials(ModulePass):
+    """f32 `math.exp`/`math.tanh`/`math.log` -> branch-free arith ops that LLVM vectorizes."""
+
+    name = "expand-math-polynomials"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        expand(op)
+
+
+__all__ = ["EXPANSIONS", "ExpandMathPolynomials", "expand"]
