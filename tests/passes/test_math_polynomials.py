@@ -97,9 +97,9 @@ def test_special_values(name: str):
 
 
 def test_pipeline_switch():
-    """`hlo-to-cpu` runs the expansion on the cleaned-up loops; `math_approx=False` (what
-    MINIXLA_FAST_MATH_APPROX=0 asks the CPU backend for) leaves it out."""
-    assert "loop-cleanup,expand-math-polynomials," in hlo_to_cpu()
+    """`hlo-to-cpu` runs the expansion on the final loops, after the threading decision;
+    `math_approx=False` (what MINIXLA_FAST_MATH_APPROX=0 asks the CPU backend for) leaves it out."""
+    assert "convert-parallel-loops-to-threads,expand-math-polynomials,arith-emulate" in hlo_to_cpu()
     assert "expand-math-polynomials" not in hlo_to_cpu(math_approx=False)
 
 
