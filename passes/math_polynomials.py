@@ -64,11 +64,11 @@ _MAGIC_BITS = 0x4B400000
 class _Builder:
     """Builds the replacement of one op before it: f32 (or vector of f32) values, i32 twins."""
 
-    def __init__(self, at: Operation, t: Attribute) -> None:
+    def __init__(self, at: Operation, t: Attribute, consts: dict[tuple[str, float], SSAValue]) -> None:
         self.at, self.t = at, t
         shape = t.get_shape() if isinstance(t, VectorType) else None
         self.it = VectorType(i32, shape) if shape is not None else i32
-        self.consts: dict[tuple[str, float], SSAValue] = {}
+        self.consts = consts  # shared by the expansions of one block (built before the first: they dominate)
 
     def __call__(self, op: Operation) -> SSAValue:
         self.at.parent_block().insert_op_before(op, self.at)  # type: ignore[union-attr]
@@ -83,11 +83,8 @@ class _Builder:
         key = ("i" if integer else "f", value)
         if key not in self.consts:
             t = self.it if integer else self.t
-            elem = i32 if integer else Float32Type()
-            scalar = IntegerAttr(int(value), elem) if integer else FloatAttr(float(value), elem)
-            attr = DenseIntOrFPElementsAttr.from_list(t, [scalar.value.data]) \
-                if isinstance(t, VectorType) else scalar
-            self.consts[key] = self(arith.ConstantOp(attr, t))
+            attr = _constant_attr(value, integer, t)
+            self.consts[key] = self(arith.ConstantOp.create(result_types=[t], properties={"value": attr}))
         return self.consts[key]
 
     # float helpers
@@ -111,6 +108,21 @@ class _Builder:
         bias, shift = self.const(127, True), self.const(23, True)
         return tuple(self.op(arith.BitcastOp, self.op(arith.ShLIOp, self.op(arith.AddiOp, n, bias), shift),
                              target_type=self.t) for n in (half, rest))
+
+
+_ATTRS: dict[tuple, Attribute] = {}
+
+
+def _constant_attr(value: float, integer: bool, t: Attribute) -> Attribute:
+    """The (immutable, so shared) value attribute of a constant: its verified constructor runs once
+    per value and type (first compiles build a few dozen)."""
+    key = (value, integer, t)
+    attr = _ATTRS.get(key)
+    if attr is None:
+        scalar = IntegerAttr(int(value), i32) if integer else FloatAttr(float(value), Float32Type())
+        attr = DenseIntOrFPElementsAttr.from_list(t, [scalar.value.data]) if isinstance(t, VectorType) else scalar
+        _ATTRS[key] = attr
+    return attr
 
 
 def _exp_clamped(b: _Builder, x: SSAValue) -> SSAValue:
@@ -175,13 +187,17 @@ def _is_f32(t: Attribute) -> bool:
 def expand(module: ModuleOp) -> int:
     """Replace every f32 math op of `EXPANSIONS` in `module`; returns how many."""
     count = 0
+    consts: dict[tuple[int, Attribute], dict] = {}
     for op in nested_ops(module):
         expansion = EXPANSIONS.get(type(op))
-        if expansion is None or not _is_f32(op.results[0].type):
+        t = op.results[0].type if expansion is not None else None
+        if t is None or not _is_f32(t):
             continue
-        result = expansion(_Builder(op, op.results[0].type), op.operands[0])
+        block = op.parent_block()
+        shared = consts.setdefault((id(block), t), {})
+        result = expansion(_Builder(op, t, shared), op.operands[0])
         op.results[0].replace_all_uses_with(result)
-        op.parent_block().erase_op(op)  # type: ignore[union-attr]
+        block.erase_op(op)  # type: ignore[union-attr]
         count += 1
     return count
 

@@ -101,3 +101,16 @@ func.func @kept(%d: f64, %h: f16, %x: f32) -> (f64, f16, f64, f32, f32) {
   %m = math.expm1 %x : f32
   func.return %e, %t, %l, %s, %m : f64, f16, f64, f32, f32
 }
+
+// -----
+
+// The expansions of one block share their constants (built before the first, so they dominate).
+// CHECK-LABEL: func.func @shared
+// CHECK:       arith.constant 0x4B400000 : f32
+// CHECK-NOT:   arith.constant 0x4B400000 : f32
+// CHECK:       func.return
+func.func @shared(%x: f32, %y: f32) -> (f32, f32) {
+  %e = math.exp %x : f32
+  %t = math.tanh %y : f32
+  func.return %e, %t : f32, f32
+}
