@@ -101,13 +101,10 @@ class _Builder:
             acc = self.add(self.mul(acc, x), self.const(c))
         return acc
 
-    def scale(self, k: SSAValue) -> SSAValue:
-        """2^k for an i32 k in [-254, 254] as two exponent-field floats' product's factors."""
-        half = self.op(arith.ShRSIOp, k, self.const(1, True))
-        rest = self.op(arith.SubiOp, k, half)
-        bias, shift = self.const(127, True), self.const(23, True)
-        return tuple(self.op(arith.BitcastOp, self.op(arith.ShLIOp, self.op(arith.AddiOp, n, bias), shift),
-                             target_type=self.t) for n in (half, rest))
+    def pow2(self, n: SSAValue) -> SSAValue:
+        """2^n for an i32 n in [-126, 127]: the exponent field alone."""
+        biased = self.op(arith.AddiOp, n, self.const(127, True))
+        return self.op(arith.BitcastOp, self.op(arith.ShLIOp, biased, self.const(23, True)), target_type=self.t)
 
 
 _ATTRS: dict[tuple, Attribute] = {}
@@ -125,15 +122,18 @@ def _constant_attr(value: float, integer: bool, t: Attribute) -> Attribute:
     return attr
 
 
-def _exp_clamped(b: _Builder, x: SSAValue) -> SSAValue:
-    """exp(x) for x already in [_EXP_LO, _EXP_HI] (not NaN)."""
+def _exp_clamped(b: _Builder, x: SSAValue, normal: bool = False) -> SSAValue:
+    """exp(x) for x already in [_EXP_LO, _EXP_HI] (not NaN); `normal`: x in [0, 88] (a normal
+    result: 2^k is one exponent-field float)."""
     shifted = b.add(b.mul(x, b.const(_LOG2E)), b.const(_MAGIC))  # rounds x*log2(e) to an integer k
     k = b.sub(shifted, b.const(_MAGIC))
     r = b.add(b.add(x, b.mul(k, b.const(-_LN2_HI))), b.mul(k, b.const(-_LN2_LO)))  # x - k*ln2, exact first step
     p = b.add(b.add(b.mul(b.mul(r, r), b.horner(r, _EXP_P)), r), b.const(1.0))
     k_int = b.op(arith.SubiOp, b.op(arith.BitcastOp, shifted, target_type=b.it), b.const(_MAGIC_BITS, True))
-    s1, s2 = b.scale(k_int)
-    return b.mul(b.mul(p, s1), s2)
+    if normal:
+        return b.mul(p, b.pow2(k_int))
+    half = b.op(arith.ShRSIOp, k_int, b.const(1, True))
+    return b.mul(b.mul(p, b.pow2(half)), b.pow2(b.op(arith.SubiOp, k_int, half)))
 
 
 def _exp(b: _Builder, x: SSAValue) -> SSAValue:
@@ -145,7 +145,7 @@ def _tanh(b: _Builder, x: SSAValue) -> SSAValue:
     a = b.op(math.AbsFOp, x)  # computed on |x|, the sign put back last (so tanh(-0) = -0)
     a2 = b.mul(a, a)
     small = b.add(b.mul(b.mul(a, a2), b.horner(a2, _TANH_Q)), a)
-    e = _exp_clamped(b, b.mul(b.op(arith.MinnumfOp, a, b.const(_TANH_CLAMP)), b.const(2.0)))
+    e = _exp_clamped(b, b.mul(b.op(arith.MinnumfOp, a, b.const(_TANH_CLAMP)), b.const(2.0)), normal=True)
     one = b.const(1.0)
     large = b.sub(one, b.div(b.const(2.0), b.add(e, one)))
     return b.op(math.CopySignOp, b.select(b.cmp(a, b.const(_TANH_SMALL), "ult"), small, large), x)
