@@ -45,6 +45,8 @@ _LOG2E = 1.4426950408889634
 _LN2_HI = 0.693359375  # 9 significant bits: k*_LN2_HI is exact for |k| <= 2^15
 _LN2_LO = -2.1219444005469057e-4
 _EXP_LO, _EXP_HI = -104.0, 88.8  # exp(-104) < 2^-150 rounds to 0; exp(88.8) > FLT_MAX
+_EXPM1_LO = -87.0  # expm1 rounds to -1 from -17.4 on; k - 1 >= -127 keeps 2^(k-1) an exponent field
+_EXPM1_TINY = 2.0 ** -25  # expm1(x) rounds to x below
 # tanh(x) = x + x^3 * Q(x^2) on |x| < 0.9
 _TANH_Q = (-0.33333322405815125, 0.13332977890968323, -0.05392930284142494, 0.021663542836904526,
            -0.008264546282589436, 0.002582669723778963, -0.00045546062756329775)
@@ -122,14 +124,20 @@ def _constant_attr(value: float, integer: bool, t: Attribute) -> Attribute:
     return attr
 
 
-def _exp_clamped(b: _Builder, x: SSAValue, normal: bool = False) -> SSAValue:
-    """exp(x) for x already in [_EXP_LO, _EXP_HI] (not NaN); `normal`: x in [0, 88] (a normal
-    result: 2^k is one exponent-field float)."""
+def _reduce(b: _Builder, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+    """(expm1(r), k as i32) with x = k*ln2 + r, |r| <= ln2/2 (x in [_EXP_LO, _EXP_HI], not NaN)."""
     shifted = b.add(b.mul(x, b.const(_LOG2E)), b.const(_MAGIC))  # rounds x*log2(e) to an integer k
     k = b.sub(shifted, b.const(_MAGIC))
     r = b.add(b.add(x, b.mul(k, b.const(-_LN2_HI))), b.mul(k, b.const(-_LN2_LO)))  # x - k*ln2, exact first step
-    p = b.add(b.add(b.mul(b.mul(r, r), b.horner(r, _EXP_P)), r), b.const(1.0))
-    k_int = b.op(arith.SubiOp, b.op(arith.BitcastOp, shifted, target_type=b.it), b.const(_MAGIC_BITS, True))
+    q = b.add(b.mul(b.mul(r, r), b.horner(r, _EXP_P)), r)
+    return q, b.op(arith.SubiOp, b.op(arith.BitcastOp, shifted, target_type=b.it), b.const(_MAGIC_BITS, True))
+
+
+def _exp_clamped(b: _Builder, x: SSAValue, normal: bool = False) -> SSAValue:
+    """exp(x) for x already in [_EXP_LO, _EXP_HI] (not NaN); `normal`: x in [0, 88] (a normal
+    result: 2^k is one exponent-field float)."""
+    q, k_int = _reduce(b, x)
+    p = b.add(q, b.const(1.0))
     if normal:
         return b.mul(p, b.pow2(k_int))
     half = b.op(arith.ShRSIOp, k_int, b.const(1, True))
@@ -139,6 +147,17 @@ def _exp_clamped(b: _Builder, x: SSAValue, normal: bool = False) -> SSAValue:
 def _exp(b: _Builder, x: SSAValue) -> SSAValue:
     clamped = b.op(arith.MinnumfOp, b.op(arith.MaxnumfOp, x, b.const(_EXP_LO)), b.const(_EXP_HI))
     return b.select(b.cmp(x, x, "uno"), x, _exp_clamped(b, clamped))
+
+
+def _expm1(b: _Builder, x: SSAValue) -> SSAValue:
+    """2^k*expm1(r) + (2^k - 1), as 2 * (s*q + (s - 1/2)) with s = 2^(k-1) (a normal float for
+    x in [-87, 88.8], and no overflow before the last doubling); |x| < 2^-25 gives x itself."""
+    clamped = b.op(arith.MinnumfOp, b.op(arith.MaxnumfOp, x, b.const(_EXPM1_LO)), b.const(_EXP_HI))
+    q, k_int = _reduce(b, clamped)
+    s = b.pow2(b.op(arith.SubiOp, k_int, b.const(1, True)))
+    r = b.mul(b.add(b.mul(s, q), b.sub(s, b.const(0.5))), b.const(2.0))
+    tiny = b.cmp(b.op(math.AbsFOp, x), b.const(_EXPM1_TINY), "ult")  # (NaN too)
+    return b.select(tiny, x, r)
 
 
 def _tanh(b: _Builder, x: SSAValue) -> SSAValue:
@@ -158,11 +177,12 @@ def _log(b: _Builder, x: SSAValue) -> SSAValue:
     mant = b.op(arith.OrIOp, b.op(arith.AndIOp, bits, b.const(0x007FFFFF, True)), b.const(0x3F000000, True))
     m = b.op(arith.BitcastOp, mant, target_type=b.t)  # in [0.5, 1)
     biased = b.op(arith.ShRSIOp, bits, b.const(23, True))
-    e_int = b.op(arith.SubiOp, biased, b.op(arith.SelectOp, tiny, b.const(149, True), b.const(126, True)))
+    # the exponent (biased - 126, or - 149 after the 2^23 scaling) as a float by the _MAGIC trick, spelled
+    # biased + (_MAGIC_BITS - bias): the form LLVM's instcombine gives it (so both emitters' code agrees)
+    unbias = b.op(arith.SelectOp, tiny, b.const(_MAGIC_BITS - 149, True), b.const(_MAGIC_BITS - 126, True))
+    e_float = b.sub(b.op(arith.BitcastOp, b.op(arith.AddiOp, biased, unbias), target_type=b.t), b.const(_MAGIC))
     low = b.cmp(m, b.const(_SQRT_HALF), "olt")
     one = b.const(1.0)
-    e_float = b.sub(b.op(arith.BitcastOp, b.op(arith.AddiOp, e_int, b.const(_MAGIC_BITS, True)), target_type=b.t),
-                    b.const(_MAGIC))  # exact: |e_int| < 2^22
     e = b.sub(e_float, b.select(low, one, b.const(0.0)))
     f = b.sub(b.select(low, b.add(m, m), m), one)
     z = b.mul(f, f)
@@ -176,7 +196,20 @@ def _log(b: _Builder, x: SSAValue) -> SSAValue:
     return b.select(b.cmp(x, zero, "ult"), b.const(float("nan")), r)
 
 
-EXPANSIONS = {math.ExpOp: _exp, math.TanhOp: _tanh, math.LogOp: _log}
+def _log1p(b: _Builder, x: SSAValue) -> SSAValue:
+    """log(u) + (x - (u - 1)) / u with u = 1 + x rounded (the quotient adds back u's rounding error);
+    x itself where u == 1, -inf at -1, +inf at +inf."""
+    one = b.const(1.0)
+    u = b.add(x, one)
+    r = b.add(_log(b, u), b.div(b.sub(x, b.sub(u, one)), u))
+    r = b.select(b.cmp(u, one, "oeq"), x, r)
+    r = b.select(b.cmp(u, b.const(0.0), "oeq"), b.const(float("-inf")), r)
+    inf = b.const(float("inf"))
+    return b.select(b.cmp(x, inf, "oeq"), inf, r)
+
+
+EXPANSIONS = {math.ExpOp: _exp, math.ExpM1Op: _expm1, math.TanhOp: _tanh, math.LogOp: _log,
+              math.Log1pOp: _log1p}
 
 
 def _is_f32(t: Attribute) -> bool:

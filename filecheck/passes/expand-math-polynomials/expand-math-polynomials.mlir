@@ -92,14 +92,56 @@ func.func @vector(%x: vector<4xf32>) -> vector<4xf32> {
 // CHECK-NEXT:  math.tanh %{{.*}} : f16
 // CHECK-NEXT:  math.log %{{.*}} : f64
 // CHECK-NEXT:  math.sin %{{.*}} : f32
-// CHECK-NEXT:  math.expm1 %{{.*}} : f32
-func.func @kept(%d: f64, %h: f16, %x: f32) -> (f64, f16, f64, f32, f32) {
+// CHECK-NEXT:  math.expm1 %{{.*}} : f64
+// CHECK-NEXT:  math.log1p %{{.*}} : f64
+func.func @kept(%d: f64, %h: f16, %x: f32) -> (f64, f16, f64, f32, f64, f64) {
   %e = math.exp %d : f64
   %t = math.tanh %h : f16
   %l = math.log %d : f64
   %s = math.sin %x : f32
+  %m = math.expm1 %d : f64
+  %p = math.log1p %d : f64
+  func.return %e, %t, %l, %s, %m, %p : f64, f16, f64, f32, f64, f64
+}
+
+// -----
+
+// f32 expm1: exp's reduction, then 2 * (s*expm1(r) + (s - 1/2)) with s = 2^(k-1); x itself below 2^-25
+// (and for NaN: `ult`).
+// CHECK-LABEL: func.func @expm1
+// CHECK-NOT:   math.expm1
+// CHECK:       arith.constant -8.700000e+01 : f32
+// CHECK:       %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT:  arith.subf %{{.*}}, %[[HALF]] : f32
+// CHECK:       %[[A:.*]] = math.absf %[[X:.*]] : f32
+// CHECK-NEXT:  %[[TINY:.*]] = arith.constant 2.98023224e-08 : f32
+// CHECK-NEXT:  %[[SMALL:.*]] = arith.cmpf ult, %[[A]], %[[TINY]] : f32
+// CHECK-NEXT:  %[[R:.*]] = arith.select %[[SMALL]], %[[X]], %{{.*}} : f32
+// CHECK-NEXT:  func.return %[[R]] : f32
+func.func @expm1(%x: f32) -> f32 {
   %m = math.expm1 %x : f32
-  func.return %e, %t, %l, %s, %m : f64, f16, f64, f32, f32
+  func.return %m : f32
+}
+
+// -----
+
+// f32 log1p: log(1 + x) plus the rounding error of 1 + x divided by it; x where 1 + x == 1,
+// -inf at -1, +inf at +inf.
+// CHECK-LABEL: func.func @log1p
+// CHECK-NOT:   math.log1p
+// CHECK:       %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:  %[[U:.*]] = arith.addf %[[X:.*]], %[[ONE]] : f32
+// CHECK:       %[[UM1:.*]] = arith.subf %[[U]], %[[ONE]] : f32
+// CHECK-NEXT:  %[[C:.*]] = arith.subf %[[X]], %[[UM1]] : f32
+// CHECK-NEXT:  arith.divf %[[C]], %[[U]] : f32
+// CHECK:       %[[EXACT:.*]] = arith.cmpf oeq, %[[U]], %[[ONE]] : f32
+// CHECK-NEXT:  arith.select %[[EXACT]], %[[X]], %{{.*}} : f32
+// CHECK:       %[[INF:.*]] = arith.cmpf oeq, %[[X]], %{{.*}} : f32
+// CHECK-NEXT:  %[[R:.*]] = arith.select %[[INF]], %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:  func.return %[[R]] : f32
+func.func @log1p(%x: f32) -> f32 {
+  %p = math.log1p %x : f32
+  func.return %p : f32
 }
 
 // -----
