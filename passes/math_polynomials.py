@@ -1,4 +1,4 @@
-"""`expand-math-polynomials`: f32 `math.exp`, `math.tanh` and `math.log` as arith ops.
+"""`expand-math-polynomials`: f32 `math.exp`, `expm1`, `tanh`, `log` and `log1p` as arith ops.
 
 Why: lowered to libm (`expf`, `tanhf`, `logf`), each element is an opaque call and LLVM cannot
 vectorize the loop around it; the LSTM example's training step spent ~30% of its time in scalar
@@ -7,21 +7,25 @@ pass does the same with its own range reductions and coefficients (near-minimax 
 Lawson's iteration, rounded to f32), branch-free so the loop vectorizer sees only arith ops. f32
 scalars and vectors only; f64 and narrow floats (computed in f32 by their lowering) keep libm.
 
-- exp: x clamped to [-104, 88.8] (NaN kept aside), k = x*log2(e) rounded (by adding 1.5*2^23), r = x - k*ln2
-  (Cody-Waite, two constants), exp(r) = 1 + r + r^2*P(r) (degree 6 in all), times 2^k built as
+- exp: x clamped to [-104, 88.8] (NaN kept aside), k = x*log2(e) rounded (by adding 1.5*2^23),
+  r = x - k*ln2 (Cody-Waite, two constants), exp(r) = 1 + r + r^2*P(r) (degree 6 in all), times 2^k built as
   two exponent-field floats 2^(k>>1) * 2^(k-(k>>1)), so subnormal results round once and
   x >= 88.73 overflows to +inf by itself.
+- expm1: exp's reduction, then 2 * (s*expm1(r) + (s - 1/2)) with s = 2^(k-1) (x clamped to
+  [-87, 88.8]: s stays a normal float, overflow happens in the last doubling only); x itself for
+  |x| < 2^-25 (so -0 and subnormals stay exact).
 - tanh: |x| < 0.9 (or NaN): x + x^3*Q(x^2) (degree 15); otherwise copysign(1 - 2/(exp(2|x|)+1), x)
   with |x| clamped at 10 (tanh rounds to 1 from ~9.01 on); -0 stays -0.
 - log: subnormals scaled by 2^23, x = 2^e * m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact),
   log(1+f) = f - f^2/2 + f^3*P(f) (P degree 7), plus e*ln2 in two parts; log(0) = -inf,
   log(+inf) = +inf, log(x<0) = NaN.
+- log1p: log(u) + (x - (u - 1))/u with u = 1 + x rounded; x where u == 1, -inf at -1.
 
 Accuracy (tests/passes/test_math_polynomials.py, compiled through the CPU backend, against numpy
 float64 rounded to f32, over every f32 where the result is not constant): exp 0.98 ulp on [-104, 89]
-(subnormal results in subnormal ulps), tanh 1.08 ulp on [-10, 10] (glibc's tanhf: 2.19), log 0.87 ulp
-on all positive floats; exact at +-0, +-inf, NaN, the overflow and underflow thresholds, tanh's
-saturation. More in docs/cpu-pipeline.md, "Session 11: f32 math polynomials".
+(subnormal results in subnormal ulps), expm1 1.54 ulp on [-90, 89], tanh 1.08 ulp on [-10, 10]
+(glibc's tanhf: 2.19), log 0.87 ulp on all positive floats, log1p 1.44 ulp on [-1, inf); exact
+at +-0, +-inf, NaN, the overflow and underflow thresholds, tanh's saturation. More in docs/cpu-pipeline.md, "Session 11: f32 math polynomials".
 """
 
 from __future__ import annotations
