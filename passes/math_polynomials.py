@@ -33,10 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, func, math
 from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
                                    ModuleOp, VectorType, i32)
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from minixla.passes.fast_build import like
@@ -70,11 +70,12 @@ _MAGIC_BITS = 0x4B400000
 class _Builder:
     """Builds the replacement of one op before it: f32 (or vector of f32) values, i32 twins."""
 
-    def __init__(self, at: Operation, t: Attribute, consts: dict[tuple[str, float], SSAValue]) -> None:
-        self.at, self.t = at, t
+    def __init__(self, at: Operation, t: Attribute, consts: dict[tuple[str, float], SSAValue],
+                 const_block: Block) -> None:
+        self.at, self.t, self.const_block = at, t, const_block
         shape = t.get_shape() if isinstance(t, VectorType) else None
         self.it = VectorType(i32, shape) if shape is not None else i32
-        self.consts = consts  # shared by the expansions of one block (built before the first: they dominate)
+        self.consts = consts  # shared by the function's expansions, first in `const_block` (they dominate)
 
     def __call__(self, op: Operation) -> SSAValue:
         self.at.parent_block().insert_op_before(op, self.at)  # type: ignore[union-attr]
@@ -90,7 +91,9 @@ class _Builder:
         if key not in self.consts:
             t = self.it if integer else self.t
             attr = _constant_attr(value, integer, t)
-            self.consts[key] = self(arith.ConstantOp.create(result_types=[t], properties={"value": attr}))
+            op = arith.ConstantOp.create(result_types=[t], properties={"value": attr})
+            self.const_block.insert_op_before(op, self.const_block.first_op)  # type: ignore[arg-type]
+            self.consts[key] = op.results[0]
         return self.consts[key]
 
     # float helpers
@@ -221,6 +224,18 @@ def _is_f32(t: Attribute) -> bool:
         and not any(s <= 0 for s in t.get_shape())
 
 
+def _constant_scope(op: Operation) -> Block:
+    """Where `op`'s expansion puts its constants: the entry block of its function (so every loop body
+    of the function shares them: a training step's math ops sit in dozens of small loops), or its own
+    block outside a function."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    if parent is None or not parent.body.blocks:
+        return op.parent_block()  # type: ignore[return-value]
+    return parent.body.blocks[0]
+
+
 def expand(module: ModuleOp) -> int:
     """Replace every f32 math op of `EXPANSIONS` in `module`; returns how many."""
     count = 0
@@ -230,11 +245,11 @@ def expand(module: ModuleOp) -> int:
         t = op.results[0].type if expansion is not None else None
         if t is None or not _is_f32(t):
             continue
-        block = op.parent_block()
-        shared = consts.setdefault((id(block), t), {})
-        result = expansion(_Builder(op, t, shared), op.operands[0])
+        scope = _constant_scope(op)
+        shared = consts.setdefault((id(scope), t), {})
+        result = expansion(_Builder(op, t, shared, scope), op.operands[0])
         op.results[0].replace_all_uses_with(result)
-        block.erase_op(op)  # type: ignore[union-attr]
+        op.parent_block().erase_op(op)  # type: ignore[union-attr]
         count += 1
     return count
 
