@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 #: when a pipeline uses it; `PASSES`, the table of their classes, is built on first use, so expanding
 #: `hlo-optimize` or `hlo-to-cpu` imports no pass
 NAMES = ("hlo-complex-to-real", "convert-hlo-to-linalg", "bufferize", "convert-linalg-to-blas", "lower-linalg-to-loops",
-         "loop-cleanup", "convert-parallel-loops-to-threads", "lower-thread-dispatch")
+         "loop-cleanup", "convert-parallel-loops-to-threads", "expand-math-polynomials", "lower-thread-dispatch")
 
 
 def __getattr__(name: str):
@@ -56,19 +56,25 @@ def hlo_to_loops(blas: bool = False) -> str:
     return HLO_TO_LOOPS.replace("bufferize,", "bufferize,convert-linalg-to-blas,")
 
 
-def hlo_to_cpu(optimize: bool = False, blas: bool = False, check_bounds: bool = False) -> str:
+def hlo_to_cpu(optimize: bool = False, blas: bool = False, check_bounds: bool = False,
+               math_approx: bool = True) -> str:
     """The full `hlo-to-cpu` pipeline as a comma-separated pass list;
     `optimize=True` runs `HLO_OPTIMIZE` (fusion) first (opt-in for now);
     `blas=True` adds `convert-linalg-to-blas` (the CPU backend decides: backends/cpu/blas.py);
-    `check_bounds=True` adds `insert-bounds-checks` on the loops (MINIXLA_CHECK_BOUNDS=1)."""
+    `check_bounds=True` adds `insert-bounds-checks` on the loops (MINIXLA_CHECK_BOUNDS=1);
+    `math_approx=False` leaves f32 exp/tanh/log to libm instead of `expand-math-polynomials`
+    (which runs on the final loops, so both LLVM emitters see only arith ops, and after the threading
+    decision, which counts a math op as one op: its vectorized expansion costs about that much per
+    element, not the ~40 scalar ops it spells)."""
     loops = hlo_to_loops(blas) + (",insert-bounds-checks" if check_bounds else "")
+    approx = ",expand-math-polynomials" if math_approx else ""
     try:
         from minixla.passes.lower_to_llvm import LOWER_TO_LLVM_PIPELINE
     except ImportError:
-        lowered = loops
+        lowered = loops + approx
     else:
         # threads: outline big parallel loops before scf->cf, call the pool after llvm lowering
-        lowered = f"{loops},convert-parallel-loops-to-threads,{LOWER_TO_LLVM_PIPELINE},lower-thread-dispatch"
+        lowered = f"{loops},convert-parallel-loops-to-threads{approx},{LOWER_TO_LLVM_PIPELINE},lower-thread-dispatch"
     # complex values split into float pairs before fusion, so fusion sees only float math
     return f"{HLO_LEGALIZE},inline,hlo-complex-to-real,{HLO_OPTIMIZE},{lowered}" if optimize else lowered
 

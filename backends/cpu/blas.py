@@ -276,10 +276,17 @@ def generated_gemm() -> tuple[int, int]:
 
 def cpu_pipeline(optimize: bool = False) -> str:
     """The pipeline the CPU backend runs: `hlo-to-cpu`, with BLAS gemms when a BLAS is available
-    (the one place that decides; MINIXLA_BLAS=0 turns it off)."""
+    (the one place that decides; MINIXLA_BLAS=0 turns it off; MINIXLA_FAST_MATH_APPROX=0 keeps libm's
+    f32 exp/tanh/log instead of their polynomial expansions)."""
     from minixla.passes.pipelines import hlo_to_cpu
 
-    return hlo_to_cpu(optimize=optimize, blas=available(), check_bounds=check_bounds_enabled())
+    return hlo_to_cpu(optimize=optimize, blas=available(), check_bounds=check_bounds_enabled(),
+                      math_approx=math_approx_enabled())
+
+
+def math_approx_enabled() -> bool:
+    """MINIXLA_FAST_MATH_APPROX=0: f32 exp/tanh/log call libm (passes/math_polynomials.py says why not)."""
+    return os.environ.get("MINIXLA_FAST_MATH_APPROX", "1").strip().lower() not in ("0", "off", "false", "no")
 
 
 def check_bounds_enabled() -> bool:

@@ -336,6 +336,8 @@ class LoopEvaluator:
                     return x if np.isnan(x) else y if np.isnan(y) else (max(x, y) if x != y else (x if not np.signbit(x) else y))
                 if m == "minimumf":
                     return x if np.isnan(x) else y if np.isnan(y) else (min(x, y) if x != y else (x if np.signbit(x) else y))
+                if m in ("maxnumf", "minnumf"):  # the non-NaN operand
+                    return dt.type((np.fmax if m == "maxnumf" else np.fmin)(x, y))
                 if m == "cmpf":
                     pred = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult",
                             "ule", "une", "uno", "true"][op.predicate.value.data]
