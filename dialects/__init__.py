@@ -17,6 +17,11 @@ _lazy_formats.install()  # before any of our dialects or xDSL's lowering dialect
 _abc_checks.install()  # isinstance(x, Operation / Attribute) without walking every subclass
 _op_definitions.install()  # xDSL's OpDef.from_pyrdl without its per-field overheads
 
+#: a unit attribute of a module: its compiled code runs with denormals flushed to zero (x86: MXCSR's FTZ
+#: and DAZ set while it runs, as TensorFlow's and XLA's CPU threads have them). The `tf` frontend sets it;
+#: a module without it computes IEEE denormals (what StableHLO's reference interpreter does)
+FLUSH_DENORMALS = "minixla.flush_denormals"
+
 
 def load_all(ctx: Context | None = None) -> Context:
     """Register hlo, stablehlo, check and the upstream dialects (lazily)."""

@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FunctionType, ModuleOp
+from xdsl.dialects.builtin import FunctionType, ModuleOp, UnitAttr
 from xdsl.printer import Printer
 
+from minixla.dialects import FLUSH_DENORMALS
 from minixla.passes.pipeline import verify_each_pass
 from minixla.passes import trace_events
 from minixla.passes.trace_events import span
@@ -203,6 +204,9 @@ def legalize(module: ModuleOp, const_values: dict[int, np.ndarray], name: str, s
         names = {new: (names or {}).get(old, old.name[3:]) for old, new in pairs}
     with span("tf-legalize-to-hlo", "compile", function=name):
         legalize_module(mod, stacks, names)
+    # TensorFlow computes with denormals flushed to zero on the CPU (its threads set FTZ and DAZ), and so
+    # does XLA's CPU runtime: compiled code of the `tf` frontend does too (backends/cpu/emit_llvm_module.py)
+    mod.attributes[FLUSH_DENORMALS] = UnitAttr()
     if verify_each_pass():
         mod.verify()
     dump("tf-legalize-to-hlo", name, mod)

@@ -18,6 +18,8 @@ from minixla.backends.cpu.emit_llvm_memref import global_definition
 from minixla.backends.cpu.emit_llvm_ops import Unsupported, llvm_type, result_type
 from minixla.backends.cpu.hooks import direct_llvm_enabled
 from minixla.backends.cpu.outline import cut_blocks
+from minixla.dialects import FLUSH_DENORMALS
+
 from minixla.backends.cpu.target import host_target
 
 CIFACE_PREFIX = "_mlir_ciface_"
@@ -26,6 +28,8 @@ CIFACE_PREFIX = "_mlir_ciface_"
 #: about as much LLVM time as a loop nest (~3 ms of the running example's ~20), and the entry function
 #: was inlined into them, its code generated twice
 GLUE = "optnone noinline"
+#: MXCSR's flush-to-zero (bit 15) and denormals-are-zero (bit 6) bits
+FTZ_DAZ = (1 << 15) | (1 << 6)
 RUNTIME = "minixla_parallel_for"
 
 #: direct-path outcomes of this process: {"direct": n, "fallback": n} and the last fallback's reason
@@ -91,6 +95,8 @@ class ModuleEmitter:
                          and f.sym_name.data.endswith(THREADED_SUFFIX)
                          and f.sym_name.data.removesuffix(THREADED_SUFFIX) in self.defined}
         self.decls: dict[str, str] = {}
+        #: run with denormals flushed (the module's `FLUSH_DENORMALS` attribute; x86's MXCSR only)
+        self.flush = FLUSH_DENORMALS in module.attributes and host_target().triple.startswith("x86_64")
         self.tasks: dict[str, list[str]] = {}
         self.metadata: list[str] = []
         self._hint_ids: dict[str, int] = {}
@@ -204,18 +210,36 @@ class ModuleEmitter:
             lines.append(f"  %s{n} = load ptr, ptr %s{n - 1}")
             return f"%s{n}"
 
+        lines += self.flush_on()
         call_through_slots(lines, name, fn, ret, args, slot)
-        return [*lines, "  ret void", "}"]
+        return [*lines, *self.flush_off(), "  ret void", "}"]
 
-    @staticmethod
-    def task_function(name: str, caps: list[str]) -> list[str]:
-        """`void X__task(i64 lo, i64 hi, ptr ctx)`: load the captures, call X."""
-        lines = [f'define internal void @"{name}"(i64 %lo, i64 %hi, ptr %ctx) nounwind {{', "bb0:"]
+    def flush_on(self) -> list[str]:
+        """Lines setting MXCSR's FTZ and DAZ bits (the old value kept in `%mxold`) when `self.flush`."""
+        if not self.flush:
+            return []
+        self.declare("llvm.x86.sse.stmxcsr", "void", ["ptr"])
+        self.declare("llvm.x86.sse.ldmxcsr", "void", ["ptr"])
+        return ["  %mxcsr = alloca i32", '  call void @"llvm.x86.sse.stmxcsr"(ptr %mxcsr)',
+                "  %mxold = load i32, ptr %mxcsr", f"  %mxftz = or i32 %mxold, {FTZ_DAZ}",
+                "  store i32 %mxftz, ptr %mxcsr", '  call void @"llvm.x86.sse.ldmxcsr"(ptr %mxcsr)']
+
+    def flush_off(self) -> list[str]:
+        """Lines restoring the MXCSR `flush_on` saved."""
+        if not self.flush:
+            return []
+        return ["  store i32 %mxold, ptr %mxcsr", '  call void @"llvm.x86.sse.ldmxcsr"(ptr %mxcsr)']
+
+    def task_function(self, name: str, caps: list[str]) -> list[str]:
+        """`void X__task(i64 lo, i64 hi, ptr ctx)`: load the captures, call X (a pool worker runs it
+        with denormals flushed too when the module asks for that)."""
+        lines = [f'define internal void @"{name}"(i64 %lo, i64 %hi, ptr %ctx) nounwind {{', "bb0:", *self.flush_on()]
         args = ["i64 %lo", "i64 %hi"]
         for i, t in enumerate(caps):
             lines += [f"  %g{i} = getelementptr ptr, ptr %ctx, i32 {i}", f"  %c{i} = load {t}, ptr %g{i}"]
             args.append(f"{t} %c{i}")
-        lines += [f'  call void @"{name.removesuffix(TASK_SUFFIX)}"({", ".join(args)})', "  ret void", "}"]
+        lines += [f'  call void @"{name.removesuffix(TASK_SUFFIX)}"({", ".join(args)})', *self.flush_off(),
+                  "  ret void", "}"]
         return lines
 
     def python_entry(self, sig, body: FunctionEmitter | None) -> list[str] | None:
@@ -243,6 +267,7 @@ class ModuleEmitter:
                 lines.append(f"  %e{i} = getelementptr i8, ptr %d{i}, i64 {-spec.offset * spec.dtype.itemsize}")
                 data[-1] = f"%e{i}"
         lines.append('  %state = call ptr @"PyEval_SaveThread"()')
+        lines += self.flush_on()
         if body is None:
             lines.append(f"  %slots = alloca ptr, i64 {max(n, 1)}")
             for i, d in enumerate(data):
@@ -250,6 +275,7 @@ class ModuleEmitter:
             lines.append(f'  call void @"{CIFACE_PREFIX}{sig.name}"(ptr %slots)')
         else:
             call_through_slots(lines, sig.name, body.fn, *_fn_type(body.fn), data.__getitem__)
+        lines += self.flush_off()
         lines += ['  call void @"PyEval_RestoreThread"(ptr %state)', '  call void @"Py_IncRef"(ptr @"_Py_NoneStruct")',
                   '  ret ptr @"_Py_NoneStruct"', "}"]
         return lines
