@@ -113,6 +113,9 @@ class IRDigest:
 
 
 def module_digest(module, h, renamed: dict[str, str] | None = None) -> bool:
-    """Feed `module`'s ops into `h`; False when it cannot be keyed structurally (print it instead)."""
+    """Feed `module`'s attributes and ops into `h`; False when it cannot be keyed structurally (print it
+    instead). The module's own attributes count: `minixla.flush_denormals` changes the code."""
     digest = IRDigest(h, renamed)
+    attrs = module.attributes
+    h.update(("module:" + "\0".join(f"{k}={digest.attr(attrs[k])}" for k in sorted(attrs)) + "\n").encode())
     return all(digest.feed(op) for op in module.ops)

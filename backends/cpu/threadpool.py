@@ -156,8 +156,20 @@ done:
   ret i32 %cur
 }
 
+; a new thread inherits its creator's MXCSR, and the pool starts inside whichever compiled call first
+; runs a threaded loop: one of a tf function flushes denormals (FTZ/DAZ set), and its workers would keep
+; them for IEEE modules' tasks too; they start from the default instead (each task sets its own mode)
+define internal void @pool_default_fp() {
+  %s = alloca i32
+  store i32 8064, ptr %s
+  call void @llvm.x86.sse.ldmxcsr(ptr %s)
+  ret void
+}
+declare void @llvm.x86.sse.ldmxcsr(ptr)
+
 define internal ptr @pool_worker(ptr %arg) {
 entry:
+  call void @pool_default_fp()
   %bits = ptrtoint ptr %arg to i64
   %k = and i64 %bits, 4294967295
   %hi = lshr i64 %bits, 32
@@ -286,6 +298,7 @@ declare i32 @pthread_create(ptr, ptr, ptr, ptr)
 declare i32 @pthread_join(i64, ptr)
 
 define internal ptr @minixla_worker(ptr %t) {
+  call void @pool_default_fp()
   %fp = getelementptr %task, ptr %t, i32 0, i32 0
   %fn = load ptr, ptr %fp
   %cp = getelementptr %task, ptr %t, i32 0, i32 1

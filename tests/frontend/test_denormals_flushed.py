@@ -34,3 +34,37 @@ def test_threaded_loops_flush_on_every_worker():
     x[::2] = 1.0
     got = f(x).numpy()
     assert (got[1::2] == 0).all() and (got[::2] == np.float32(1e-30)).all()
+
+
+IEEE_AFTER_FLUSH = """
+import numpy as np
+from xdsl.parser import Parser
+from minixla.backends.cpu.backend import CpuBackend
+from minixla.dialects import load_all
+from minixla.frontend import tf
+
+f = tf.function(lambda x: x * np.float32(1e-30), jit_compile=True)
+assert (f(np.full((512, 1024), 1e-10, np.float32)).numpy() == 0).all()  # the pool starts inside this call
+text = '''func.func @main(%x: tensor<512x1024xf32>, %y: tensor<512x1024xf32>) -> tensor<512x1024xf32> {
+  %0 = hlo.multiply %x, %y : tensor<512x1024xf32>
+  func.return %0 : tensor<512x1024xf32>
+}'''
+g = CpuBackend().compile(Parser(load_all(), text).parse_module())
+got = np.asarray(g(np.full((512, 1024), 1e-10, np.float32), np.full((512, 1024), 1e-30, np.float32))[0])
+print(int((got == np.float32(1e-10) * np.float32(1e-30)).sum()), got.size)
+"""
+
+
+def test_a_module_without_the_attribute_keeps_ieee_denormals_on_every_worker():
+    """The pool's threads start inside whichever call first runs a threaded loop and inherit that
+    thread's MXCSR: when that is a flushing tf function, they must not keep FTZ for the loops of a
+    module that does not ask for it (an hlo module compiled directly: StableHLO's semantics)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", IEEE_AFTER_FLUSH], cwd=root, env=dict(os.environ, PYTHONPATH=str(root)),
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == out[1] == str(512 * 1024)
