@@ -219,3 +219,52 @@ def test_join_polls_while_the_workers_run_their_shares():
     out = subprocess.run([sys.executable, "-c", POOL_JOIN_POLLS, UNEVEN_IR], cwd=REPO_ROOT, capture_output=True,
                          text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO_ROOT)))
     assert out.returncode == 0 and "join ok" in out.stdout, out.stdout[-2000:] + out.stderr[-3000:]
+
+
+WORKER_PLACEMENT = """
+import os
+import numpy as np
+from minixla.backends.cpu.threadpool import WARM_JOBS
+from minixla.frontend import tf
+
+
+def threads():
+    return set(int(t) for t in os.listdir("/proc/self/task"))
+
+
+def allowed(tid):
+    return os.sched_getaffinity(tid)
+
+
+before = threads()
+f = tf.function(lambda x: x * 2.0 + 1.0, jit_compile=True)
+x = np.ones((512, 1024), np.float32)
+f(x)
+workers = sorted(threads() - before)
+whole = os.sched_getaffinity(0)
+first = [len(allowed(t)) for t in workers]
+for _ in range(WARM_JOBS + 8):
+    f(x)
+later = [len(allowed(t)) for t in workers]
+print(len(whole), len(workers), min(first), max(first), min(later))
+"""
+
+
+def test_a_new_worker_starts_off_the_callers_cpu_then_takes_its_affinity_back():
+    """The pool's workers leave their creator's vCPU at start (so a kernel that places a woken thread
+    beside its waker does not keep them there) and get the whole affinity back after WARM_JOBS jobs."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one CPU: nothing to move to")
+    root = Path(__file__).resolve().parents[3]
+    env = dict(os.environ, PYTHONPATH=str(root), MINIXLA_NUM_THREADS="2")
+    cpus, workers, first_min, first_max, later = map(int, subprocess.run(
+        [sys.executable, "-c", WORKER_PLACEMENT], cwd=root, env=env, capture_output=True, text=True,
+        check=True).stdout.split())
+    assert workers >= 1
+    assert first_min == first_max == cpus - 1  # every new thread: all CPUs but the creator's
+    assert later == cpus
