@@ -194,15 +194,15 @@ zero:
 read:
   %got = call i64 (i64, ...) @syscall(i64 204, i64 0, i64 128, ptr %saved)
   %ok = icmp sgt i64 %got, 0
-  br i1 %ok, label %copy, label %stay
-copy:
-  %j = phi i64 [ 0, %read ], [ %j1, %copy ]
-  %acc = phi i64 [ 0, %read ], [ %acc1, %copy ]
   %h = zext i32 %home to i64
   %hw = lshr i64 %h, 6
   %hb = and i64 %h, 63
   %bit = shl i64 1, %hb
   %clear = xor i64 %bit, -1
+  br i1 %ok, label %copy, label %stay
+copy:
+  %j = phi i64 [ 0, %read ], [ %j1, %copy ]
+  %acc = phi i64 [ 0, %read ], [ %acc1, %copy ]
   %sp = getelementptr i64, ptr %saved, i64 %j
   %w = load i64, ptr %sp
   %cleared = and i64 %w, %clear
